@@ -1,0 +1,15 @@
+import { fileURLToPath } from "node:url"
+import { defineConfig } from "vitest/config"
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      "#transport": fileURLToPath(new URL("./src/Client/internal/transport.node.ts", import.meta.url))
+    }
+  },
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000
+  }
+})
