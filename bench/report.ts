@@ -1,0 +1,42 @@
+/**
+ * The shape every benchmark returns, so that `bench/run.ts` can print them and write BENCHMARKS.md.
+ */
+
+/** One measured figure, e.g. `{ name: "facade", value: 9120, unit: "req/s" }`. */
+export interface Figure {
+  readonly name: string
+  readonly value: number
+  readonly unit: string
+  /** Ratio to a named peer measured in the same run, e.g. `{ peer: "ky", ratio: 1.4 }`. */
+  readonly ratios?: ReadonlyArray<{ readonly peer: string; readonly ratio: number }>
+  readonly note?: string
+}
+
+/** A goal from an issue and whether this run met it. */
+export interface Goal {
+  readonly text: string
+  readonly met: boolean
+  readonly detail: string
+}
+
+export interface Section {
+  readonly title: string
+  /** How it was measured: tool, concurrency, duration, number of runs. */
+  readonly method: string
+  readonly figures: ReadonlyArray<Figure>
+  readonly goals: ReadonlyArray<Goal>
+}
+
+export interface BenchOptions {
+  /** Independent runs; figures are medians across them. */
+  readonly runs: number
+  /** Seconds per measurement. */
+  readonly seconds: number
+}
+
+export const median = (values: ReadonlyArray<number>): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  if (sorted.length === 0) return Number.NaN
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
