@@ -1,0 +1,126 @@
+/**
+ * The published package, as a user gets it: `npm pack`, install the tarball into a scratch project, then
+ * import every entry point from ESM and from CommonJS and resolve its types.
+ */
+import { execFileSync } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+const root = resolve(import.meta.dirname, "../..")
+const entries = ["svc-sdk", "svc-sdk/Client", "svc-sdk/Query", "svc-sdk/Auth", "svc-sdk/Storage"]
+const run = (command: string, args: ReadonlyArray<string>, cwd: string) =>
+  execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
+
+let scratch = ""
+let tarball = ""
+
+beforeAll(() => {
+  if (!existsSync(join(root, "dist/esm/index.js"))) {
+    throw new Error("dist/ is missing: `npm test` builds it first (npm run build)")
+  }
+  scratch = mkdtempSync(join(tmpdir(), "svc-sdk-pack-"))
+  const packed = JSON.parse(
+    run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", scratch], root)
+  ) as Array<{ filename: string }>
+  tarball = join(scratch, packed[0]!.filename)
+  const peers = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).peerDependencies as Record<
+    string,
+    string
+  >
+  writeFileSync(
+    join(scratch, "package.json"),
+    JSON.stringify({ name: "scratch", private: true, type: "commonjs" })
+  )
+  const versionOf = (name: string) =>
+    JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")).version
+  run(
+    "npm",
+    [
+      "install",
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      "--ignore-scripts",
+      tarball,
+      ...Object.keys(peers).map((name) => `${name}@${versionOf(name)}`)
+    ],
+    scratch
+  )
+}, 180_000)
+
+afterAll(() => {
+  if (scratch) rmSync(scratch, { recursive: true, force: true })
+})
+
+describe("the packed tarball", () => {
+  it("imports every entry point as ESM", () => {
+    const script = entries
+      .map((entry, i) => `const m${i} = await import(${JSON.stringify(entry)});`)
+      .concat(`console.log(JSON.stringify([${entries.map((_, i) => `Object.keys(m${i}).length`)}]))`)
+      .join("\n")
+    writeFileSync(join(scratch, "esm.mjs"), script)
+    const counts = JSON.parse(run("node", ["esm.mjs"], scratch)) as Array<number>
+    expect(counts).toHaveLength(entries.length)
+    for (const count of counts) expect(count).toBeGreaterThan(0)
+  })
+
+  it("requires every entry point as CommonJS", () => {
+    const script = `console.log(JSON.stringify(${JSON.stringify(entries)}.map((e) => Object.keys(require(e)).length)))`
+    writeFileSync(join(scratch, "cjs.cjs"), script)
+    const counts = JSON.parse(run("node", ["cjs.cjs"], scratch)) as Array<number>
+    for (const count of counts) expect(count).toBeGreaterThan(0)
+  })
+
+  it("gives ESM and CommonJS the same classes through every entry point", () => {
+    writeFileSync(
+      join(scratch, "same.cjs"),
+      `const a = require("svc-sdk"); const c = require("svc-sdk/Client");
+       console.log(String(a.SvcClient === c.SvcClient && a.HttpError === c.HttpError))`
+    )
+    expect(run("node", ["same.cjs"], scratch).trim()).toBe("true")
+  })
+
+  it("runs the facade from the tarball on Node (undici transport) and never rejects", () => {
+    writeFileSync(
+      join(scratch, "facade.mjs"),
+      `import { createSvc } from "svc-sdk"
+       const res = await createSvc("http://127.0.0.1:1/api", { retryAttempts: 0 }).get("/x")
+       console.log(JSON.stringify(res))`
+    )
+    const res = JSON.parse(run("node", ["facade.mjs"], scratch))
+    expect(res).toMatchObject({ success: false, status: 0, code: "NETWORK_ERROR" })
+  })
+
+  it("resolves types for every entry point from ESM and CommonJS", () => {
+    const imports = entries.map((entry, i) => `import * as m${i} from ${JSON.stringify(entry)}`)
+    const uses = entries.map((_, i) => `void m${i}`)
+    const source = [...imports, ...uses, "export {}"].join("\n")
+    writeFileSync(join(scratch, "types.mts"), source)
+    writeFileSync(join(scratch, "types.cts"), source)
+    writeFileSync(
+      join(scratch, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: []
+        },
+        files: ["types.mts", "types.cts"]
+      })
+    )
+    const tsc = join(root, "node_modules/typescript/bin/tsc")
+    expect(() => run("node", [tsc, "-p", "tsconfig.json"], scratch)).not.toThrow()
+  })
+
+  it("passes publint and arethetypeswrong", () => {
+    const publint = join(root, "node_modules/publint/src/cli.js")
+    expect(run("node", [publint, "--strict", root], root)).not.toMatch(/error|warning/i)
+    const attw = join(root, "node_modules/@arethetypeswrong/cli/dist/index.js")
+    expect(() => run("node", [attw, tarball, "--format", "ascii"], root)).not.toThrow()
+  })
+})
