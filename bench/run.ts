@@ -1,0 +1,74 @@
+/**
+ * `npm run bench`: runs every benchmark, prints each section and writes BENCHMARKS.md.
+ *
+ *   npm run bench                         # all sections, 3 runs each
+ *   npm run bench -- --runs 5 --seconds 5
+ *   npm run bench -- client query         # only some sections
+ */
+import { writeFileSync } from "node:fs"
+import { cpus, totalmem } from "node:os"
+import { parseArgs } from "node:util"
+import type { BenchOptions, Section } from "./report.js"
+
+const sections: Record<string, () => Promise<{ run: (options: BenchOptions) => Promise<Section> }>> =
+  {
+    client: () => import("./client.js"),
+    auth: () => import("./auth.js"),
+    query: () => import("./query.js"),
+    size: () => import("./size.js")
+  }
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { runs: { type: "string", default: "3" }, seconds: { type: "string", default: "3" } }
+})
+const options: BenchOptions = { runs: Number(values.runs), seconds: Number(values.seconds) }
+const chosen = positionals.length > 0 ? positionals : Object.keys(sections)
+
+const formatNumber = (value: number) =>
+  value >= 100 ? Math.round(value).toLocaleString("en-US") : value.toFixed(2)
+
+const render = (section: Section): string => {
+  const lines = [`## ${section.title}`, "", section.method, ""]
+  lines.push("| what | value | ratios (same run) |", "|---|---:|---|")
+  for (const figure of section.figures) {
+    const ratios = (figure.ratios ?? []).map((r) => `${r.ratio.toFixed(2)}× ${r.peer}`).join(", ")
+    const note = figure.note ? ` (${figure.note})` : ""
+    lines.push(`| ${figure.name}${note} | ${formatNumber(figure.value)} ${figure.unit} | ${ratios} |`)
+  }
+  if (section.goals.length > 0) {
+    lines.push("", "| goal | met | measured |", "|---|---|---|")
+    for (const goal of section.goals) {
+      lines.push(`| ${goal.text} | ${goal.met ? "yes" : "**no**"} | ${goal.detail} |`)
+    }
+  }
+  return lines.join("\n")
+}
+
+const results: Array<Section> = []
+for (const name of chosen) {
+  const load = sections[name]
+  if (!load) throw new TypeError(`Unknown benchmark "${name}": expected one of ${Object.keys(sections)}`)
+  console.error(`running ${name} (${options.runs} runs)…`)
+  const section = await (await load()).run(options)
+  results.push(section)
+  console.log(`${render(section)}\n`)
+}
+
+if (positionals.length === 0) {
+  const cpu = cpus()
+  const machine = `${cpu.length} × ${cpu[0]?.model ?? "unknown CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}/${process.arch}`
+  const report = [
+    "# Benchmarks",
+    "",
+    `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}.`,
+    "",
+    `Machine: ${machine}. Figures are medians of ${options.runs} runs of ${options.seconds} s each;`,
+    "ratios compare figures measured in the same run. A shared machine varies between runs: compare",
+    "ratios rather than absolute numbers.",
+    "",
+    ...results.map(render).flatMap((block) => [block, ""])
+  ].join("\n")
+  writeFileSync(new URL("../BENCHMARKS.md", import.meta.url), report)
+  console.error("wrote BENCHMARKS.md")
+}
