@@ -4,7 +4,9 @@ import { defineConfig } from "vitest/config"
 export default defineConfig({
   resolve: {
     alias: {
-      "#transport": fileURLToPath(new URL("./src/Client/internal/transport.node.ts", import.meta.url))
+      "#transport": fileURLToPath(
+        new URL("./src/Client/internal/transport.node.ts", import.meta.url)
+      )
     }
   },
   test: {
