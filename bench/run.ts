@@ -10,13 +10,15 @@ import { cpus, totalmem } from "node:os"
 import { parseArgs } from "node:util"
 import type { BenchOptions, Section } from "./report.js"
 
-const sections: Record<string, () => Promise<{ run: (options: BenchOptions) => Promise<Section> }>> =
-  {
-    client: () => import("./client.js"),
-    auth: () => import("./auth.js"),
-    query: () => import("./query.js"),
-    size: () => import("./size.js")
-  }
+const sections: Record<
+  string,
+  () => Promise<{ run: (options: BenchOptions) => Promise<Section> }>
+> = {
+  client: () => import("./client.js"),
+  auth: () => import("./auth.js"),
+  query: () => import("./query.js"),
+  size: () => import("./size.js")
+}
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -34,7 +36,9 @@ const render = (section: Section): string => {
   for (const figure of section.figures) {
     const ratios = (figure.ratios ?? []).map((r) => `${r.ratio.toFixed(2)}× ${r.peer}`).join(", ")
     const note = figure.note ? ` (${figure.note})` : ""
-    lines.push(`| ${figure.name}${note} | ${formatNumber(figure.value)} ${figure.unit} | ${ratios} |`)
+    lines.push(
+      `| ${figure.name}${note} | ${formatNumber(figure.value)} ${figure.unit} | ${ratios} |`
+    )
   }
   if (section.goals.length > 0) {
     lines.push("", "| goal | met | measured |", "|---|---|---|")
@@ -48,7 +52,8 @@ const render = (section: Section): string => {
 const results: Array<Section> = []
 for (const name of chosen) {
   const load = sections[name]
-  if (!load) throw new TypeError(`Unknown benchmark "${name}": expected one of ${Object.keys(sections)}`)
+  if (!load)
+    throw new TypeError(`Unknown benchmark "${name}": expected one of ${Object.keys(sections)}`)
   console.error(`running ${name} (${options.runs} runs)…`)
   const section = await (await load()).run(options)
   results.push(section)

@@ -68,7 +68,11 @@ export const bundleConsumer = async (name: Consumer): Promise<BundleSize> => {
     logLevel: "silent"
   })
   const code = result.outputFiles[0]!.contents
-  return { raw: code.byteLength, gzip: gzipSync(code, { level: 9 }).byteLength, metafile: result.metafile }
+  return {
+    raw: code.byteLength,
+    gzip: gzipSync(code, { level: 9 }).byteLength,
+    metafile: result.metafile
+  }
 }
 
 /** Input modules that contributed bytes to the bundle. */
@@ -83,7 +87,8 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`
 
 export const run = async (_options: BenchOptions): Promise<Section> => {
   const sizes = {} as Record<Consumer, BundleSize>
-  for (const name of Object.keys(consumers) as Array<Consumer>) sizes[name] = await bundleConsumer(name)
+  for (const name of Object.keys(consumers) as Array<Consumer>)
+    sizes[name] = await bundleConsumer(name)
   const floor = sizes.platformFetchGet.gzip
   const label: Record<Consumer, string> = {
     facadeGet: "(1) svc-sdk createSvc(url).get('/x')",

@@ -9,7 +9,7 @@ import { expect, it } from "vitest"
 
 const root = resolve(import.meta.dirname, "../..")
 
-export const readmeBlocks = (markdown: string): Array<{ line: number; code: string }> => {
+const readmeBlocks = (markdown: string): Array<{ line: number; code: string }> => {
   const blocks: Array<{ line: number; code: string }> = []
   const fence = /^```(ts|typescript)\s*$([\s\S]*?)^```\s*$/gm
   for (const match of markdown.matchAll(fence)) {

@@ -25,10 +25,8 @@ beforeAll(() => {
     run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", scratch], root)
   ) as Array<{ filename: string }>
   tarball = join(scratch, packed[0]!.filename)
-  const peers = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).peerDependencies as Record<
-    string,
-    string
-  >
+  const peers = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
+    .peerDependencies as Record<string, string>
   writeFileSync(
     join(scratch, "package.json"),
     JSON.stringify({ name: "scratch", private: true, type: "commonjs" })
@@ -58,7 +56,9 @@ describe("the packed tarball", () => {
   it("imports every entry point as ESM", () => {
     const script = entries
       .map((entry, i) => `const m${i} = await import(${JSON.stringify(entry)});`)
-      .concat(`console.log(JSON.stringify([${entries.map((_, i) => `Object.keys(m${i}).length`)}]))`)
+      .concat(
+        `console.log(JSON.stringify([${entries.map((_, i) => `Object.keys(m${i}).length`)}]))`
+      )
       .join("\n")
     writeFileSync(join(scratch, "esm.mjs"), script)
     const counts = JSON.parse(run("node", ["esm.mjs"], scratch)) as Array<number>

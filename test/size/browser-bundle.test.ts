@@ -16,12 +16,15 @@ describe("browser bundle", () => {
     expect(existsSync(new URL("../../dist/esm/index.js", import.meta.url))).toBe(true)
   })
 
-  it.each(["facadeGet", "facadeQuery"] as const)("%s has no Node-only module and no Schema", async (name) => {
-    const modules = await modulesOf(name)
-    expect(modules.some((path) => path.includes("transport.fetch"))).toBe(true)
-    expect(modules.filter((path) => nodeOnly.test(path))).toEqual([])
-    expect(modules.filter((path) => schema.test(path))).toEqual([])
-  })
+  it.each(["facadeGet", "facadeQuery"] as const)(
+    "%s has no Node-only module and no Schema",
+    async (name) => {
+      const modules = await modulesOf(name)
+      expect(modules.some((path) => path.includes("transport.fetch"))).toBe(true)
+      expect(modules.filter((path) => nodeOnly.test(path))).toEqual([])
+      expect(modules.filter((path) => schema.test(path))).toEqual([])
+    }
+  )
 
   it("an Effect program that uses a Schema does bundle Schema (the check can see it)", async () => {
     const modules = await modulesOf("effectSchema")
