@@ -3,6 +3,8 @@
  *
  * @since 0.1.0
  */
+import { firstAccepted, isCombinedStorage } from "./internal/combinedStorage.js"
+import { allOrFirstFailure } from "./internal/settle.js"
 import type { StorageAdapter } from "./StorageAdapter.js"
 
 /**
@@ -50,12 +52,22 @@ export const isValidSessionId = (value: unknown): value is string =>
   !/[\s\u0000-\u001f\u007f]/.test(value)
 
 /**
- * The first valid session id found under {@link SESSION_KEYS}, in order. Rejects when the adapter does.
+ * The first valid session id found under {@link SESSION_KEYS}, in order. A combined storage
+ * (`browserStorage()`) is searched store by store: every key in `localStorage`, then every key in
+ * `sessionStorage`, then the cookie. Rejects when the adapter does (for a combined storage: when a
+ * store failed and no other store held a valid id); the client reports that to `onError` and goes
+ * on without a session.
  *
  * @since 0.1.0
  * @category session
  */
 export const findSessionId = async (storage: StorageAdapter): Promise<string | undefined> => {
+  if (!isCombinedStorage(storage)) return findInStore(storage)
+  const result = await firstAccepted(storage.stores, findSessionId, (id) => id !== undefined)
+  return result.found ? result.value : undefined
+}
+
+const findInStore = async (storage: StorageAdapter): Promise<string | undefined> => {
   for (const key of SESSION_KEYS) {
     const value = await storage.getItem(key)
     if (isValidSessionId(value)) return value
@@ -64,20 +76,27 @@ export const findSessionId = async (storage: StorageAdapter): Promise<string | u
 }
 
 /**
- * Stores a session id under {@link SESSION_STORAGE_KEY}.
+ * Stores a session id under {@link SESSION_STORAGE_KEY}. Rejects with a `TypeError` (which does
+ * not show the value) when `id` is not a valid session id, since detection would never find it.
  *
  * @since 0.1.0
  * @category session
  */
-export const saveSessionId = (storage: StorageAdapter, id: string): Promise<void> =>
-  storage.setItem(SESSION_STORAGE_KEY, id)
+export const saveSessionId = async (storage: StorageAdapter, id: string): Promise<void> => {
+  if (!isValidSessionId(id)) {
+    throw new TypeError(
+      `saveSessionId: id must be a non-empty string of at most ${MAX_SESSION_ID_LENGTH} characters without whitespace or control characters`
+    )
+  }
+  await storage.setItem(SESSION_STORAGE_KEY, id)
+}
 
 /**
- * Removes every key of {@link SESSION_KEYS}, so that detection finds no session afterwards.
+ * Removes every key of {@link SESSION_KEYS}, so that detection finds no session afterwards. Every
+ * key is tried; then it rejects with the first failure, if any.
  *
  * @since 0.1.0
  * @category session
  */
-export const clearSessionId = async (storage: StorageAdapter): Promise<void> => {
-  for (const key of SESSION_KEYS) await storage.removeItem(key)
-}
+export const clearSessionId = (storage: StorageAdapter): Promise<void> =>
+  allOrFirstFailure(SESSION_KEYS.map((key) => () => storage.removeItem(key)))

@@ -4,6 +4,20 @@
  * @since 0.1.0
  */
 
+export {
+  type AsyncStorageLike,
+  type AsyncStorageModule,
+  asyncStorage,
+  loadAsyncStorage
+} from "./AsyncStorage.js"
+export { type BrowserScope, browserStorage } from "./BrowserStorage.js"
+export {
+  type CombinedStorage,
+  CombinedStorageTypeId,
+  combinedStorage,
+  isCombinedStorage
+} from "./CombinedStorage.js"
+export { type CookieDocument, cookieStorage, SESSION_COOKIE } from "./CookieStorage.js"
 export { detectStorage } from "./Detect.js"
 export { memoryStorage } from "./MemoryStorage.js"
 export {
@@ -16,3 +30,4 @@ export {
   saveSessionId
 } from "./SessionKeys.js"
 export type { StorageAdapter } from "./StorageAdapter.js"
+export { type WebStorageLike, type WebStorageSource, webStorage } from "./WebStorage.js"

@@ -1,0 +1,105 @@
+import { fileURLToPath } from "node:url"
+import { build } from "esbuild"
+import { afterEach, describe, expect, it, vi } from "vitest"
+import {
+  detectStorage,
+  findSessionId,
+  isCombinedStorage,
+  loadAsyncStorage
+} from "../../src/Storage/index.js"
+import { loadWith } from "../../src/Storage/internal/asyncStorage.js"
+import { FakeCookieDocument, FakeWebStorage, fakeAsyncStorage } from "./fakes.js"
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
+
+describe("detectStorage", () => {
+  it("on a server finds no storage and touches none", async () => {
+    let touched = 0
+    const trap = () => {
+      touched++
+      return new FakeWebStorage()
+    }
+    Object.defineProperty(globalThis, "localStorage", { get: trap, configurable: true })
+    Object.defineProperty(globalThis, "sessionStorage", { get: trap, configurable: true })
+    try {
+      await expect(detectStorage()).resolves.toBeUndefined()
+      expect(touched).toBe(0)
+    } finally {
+      Reflect.deleteProperty(globalThis, "localStorage")
+      Reflect.deleteProperty(globalThis, "sessionStorage")
+    }
+  })
+
+  it("in a browser page combines localStorage, sessionStorage and the cookie", async () => {
+    const localStorage = new FakeWebStorage()
+    const sessionStorage = new FakeWebStorage()
+    const document = new FakeCookieDocument()
+    vi.stubGlobal("window", {})
+    vi.stubGlobal("document", document)
+    vi.stubGlobal("localStorage", localStorage)
+    vi.stubGlobal("sessionStorage", sessionStorage)
+    const storage = await detectStorage()
+    expect(isCombinedStorage(storage)).toBe(true)
+    if (!isCombinedStorage(storage)) return
+    expect(storage.stores).toHaveLength(3)
+    document.cookie = "session_id=c"
+    sessionStorage.setItem("sid", "s")
+    await expect(findSessionId(storage)).resolves.toBe("s")
+  })
+
+  it("in a browser page where no storage can be reached finds none", async () => {
+    vi.stubGlobal("window", {})
+    vi.stubGlobal("document", {})
+    await expect(detectStorage()).resolves.toBeUndefined()
+  })
+
+  it("in React Native without the AsyncStorage package finds none, and does not reject", async () => {
+    vi.stubGlobal("navigator", { product: "ReactNative" })
+    vi.stubGlobal("window", {})
+    await expect(detectStorage()).resolves.toBeUndefined()
+    await expect(loadAsyncStorage()).resolves.toBeUndefined()
+  })
+})
+
+describe("loading AsyncStorage", () => {
+  it("adapts the module's default export", async () => {
+    const storage = fakeAsyncStorage()
+    storage.entries.set("svc_session_id", "native-id")
+    const adapter = await loadWith(async () => ({ default: storage }))
+    expect(adapter).toBeDefined()
+    if (adapter === undefined) return
+    await expect(findSessionId(adapter)).resolves.toBe("native-id")
+  })
+
+  it("gives undefined when the import fails or gives something else", async () => {
+    await expect(loadWith(() => Promise.reject(new Error("Cannot find module")))).resolves.toBe(
+      undefined
+    )
+    await expect(loadWith(async () => ({ default: 42 }))).resolves.toBeUndefined()
+    await expect(loadWith(async () => undefined)).resolves.toBeUndefined()
+  })
+})
+
+describe("bundling for browsers", () => {
+  const entry = fileURLToPath(new URL("../../src/Storage/index.ts", import.meta.url))
+
+  it.each(["esm", "iife"] as const)(
+    "esbuild bundles svc-sdk/Storage as %s without AsyncStorage installed",
+    async (format) => {
+      const result = await build({
+        entryPoints: [entry],
+        bundle: true,
+        platform: "browser",
+        format,
+        write: false,
+        logLevel: "silent"
+      })
+      expect(result.errors).toEqual([])
+      const code = result.outputFiles[0]?.text ?? ""
+      expect(code).toContain('import("@react-native-async-storage/async-storage")')
+      expect(code).not.toMatch(/from "node:|require\("node:/)
+    }
+  )
+})
