@@ -1,0 +1,365 @@
+/**
+ * The client: an Effect service (`yield* SvcClient`) and, with `new SvcClient(url)` or
+ * `createSvc(url)`, a Promise facade that runs the same program and never rejects.
+ *
+ * @since 0.1.0
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Context from "effect/Context"
+import type * as Duration from "effect/Duration"
+import type * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as Option from "effect/Option"
+import type * as Redacted from "effect/Redacted"
+import type * as Schedule from "effect/Schedule"
+import type * as Schema from "effect/Schema"
+import type { QueryBuilder } from "../Query/QueryBuilder.js"
+import type { StorageAdapter } from "../Storage/StorageAdapter.js"
+import type { ApiResponse } from "./ApiResponse.js"
+import * as facade from "./internal/facade.js"
+import * as service from "./internal/service.js"
+import type { Params } from "./internal/url.js"
+import type { SvcError } from "./SvcError.js"
+
+/**
+ * An HTTP method the client sends.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS"
+
+/**
+ * A value of `options.params`: arrays repeat the key, `null`/`undefined` are dropped, a `Date` is
+ * sent as its ISO string.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type RequestParams = Params
+
+/**
+ * What request interceptors and `onRequest` receive and return. Header names are in lower case;
+ * `timeout` is the effective timeout in milliseconds (`0`: none).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RequestConfig {
+  readonly method: HttpMethod
+  readonly url: string
+  readonly headers: Record<string, string>
+  readonly body?: unknown
+  readonly timeout?: number
+  readonly signal?: AbortSignal
+}
+
+/**
+ * Gets the request config and returns the one to send (the same object changed, or a new one).
+ * May be async. A throw or rejection ends the request with code `INTERCEPTOR_ERROR`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type RequestInterceptor = (config: RequestConfig) => RequestConfig | Promise<RequestConfig>
+
+/**
+ * Gets a successful (2xx) response and returns the one to hand back. May be async. A throw or
+ * rejection ends the request with code `INTERCEPTOR_ERROR`. Failed requests go to `onError`
+ * instead.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ResponseInterceptor = (
+  response: ApiResponse<unknown>
+) => ApiResponse<unknown> | Promise<ApiResponse<unknown>>
+
+/**
+ * Client configuration. Checked once at construction: bad values throw a `TypeError` or
+ * `RangeError` naming the option.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SvcConfig {
+  /**
+   * A session id sent with every request to the base URL's origin.
+   * @default undefined
+   */
+  readonly sessionId?: string
+  /**
+   * Asked for the session id before each request when neither `setSessionId` nor `sessionId`
+   * gave one. Sync or async; a throw or rejection means no session (and goes to `onError`).
+   * @default undefined
+   */
+  readonly getSessionId?: () => string | null | undefined | Promise<string | null | undefined>
+  /**
+   * Whether requests carry the session header. A request's `includeSession` wins.
+   * @default true
+   */
+  readonly includeSession?: boolean
+  /**
+   * The header that carries the session id.
+   * @default "X-Session-Id"
+   */
+  readonly sessionHeader?: string
+  /**
+   * Where session ids are read from and `setSessionId` persists them. When absent, the runtime's
+   * storage is detected once (`detectStorage()`); on a server there is none.
+   * @default detected
+   */
+  readonly storage?: StorageAdapter
+  /**
+   * Headers sent with every request; per-request headers win (names are case-insensitive).
+   * @default {}
+   */
+  readonly headers?: Readonly<Record<string, string>>
+  /**
+   * Retries on network errors, timeouts and 408/425/429/500/502/503/504, for GET, PUT, DELETE,
+   * HEAD, OPTIONS, and POST/PATCH with an `Idempotency-Key` header. Ignored when `retrySchedule`
+   * is given.
+   * @default 2
+   */
+  readonly retryAttempts?: number
+  /**
+   * Time allowed for each try: milliseconds, or any `Duration`. `0` disables the timeout.
+   * @default 30000
+   */
+  readonly timeout?: Duration.DurationInput
+  /**
+   * Replaces the default retry timing and count (exponential backoff from 300 ms, ±20 % jitter,
+   * each wait capped at 30 s, `retryAttempts` times). Which failures are retried stays the same,
+   * and a `Retry-After` header still sets the wait.
+   * @default exponential backoff, `retryAttempts` times
+   */
+  readonly retrySchedule?: Schedule.Schedule<unknown, SvcError>
+  /**
+   * Runs after the request interceptors, on the request config.
+   * @default undefined
+   */
+  readonly onRequest?: RequestInterceptor
+  /**
+   * Observes every successful response, after the response interceptors and schema decoding.
+   * A throw or rejection turns the request into an `INTERCEPTOR_ERROR` failure.
+   * @default undefined
+   */
+  readonly onResponse?: (response: ApiResponse<unknown>) => unknown
+  /**
+   * Receives every failure as an `Error` (the tagged `SvcError`s, and storage or `getSessionId`
+   * failures). Its own throws are ignored.
+   * @default undefined
+   */
+  readonly onError?: (error: Error) => unknown
+}
+
+/**
+ * Options of one request.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RequestOptions<A = unknown, I = A> {
+  /**
+   * Query parameters appended to the URL.
+   * @default undefined
+   */
+  readonly params?: RequestParams
+  /**
+   * Headers for this request; they win over the client's headers and the session header.
+   * @default undefined
+   */
+  readonly headers?: Readonly<Record<string, string>>
+  /**
+   * Time allowed for each try, overriding the client's: milliseconds or a `Duration`; `0`: none.
+   * @default the client's `timeout`
+   */
+  readonly timeout?: Duration.DurationInput
+  /**
+   * Whether this request carries the session header; wins over the client's setting.
+   * @default the client's `includeSession`
+   */
+  readonly includeSession?: boolean
+  /**
+   * Aborts the request at once (code `ABORTED`); an abort is never retried.
+   * @default undefined
+   */
+  readonly signal?: AbortSignal
+  /**
+   * Decodes `data` of a 2xx response; a mismatch fails with `DecodeError` (code `DECODE_ERROR`,
+   * the real status) — the one case where a 2xx is not a success.
+   * @default undefined
+   */
+  readonly schema?: Schema.Schema<A, I, never>
+  /**
+   * Replaces the client's retry schedule for this request.
+   * @default the client's schedule
+   */
+  readonly retrySchedule?: Schedule.Schedule<unknown, SvcError>
+}
+
+/**
+ * The Effect API. Requests succeed with an `ApiResponse` whose `success` is `true`, or fail with
+ * a {@link SvcError}.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SvcClientService {
+  readonly get: <A = unknown, I = A>(
+    endpoint: string,
+    options?: RequestOptions<A, I>
+  ) => Effect.Effect<ApiResponse<A>, SvcError>
+  readonly delete: <A = unknown, I = A>(
+    endpoint: string,
+    options?: RequestOptions<A, I>
+  ) => Effect.Effect<ApiResponse<A>, SvcError>
+  readonly post: <A = unknown, I = A>(
+    endpoint: string,
+    body?: unknown,
+    options?: RequestOptions<A, I>
+  ) => Effect.Effect<ApiResponse<A>, SvcError>
+  readonly put: <A = unknown, I = A>(
+    endpoint: string,
+    body?: unknown,
+    options?: RequestOptions<A, I>
+  ) => Effect.Effect<ApiResponse<A>, SvcError>
+  readonly patch: <A = unknown, I = A>(
+    endpoint: string,
+    body?: unknown,
+    options?: RequestOptions<A, I>
+  ) => Effect.Effect<ApiResponse<A>, SvcError>
+  /** A query builder whose `get`/`post`/… give the request Effect. */
+  readonly query: <A = unknown>(
+    endpoint: string
+  ) => QueryBuilder<Effect.Effect<ApiResponse<A>, SvcError>>
+  /** The session id the next request would send, if any. */
+  readonly getSessionId: () => Effect.Effect<Option.Option<Redacted.Redacted<string>>>
+  readonly hasSession: () => Effect.Effect<boolean>
+  /** Takes effect at once and is persisted when storage exists; an invalid id is a defect (TypeError). */
+  readonly setSessionId: (id: string | Redacted.Redacted<string>) => Effect.Effect<void>
+  readonly clearSession: () => Effect.Effect<void>
+  readonly setHeader: (name: string, value: string) => Effect.Effect<void>
+  readonly removeHeader: (name: string) => Effect.Effect<void>
+  readonly addRequestInterceptor: (interceptor: RequestInterceptor) => Effect.Effect<void>
+  readonly addResponseInterceptor: (interceptor: ResponseInterceptor) => Effect.Effect<void>
+  readonly getBaseUrl: () => string
+  readonly getConfig: () => SvcConfig
+}
+
+/**
+ * The Effect service and, as a class, the Promise facade.
+ *
+ * - `yield* SvcClient` (with {@link SvcClient.layer}) gives the Effect API.
+ * - `new SvcClient(baseUrl, config?)` gives the facade: every request resolves to an
+ *   `ApiResponse` and never rejects. It runs the Effect program over undici on Node and `fetch`
+ *   elsewhere.
+ *
+ * `getSessionId()` and `hasSession()` resolve asynchronously (storage is async).
+ * `setSessionId(id)` throws a `TypeError` for an invalid id (empty, whitespace, over 512
+ * characters); it takes effect at once, and the returned promise settles once the id is stored.
+ *
+ * @example
+ * ```ts
+ * import { createSvc } from "svc-sdk"
+ * const svc = createSvc("https://api.example.com/v1", { timeout: 5_000 })
+ * const users = await svc.get<Array<{ id: string }>>("/users", { params: { page: 1 } })
+ * if (users.success) console.log(users.data)
+ * ```
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export class SvcClient extends Context.Tag("svc-sdk/SvcClient")<SvcClient, SvcClientService>() {
+  /**
+   * The Effect API over the `HttpClient` in context.
+   *
+   * @since 0.1.0
+   * @category constructors
+   */
+  static readonly make = (
+    baseUrl: string,
+    config?: SvcConfig
+  ): Effect.Effect<SvcClientService, never, HttpClient.HttpClient> => service.make(baseUrl, config)
+
+  /**
+   * Provides {@link SvcClient}; the transport is the `HttpClient` you provide.
+   *
+   * @since 0.1.0
+   * @category layers
+   */
+  static readonly layer = (
+    baseUrl: string,
+    config?: SvcConfig
+  ): Layer.Layer<SvcClient, never, HttpClient.HttpClient> =>
+    Layer.effect(SvcClient, service.make(baseUrl, config))
+
+  readonly get: <A = unknown, I = A>(
+    endpoint: string,
+    options?: RequestOptions<A, I>
+  ) => Promise<ApiResponse<A>>
+  readonly delete: <A = unknown, I = A>(
+    endpoint: string,
+    options?: RequestOptions<A, I>
+  ) => Promise<ApiResponse<A>>
+  readonly post: <A = unknown, I = A>(
+    endpoint: string,
+    body?: unknown,
+    options?: RequestOptions<A, I>
+  ) => Promise<ApiResponse<A>>
+  readonly put: <A = unknown, I = A>(
+    endpoint: string,
+    body?: unknown,
+    options?: RequestOptions<A, I>
+  ) => Promise<ApiResponse<A>>
+  readonly patch: <A = unknown, I = A>(
+    endpoint: string,
+    body?: unknown,
+    options?: RequestOptions<A, I>
+  ) => Promise<ApiResponse<A>>
+  readonly query: <A = unknown>(endpoint: string) => QueryBuilder<Promise<ApiResponse<A>>>
+  readonly getSessionId: () => Promise<string | null>
+  readonly hasSession: () => Promise<boolean>
+  readonly setSessionId: (id: string) => Promise<void>
+  readonly clearSession: () => Promise<void>
+  readonly setHeader: (name: string, value: string) => void
+  readonly removeHeader: (name: string) => void
+  readonly addRequestInterceptor: (interceptor: RequestInterceptor) => void
+  readonly addResponseInterceptor: (interceptor: ResponseInterceptor) => void
+  readonly getBaseUrl: () => string
+  readonly getConfig: () => SvcConfig
+
+  /**
+   * The Promise facade. Throws a `TypeError` when `baseUrl` is not an absolute http(s) URL, and
+   * a `TypeError`/`RangeError` for a bad config value.
+   */
+  constructor(baseUrl: string, config?: SvcConfig) {
+    super(undefined as never)
+    const svc = facade.make(baseUrl, config)
+    this.get = svc.get
+    this.delete = svc.delete
+    this.post = svc.post
+    this.put = svc.put
+    this.patch = svc.patch
+    this.query = svc.query
+    this.getSessionId = svc.getSessionId
+    this.hasSession = svc.hasSession
+    this.setSessionId = svc.setSessionId
+    this.clearSession = svc.clearSession
+    this.setHeader = svc.setHeader
+    this.removeHeader = svc.removeHeader
+    this.addRequestInterceptor = svc.addRequestInterceptor
+    this.addResponseInterceptor = svc.addResponseInterceptor
+    this.getBaseUrl = svc.getBaseUrl
+    this.getConfig = svc.getConfig
+  }
+}
+
+/**
+ * The Promise facade, as `new SvcClient(baseUrl, config)`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const createSvc = (baseUrl: string, config?: SvcConfig): SvcClient =>
+  new SvcClient(baseUrl, config)

@@ -1,0 +1,137 @@
+/**
+ * The ways a request can fail, as tagged errors. The Promise facade folds them into an
+ * `ApiResponse` with `success: false` and a `code`. None of them ever holds a session id.
+ *
+ * @since 0.1.0
+ */
+import * as Data from "effect/Data"
+import type { ErrorCode } from "./ApiResponse.js"
+
+/**
+ * The server answered with a status outside 2xx. `error` is the envelope's `error`, else its
+ * `message`, else `HTTP <status> <text>`; `body` is the parsed response body.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class HttpError extends Data.TaggedError("HttpError")<{
+  readonly status: number
+  readonly error: string
+  readonly body: unknown
+  readonly headers: Readonly<Record<string, string>>
+  readonly cause?: unknown
+}> {
+  /** @since 0.1.0 */
+  readonly code: ErrorCode = "HTTP_ERROR"
+  /** @since 0.1.0 */
+  override get message(): string {
+    return this.error
+  }
+}
+
+/**
+ * No response came: the connection was refused, dropped or reset, or the URL was unusable.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class NetworkError extends Data.TaggedError("NetworkError")<{
+  readonly reason: string
+  readonly cause?: unknown
+}> {
+  /** @since 0.1.0 */
+  readonly code: ErrorCode = "NETWORK_ERROR"
+  /** @since 0.1.0 */
+  override get message(): string {
+    return `Network error: ${this.reason}`
+  }
+}
+
+/**
+ * No response came within the timeout.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class TimeoutError extends Data.TaggedError("TimeoutError")<{
+  readonly timeoutMillis: number
+  readonly cause?: unknown
+}> {
+  /** @since 0.1.0 */
+  readonly code: ErrorCode = "TIMEOUT"
+  /** @since 0.1.0 */
+  override get message(): string {
+    return `Request timed out after ${this.timeoutMillis} ms`
+  }
+}
+
+/**
+ * The caller's `AbortSignal` aborted the request.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class AbortedError extends Data.TaggedError("AbortedError")<{
+  readonly cause?: unknown
+}> {
+  /** @since 0.1.0 */
+  readonly code: ErrorCode = "ABORTED"
+  /** @since 0.1.0 */
+  override get message(): string {
+    return "Request aborted"
+  }
+}
+
+/**
+ * A 2xx response whose `data` did not match `options.schema`.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class DecodeError extends Data.TaggedError("DecodeError")<{
+  readonly status: number
+  readonly body: unknown
+  readonly detail: string
+  readonly cause?: unknown
+}> {
+  /** @since 0.1.0 */
+  readonly code: ErrorCode = "DECODE_ERROR"
+  /** @since 0.1.0 */
+  override get message(): string {
+    return `Response data does not match the schema: ${this.detail}`
+  }
+}
+
+/**
+ * A request or response interceptor, or the `onRequest`/`onResponse` callback, threw, rejected or
+ * returned something that is not a request config.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class InterceptorError extends Data.TaggedError("InterceptorError")<{
+  readonly phase: "request" | "response"
+  readonly detail: string
+  readonly cause?: unknown
+}> {
+  /** @since 0.1.0 */
+  readonly code: ErrorCode = "INTERCEPTOR_ERROR"
+  /** @since 0.1.0 */
+  override get message(): string {
+    return `${this.phase === "request" ? "Request" : "Response"} interceptor failed: ${this.detail}`
+  }
+}
+
+/**
+ * Every way a request can fail.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type SvcError =
+  | HttpError
+  | NetworkError
+  | TimeoutError
+  | AbortedError
+  | DecodeError
+  | InterceptorError

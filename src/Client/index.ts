@@ -1,0 +1,28 @@
+/**
+ * The client: `SvcClient` (Effect service and Promise facade), `createSvc`, errors and types.
+ *
+ * @since 0.1.0
+ */
+
+export type { ApiResponse, ErrorCode, ResponseMeta } from "./ApiResponse.js"
+export {
+  createSvc,
+  type HttpMethod,
+  type RequestConfig,
+  type RequestInterceptor,
+  type RequestOptions,
+  type RequestParams,
+  type ResponseInterceptor,
+  SvcClient,
+  type SvcClientService,
+  type SvcConfig
+} from "./SvcClient.js"
+export {
+  AbortedError,
+  DecodeError,
+  HttpError,
+  InterceptorError,
+  NetworkError,
+  type SvcError,
+  TimeoutError
+} from "./SvcError.js"

@@ -1,0 +1,44 @@
+/**
+ * Request bodies: plain objects and arrays become JSON; strings, `FormData`, `URLSearchParams`,
+ * `Blob` and binary data are sent as they are.
+ */
+import * as HttpBody from "@effect/platform/HttpBody"
+import * as Effect from "effect/Effect"
+
+const isBlob = (body: unknown): body is Blob => typeof Blob !== "undefined" && body instanceof Blob
+
+const isFormData = (body: unknown): body is FormData =>
+  typeof FormData !== "undefined" && body instanceof FormData
+
+const toJson = (body: unknown): Effect.Effect<HttpBody.HttpBody> =>
+  Effect.try({
+    try: () => HttpBody.text(JSON.stringify(body), "application/json"),
+    catch: (cause) =>
+      new TypeError(
+        `body could not be encoded as JSON: ${cause instanceof Error ? cause.message : String(cause)}`
+      )
+  }).pipe(Effect.orDie)
+
+/** The wire body for a request body given by the caller. */
+export const encodeBody = (body: unknown): Effect.Effect<HttpBody.HttpBody> => {
+  if (body === undefined) return Effect.succeed(HttpBody.empty)
+  if (typeof body === "string") return Effect.succeed(HttpBody.text(body))
+  if (body instanceof URLSearchParams) {
+    return Effect.succeed(HttpBody.text(body.toString(), "application/x-www-form-urlencoded"))
+  }
+  if (isFormData(body)) return Effect.succeed(HttpBody.formData(body))
+  if (body instanceof ArrayBuffer) return Effect.succeed(HttpBody.uint8Array(new Uint8Array(body)))
+  if (ArrayBuffer.isView(body)) {
+    return Effect.succeed(
+      HttpBody.uint8Array(new Uint8Array(body.buffer, body.byteOffset, body.byteLength))
+    )
+  }
+  if (isBlob(body)) {
+    return Effect.map(
+      Effect.promise(() => body.arrayBuffer()),
+      (buffer) =>
+        HttpBody.uint8Array(new Uint8Array(buffer), body.type || "application/octet-stream")
+    )
+  }
+  return toJson(body)
+}

@@ -1,0 +1,46 @@
+/**
+ * Header records with case-insensitive names: names are kept in lower case.
+ */
+
+/** Header names in lower case, values as strings. */
+export type HeaderRecord = Record<string, string>
+
+/** Copies `source` into `target` with lower-cased names, later values winning. */
+export const assignHeaders = (
+  target: HeaderRecord,
+  source: Readonly<Record<string, string>> | undefined
+): HeaderRecord => {
+  if (source === undefined) return target
+  for (const name of Object.keys(source)) {
+    const value = source[name]
+    if (value !== undefined) target[name.toLowerCase()] = String(value)
+  }
+  return target
+}
+
+/** Whether `headers` has `name`, whatever its case. */
+export const hasHeader = (headers: Readonly<Record<string, string>>, name: string): boolean => {
+  const lower = name.toLowerCase()
+  for (const key of Object.keys(headers)) if (key.toLowerCase() === lower) return true
+  return false
+}
+
+/** The value of `name`, whatever its case. */
+export const getHeader = (
+  headers: Readonly<Record<string, string>>,
+  name: string
+): string | undefined => {
+  const lower = name.toLowerCase()
+  for (const key of Object.keys(headers)) if (key.toLowerCase() === lower) return headers[key]
+  return undefined
+}
+
+/** Checks a header name and value given to `setHeader` or `config.headers`. */
+export const checkHeader = (name: unknown, value: unknown): void => {
+  if (typeof name !== "string" || !/^[!#$%&'*+\-.^_`|~\w]+$/.test(name)) {
+    throw new TypeError(`header name must be a valid HTTP token, got ${JSON.stringify(name)}`)
+  }
+  if (typeof value !== "string") {
+    throw new TypeError(`header value for ${name} must be a string, got ${typeof value}`)
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * The Effect API over a client state and an `HttpClient`.
+ */
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import { QueryBuilder, type QueryRequest } from "../../Query/QueryBuilder.js"
+import type { HttpMethod, SvcClientService, SvcConfig } from "../SvcClient.js"
+import { type ClientState, makeState, request } from "./client.js"
+import { assignHeaders, checkHeader } from "./headers.js"
+import {
+  checkSessionId,
+  forgetSession,
+  persistSession,
+  rememberSession,
+  resolveSession,
+  unpersistSession
+} from "./session.js"
+
+const checkFunction = (value: unknown, name: string): void => {
+  if (typeof value !== "function") throw new TypeError(`${name} must be a function`)
+}
+
+/** Header and interceptor changes, shared by both faces; they throw on bad input. */
+export const setHeader = (state: ClientState, name: string, value: string): void => {
+  checkHeader(name, value)
+  assignHeaders(state.headers, { [name]: value })
+}
+
+export const removeHeader = (state: ClientState, name: string): void => {
+  if (typeof name !== "string") throw new TypeError("header name must be a string")
+  delete state.headers[name.toLowerCase()]
+}
+
+export const getConfig = (state: ClientState): SvcConfig => ({
+  ...state.config,
+  headers: { ...state.headers }
+})
+
+/** Runs a query builder's request through the client. */
+export const queryRequest = (state: ClientState, query: QueryRequest) =>
+  request(state, query.method as HttpMethod, query.url, query.body, { headers: query.headers })
+
+/** The Effect API of a client state, over the given `HttpClient`. */
+export const fromState = (state: ClientState, client: HttpClient.HttpClient): SvcClientService => {
+  const provide = Effect.provideService(HttpClient.HttpClient, client)
+  return {
+    get: (endpoint, options) => provide(request(state, "GET", endpoint, undefined, options)),
+    delete: (endpoint, options) => provide(request(state, "DELETE", endpoint, undefined, options)),
+    post: (endpoint, body, options) => provide(request(state, "POST", endpoint, body, options)),
+    put: (endpoint, body, options) => provide(request(state, "PUT", endpoint, body, options)),
+    patch: (endpoint, body, options) => provide(request(state, "PATCH", endpoint, body, options)),
+    query: (endpoint) =>
+      new QueryBuilder(endpoint, (query) => provide(queryRequest(state, query)) as never),
+    getSessionId: () => Effect.map(resolveSession(state.session), Option.fromNullable),
+    hasSession: () => Effect.map(resolveSession(state.session), (id) => id !== undefined),
+    setSessionId: (id) =>
+      Effect.suspend(() => {
+        const redacted = Redacted.isRedacted(id)
+          ? Redacted.make(checkSessionId(Redacted.value(id)))
+          : Redacted.make(checkSessionId(id))
+        rememberSession(state.session, redacted)
+        return persistSession(state.session, redacted)
+      }),
+    clearSession: () =>
+      Effect.suspend(() => {
+        forgetSession(state.session)
+        return unpersistSession(state.session)
+      }),
+    setHeader: (name, value) => Effect.sync(() => setHeader(state, name, value)),
+    removeHeader: (name) => Effect.sync(() => removeHeader(state, name)),
+    addRequestInterceptor: (interceptor) =>
+      Effect.sync(() => {
+        checkFunction(interceptor, "interceptor")
+        state.requestInterceptors.push(interceptor)
+      }),
+    addResponseInterceptor: (interceptor) =>
+      Effect.sync(() => {
+        checkFunction(interceptor, "interceptor")
+        state.responseInterceptors.push(interceptor)
+      }),
+    getBaseUrl: () => state.baseUrl,
+    getConfig: () => getConfig(state)
+  }
+}
+
+/** Validates at once (throws on bad input), then takes the `HttpClient` from context. */
+export const make = (
+  baseUrl: string,
+  config?: SvcConfig
+): Effect.Effect<SvcClientService, never, HttpClient.HttpClient> => {
+  const state = makeState(baseUrl, config)
+  return Effect.map(HttpClient.HttpClient, (client) => fromState(state, client))
+}
+
+export { checkFunction }
