@@ -1,0 +1,72 @@
+/**
+ * Who is making the request, as the guards give it to handlers.
+ *
+ * @since 0.1.0
+ */
+import * as Context from "effect/Context"
+import type { SessionData } from "./SessionData.js"
+
+/**
+ * A request made with a valid session.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface AuthenticatedUser {
+  readonly user_id: string
+  readonly session: SessionData
+  readonly is_guest: false
+}
+
+/**
+ * A request made without a valid session (only `optionalAuth` lets one through).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Guest {
+  readonly is_guest: true
+}
+
+/**
+ * The authenticated user. Provided by `requireAuth`, `requireUserType` and `requirePermission`;
+ * a handler that asks for it does not type-check until one of them wraps it.
+ *
+ * @example
+ * ```ts
+ * import { HttpServerResponse } from "@effect/platform"
+ * import { Effect } from "effect"
+ * import { CurrentUser, requireAuth } from "svc-sdk/Auth"
+ *
+ * const me = Effect.gen(function* () {
+ *   const user = yield* CurrentUser
+ *   return yield* HttpServerResponse.json({ id: user.user_id })
+ * }).pipe(requireAuth())
+ * ```
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export class CurrentUser extends Context.Tag("svc-sdk/Auth/CurrentUser")<
+  CurrentUser,
+  AuthenticatedUser
+>() {}
+
+/**
+ * The user, or a guest. Provided by every guard, `optionalAuth` included.
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export class AuthContext extends Context.Tag("svc-sdk/Auth/AuthContext")<
+  AuthContext,
+  AuthenticatedUser | Guest
+>() {}
+
+/**
+ * The one guest value.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const guest: Guest = Object.freeze({ is_guest: true })

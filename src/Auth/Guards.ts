@@ -1,0 +1,141 @@
+/**
+ * Guards for `@effect/platform` HTTP apps: they read the session id, validate it and provide the
+ * user to the handler, or answer with the pinned error responses.
+ *
+ * @since 0.1.0
+ */
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import type * as Duration from "effect/Duration"
+import type * as Effect from "effect/Effect"
+import type { AuthContext, CurrentUser } from "./CurrentUser.js"
+import * as internal from "./internal/guards.js"
+import type { SessionData } from "./SessionData.js"
+import type { SessionValidator } from "./SessionValidator.js"
+
+/**
+ * Where the session id is read and how long the validator may take. Checked when the guard is
+ * made: a bad option throws a `TypeError`/`RangeError` naming it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface GuardOptions {
+  /**
+   * Header read first (case-insensitive).
+   * @default "X-Session-Id"
+   */
+  readonly header?: string | undefined
+  /**
+   * Cookie read second; `false` skips cookies.
+   * @default "session_id"
+   */
+  readonly cookie?: string | false | undefined
+  /**
+   * Query parameter read last; `false` skips the query string.
+   * @default "session_id"
+   */
+  readonly query?: string | false | undefined
+  /**
+   * How long the validator may take before the request gets 500
+   * `Authentication service unavailable`. `Duration.infinity` waits forever.
+   * @default "5 seconds"
+   */
+  readonly timeout?: Duration.DurationInput | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface PermissionOptions extends GuardOptions {
+  /**
+   * Who passes every permission check.
+   * @default (session) => session.user_type === "admin"
+   */
+  readonly isAdmin?: ((session: SessionData) => boolean) | undefined
+}
+
+/**
+ * A guard: an `HttpMiddleware` that removes `Provides` from the handler's requirements and adds
+ * `SessionValidator` and `HttpServerRequest`. Usable as `handler.pipe(guard)` and
+ * `HttpRouter.use(guard)`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type AuthGuard<Provides> = <A, E, R>(
+  self: Effect.Effect<A, E, R>
+) => Effect.Effect<
+  A | HttpServerResponse.HttpServerResponse,
+  E,
+  Exclude<R, Provides> | SessionValidator | HttpServerRequest.HttpServerRequest
+>
+
+/**
+ * Lets only requests with a valid session through and provides `CurrentUser` and `AuthContext`.
+ * No id → 401 `Session ID required`; malformed or invalid id → 401 `Invalid session`; validator
+ * failed or timed out → 500 `Authentication service unavailable`.
+ *
+ * @example
+ * ```ts
+ * import { HttpRouter, HttpServerResponse } from "@effect/platform"
+ * import { Effect } from "effect"
+ * import { CurrentUser, requireAuth } from "svc-sdk/Auth"
+ *
+ * const me = Effect.gen(function* () {
+ *   const user = yield* CurrentUser
+ *   return yield* HttpServerResponse.json({ id: user.user_id, email: user.session.email })
+ * })
+ * const router = HttpRouter.empty.pipe(HttpRouter.get("/me", me.pipe(requireAuth())))
+ * ```
+ *
+ * @since 0.1.0
+ * @category guards
+ */
+export const requireAuth: (options?: GuardOptions) => AuthGuard<CurrentUser | AuthContext> =
+  internal.requireAuth
+
+/**
+ * Never rejects: provides `AuthContext`, the user when the session is valid, `{ is_guest: true }`
+ * when the id is absent, invalid, or the validator is unavailable.
+ *
+ * @since 0.1.0
+ * @category guards
+ */
+export const optionalAuth: (options?: GuardOptions) => AuthGuard<AuthContext> =
+  internal.optionalAuth
+
+/**
+ * `requireAuth`, then the user's `user_type` must be one of `types`, else 403
+ * `Insufficient permissions. Required user types: <types>`. Behind a guard that let a guest through,
+ * 401 `Authentication required`. Throws at once for an empty list.
+ *
+ * @since 0.1.0
+ * @category guards
+ */
+export const requireUserType: (
+  types: ReadonlyArray<string>,
+  options?: GuardOptions
+) => AuthGuard<CurrentUser | AuthContext> = internal.requireUserType
+
+/**
+ * `requireAuth`, then the session's `permissions` must include `permission` (administrators always
+ * pass), else 403 `Permission required: <permission>`. Behind a guard that let a guest through,
+ * 401 `Authentication required`. Throws at once for an empty permission.
+ *
+ * @since 0.1.0
+ * @category guards
+ */
+export const requirePermission: (
+  permission: string,
+  options?: PermissionOptions
+) => AuthGuard<CurrentUser | AuthContext> = internal.requirePermission
+
+/**
+ * The default administrator test of `requirePermission`: `user_type === "admin"`.
+ *
+ * @since 0.1.0
+ * @category predicates
+ */
+export const isAdministrator: (session: SessionData) => boolean = internal.isAdministrator

@@ -1,0 +1,55 @@
+/**
+ * What a session validator knows about a session.
+ *
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+
+/**
+ * The session a validator returns: `user_id` is required, `email`, `name`, `user_type` and
+ * `permissions` are optional, and any other field is kept as it came.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { SessionData } from "svc-sdk/Auth"
+ *
+ * const session = Schema.decodeUnknownSync(SessionData)({ user_id: "u1", team: "core" })
+ * // { user_id: "u1", team: "core" }
+ * ```
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SessionData = Schema.Struct(
+  {
+    user_id: Schema.String,
+    email: Schema.optional(Schema.String),
+    name: Schema.optional(Schema.String),
+    user_type: Schema.optional(Schema.String),
+    permissions: Schema.optional(Schema.Array(Schema.String))
+  },
+  Schema.Record({ key: Schema.String, value: Schema.Unknown })
+).annotations({ identifier: "SessionData" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type SessionData = typeof SessionData.Type
+
+/**
+ * What a validator built with `fromPromise` or `memory` may hand over: a `SessionData` without the
+ * index signature, so that a user's own interface (with more fields) fits. It is decoded with
+ * {@link SessionData}, extra fields kept.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SessionDataInput {
+  readonly user_id: string
+  readonly email?: string | undefined
+  readonly name?: string | undefined
+  readonly user_type?: string | undefined
+  readonly permissions?: ReadonlyArray<string> | undefined
+}

@@ -1,0 +1,34 @@
+/**
+ * Server-side auth for `@effect/platform`: guards, the user they provide, and session validators.
+ *
+ * @since 0.1.0
+ */
+
+export * as AuthMiddleware from "./AuthMiddleware.js"
+export {
+  AuthContext,
+  type AuthenticatedUser,
+  CurrentUser,
+  type Guest,
+  guest
+} from "./CurrentUser.js"
+export {
+  type AuthGuard,
+  type GuardOptions,
+  isAdministrator,
+  optionalAuth,
+  type PermissionOptions,
+  requireAuth,
+  requirePermission,
+  requireUserType
+} from "./Guards.js"
+export { SessionData, type SessionDataInput } from "./SessionData.js"
+export {
+  type CacheOptions,
+  type MemorySessions,
+  type SessionLookup,
+  SessionValidator,
+  type SessionValidatorService,
+  SessionValidatorUnavailable,
+  type SessionValidatorUnavailableReason
+} from "./SessionValidator.js"

@@ -1,0 +1,285 @@
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { AuthContext, type AuthenticatedUser, CurrentUser, guest } from "../CurrentUser.js"
+import type { SessionData } from "../SessionData.js"
+import { SessionValidator } from "../SessionValidator.js"
+import { SessionValidatorUnavailable } from "../SessionValidatorUnavailable.js"
+import { describe, durationOption, nameOption } from "./options.js"
+import { ErrorText, errorResponse } from "./responses.js"
+import { readSessionId, type SessionIdSource } from "./sessionId.js"
+
+export interface GuardOptions {
+  readonly header?: string | undefined
+  readonly cookie?: string | false | undefined
+  readonly query?: string | false | undefined
+  readonly timeout?: Duration.DurationInput | undefined
+}
+
+export interface PermissionOptions extends GuardOptions {
+  readonly isAdmin?: ((session: SessionData) => boolean) | undefined
+}
+
+export const DEFAULT_TIMEOUT = Duration.seconds(5)
+
+interface GuardSettings {
+  readonly source: SessionIdSource
+  /** `undefined` when the validator is given all the time it wants. */
+  readonly timeout: Duration.Duration | undefined
+}
+
+/** Every default in one place; bad options throw here, when the guard is made. */
+export const guardSettings = (guard: string, options: GuardOptions | undefined): GuardSettings => {
+  if (options !== undefined && (options === null || typeof options !== "object")) {
+    throw new TypeError(`${guard}: options must be an object, got ${describe(options)}`)
+  }
+  const timeout = timeoutOption(`${guard}: options.timeout`, options?.timeout)
+  return {
+    source: {
+      header: nameOption(`${guard}: options.header`, options?.header, "X-Session-Id").toLowerCase(),
+      cookie: switchableName(`${guard}: options.cookie`, options?.cookie),
+      query: switchableName(`${guard}: options.query`, options?.query)
+    },
+    timeout
+  }
+}
+
+/** Default 5 s; an infinite duration means no timeout. */
+const timeoutOption = (name: string, value: Duration.DurationInput | undefined) => {
+  if (value === undefined) return DEFAULT_TIMEOUT
+  const decoded = Duration.decodeUnknown(value)
+  if (decoded._tag === "Some" && !Duration.isFinite(decoded.value)) return undefined
+  return durationOption(name, value, DEFAULT_TIMEOUT)
+}
+
+const switchableName = (name: string, value: string | false | undefined): string | false =>
+  value === false ? false : nameOption(name, value, "session_id")
+
+/** The outcome of looking at a request's session: what every later guard on it reuses. */
+export type Resolution =
+  | { readonly _tag: "Missing" }
+  | { readonly _tag: "Malformed" }
+  | { readonly _tag: "Invalid" }
+  | { readonly _tag: "Unavailable" }
+  | { readonly _tag: "Authenticated"; readonly user: AuthenticatedUser }
+
+/** Set by the first guard of a request for the guards it wraps. */
+export class EstablishedResolution extends Context.Tag("svc-sdk/Auth/EstablishedResolution")<
+  EstablishedResolution,
+  Resolution
+>() {}
+
+const missing: Resolution = { _tag: "Missing" }
+const malformed: Resolution = { _tag: "Malformed" }
+const invalid: Resolution = { _tag: "Invalid" }
+const unavailable: Resolution = { _tag: "Unavailable" }
+
+const authenticated = (session: SessionData): Resolution => ({
+  _tag: "Authenticated",
+  user: { user_id: session.user_id, session, is_guest: false }
+})
+
+const validate = (
+  settings: GuardSettings,
+  id: Parameters<SessionValidator["Type"]["validate"]>[0]
+) =>
+  Effect.flatMap(SessionValidator, (validator) => {
+    const answer = validator.validate(id)
+    return settings.timeout === undefined
+      ? answer
+      : Effect.timeoutFail(answer, {
+          duration: settings.timeout,
+          onTimeout: () => new SessionValidatorUnavailable({ reason: "Timeout" })
+        })
+  }).pipe(
+    Effect.matchCauseEffect({
+      onSuccess: (session) =>
+        Effect.succeed(Option.isSome(session) ? authenticated(session.value) : invalid),
+      onFailure: (cause) =>
+        Effect.as(
+          Effect.logWarning("Session validator unavailable", cause).pipe(
+            Effect.annotateLogs("module", "svc-sdk/Auth")
+          ),
+          unavailable
+        )
+    })
+  )
+
+/** Reads the id and asks the validator (at most once, and only for a well-formed id). */
+const resolveFresh = (
+  settings: GuardSettings
+): Effect.Effect<Resolution, never, SessionValidator | HttpServerRequest.HttpServerRequest> =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const reading = readSessionId(request, settings.source)
+    switch (reading._tag) {
+      case "Missing":
+        return Effect.succeed(missing)
+      case "Malformed":
+        return Effect.succeed(malformed)
+      case "Found":
+        return validate(settings, reading.id)
+    }
+  })
+
+/** The resolution of an earlier guard on this request, or `None`. */
+const established = Effect.serviceOption(EstablishedResolution)
+
+/** `Authenticated` goes on; anything else becomes `requireAuth`'s error response. */
+const rejection = (resolution: Resolution): HttpServerResponse.HttpServerResponse | undefined => {
+  switch (resolution._tag) {
+    case "Authenticated":
+      return undefined
+    case "Missing":
+      return errorResponse(401, ErrorText.sessionIdRequired)
+    case "Malformed":
+    case "Invalid":
+      return errorResponse(401, ErrorText.invalidSession)
+    case "Unavailable":
+      return errorResponse(500, ErrorText.unavailable)
+  }
+}
+
+const withUser = <A, E, R>(
+  self: Effect.Effect<A, E, R>,
+  resolution: Resolution,
+  user: AuthenticatedUser
+) =>
+  Effect.mapInputContext(
+    self,
+    (context: Context.Context<Exclude<R, CurrentUser | AuthContext>>) =>
+      Context.add(
+        Context.add(Context.add(context, EstablishedResolution, resolution), AuthContext, user),
+        CurrentUser,
+        user
+      ) as Context.Context<R>
+  )
+
+const withAuthContext = <A, E, R>(self: Effect.Effect<A, E, R>, resolution: Resolution) =>
+  Effect.mapInputContext(
+    self,
+    (context: Context.Context<Exclude<R, AuthContext>>) =>
+      Context.add(
+        Context.add(context, EstablishedResolution, resolution),
+        AuthContext,
+        resolution._tag === "Authenticated" ? resolution.user : guest
+      ) as Context.Context<R>
+  )
+
+export type GuardRequirements = SessionValidator | HttpServerRequest.HttpServerRequest
+
+/**
+ * Runs `check` on the established resolution (or a fresh one) and either answers with its response
+ * or runs the handler with the user provided. `known` tells whether an earlier guard established it.
+ */
+const authenticatedGuard =
+  (
+    settings: GuardSettings,
+    check: (
+      resolution: Resolution,
+      known: boolean
+    ) => HttpServerResponse.HttpServerResponse | undefined
+  ) =>
+  <A, E, R>(
+    self: Effect.Effect<A, E, R>
+  ): Effect.Effect<
+    A | HttpServerResponse.HttpServerResponse,
+    E,
+    Exclude<R, CurrentUser | AuthContext> | GuardRequirements
+  > => {
+    const admit = (
+      resolution: Resolution,
+      known: boolean
+    ): Effect.Effect<
+      A | HttpServerResponse.HttpServerResponse,
+      E,
+      Exclude<R, CurrentUser | AuthContext>
+    > => {
+      const response = check(resolution, known)
+      if (response !== undefined) return Effect.succeed(response)
+      return resolution._tag === "Authenticated"
+        ? withUser(self, resolution, resolution.user)
+        : Effect.succeed(errorResponse(401, ErrorText.authenticationRequired))
+    }
+    return Effect.flatMap(established, (known) =>
+      Option.isSome(known)
+        ? admit(known.value, true)
+        : Effect.flatMap(resolveFresh(settings), (resolution) => admit(resolution, false))
+    )
+  }
+
+export const requireAuth = (options?: GuardOptions) =>
+  authenticatedGuard(guardSettings("requireAuth", options), rejection)
+
+export const optionalAuth = (options?: GuardOptions) => {
+  const settings = guardSettings("optionalAuth", options)
+  return <A, E, R>(
+    self: Effect.Effect<A, E, R>
+  ): Effect.Effect<A, E, Exclude<R, AuthContext> | GuardRequirements> =>
+    Effect.flatMap(established, (known) =>
+      Option.isSome(known)
+        ? withAuthContext(self, known.value)
+        : Effect.flatMap(resolveFresh(settings), (resolution) => withAuthContext(self, resolution))
+    )
+}
+
+/** An established guest is `Authentication required`; a fresh failure is `requireAuth`'s error. */
+const rejectGuest = (resolution: Resolution, known: boolean) =>
+  resolution._tag === "Authenticated"
+    ? undefined
+    : known
+      ? errorResponse(401, ErrorText.authenticationRequired)
+      : rejection(resolution)
+
+export const requireUserType = (types: ReadonlyArray<string>, options?: GuardOptions) => {
+  if (!Array.isArray(types)) {
+    throw new TypeError(
+      `requireUserType: types must be an array of strings, got ${describe(types)}`
+    )
+  }
+  if (types.length === 0) throw new RangeError("requireUserType: types must not be empty")
+  for (const type of types) {
+    if (typeof type !== "string" || type.length === 0) {
+      throw new TypeError(
+        `requireUserType: every type must be a non-empty string, got ${describe(type)}`
+      )
+    }
+  }
+  const allowed = new Set(types)
+  const forbidden = errorText403(ErrorText.userTypes([...types]))
+  return authenticatedGuard(guardSettings("requireUserType", options), (resolution, known) => {
+    if (resolution._tag !== "Authenticated") return rejectGuest(resolution, known)
+    const type = resolution.user.session.user_type
+    return type !== undefined && allowed.has(type) ? undefined : forbidden()
+  })
+}
+
+export const isAdministrator = (session: SessionData): boolean => session.user_type === "admin"
+
+export const requirePermission = (permission: string, options?: PermissionOptions) => {
+  if (typeof permission !== "string") {
+    throw new TypeError(
+      `requirePermission: permission must be a string, got ${describe(permission)}`
+    )
+  }
+  if (permission.length === 0)
+    throw new RangeError("requirePermission: permission must not be empty")
+  const isAdmin = options?.isAdmin ?? isAdministrator
+  if (typeof isAdmin !== "function") {
+    throw new TypeError(
+      `requirePermission: options.isAdmin must be a function, got ${describe(isAdmin)}`
+    )
+  }
+  const forbidden = errorText403(ErrorText.permission(permission))
+  return authenticatedGuard(guardSettings("requirePermission", options), (resolution, known) => {
+    if (resolution._tag !== "Authenticated") return rejectGuest(resolution, known)
+    const session = resolution.user.session
+    return isAdmin(session) || session.permissions?.includes(permission) === true
+      ? undefined
+      : forbidden()
+  })
+}
+
+const errorText403 = (text: string) => () => errorResponse(403, text)

@@ -1,0 +1,19 @@
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+
+/** The pinned error texts of SPEC 6.3. */
+export const ErrorText = {
+  sessionIdRequired: "Session ID required",
+  invalidSession: "Invalid session",
+  unavailable: "Authentication service unavailable",
+  authenticationRequired: "Authentication required",
+  userTypes: (types: ReadonlyArray<string>) =>
+    `Insufficient permissions. Required user types: ${types.join(", ")}`,
+  permission: (permission: string) => `Permission required: ${permission}`
+} as const
+
+/** `{"error": text}` as `application/json`. */
+export const errorResponse = (
+  status: number,
+  text: string
+): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.unsafeJson({ error: text }, { status })

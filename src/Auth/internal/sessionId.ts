@@ -1,0 +1,46 @@
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Redacted from "effect/Redacted"
+import { isValidSessionId } from "../../Storage/SessionKeys.js"
+
+/** Where a guard looks for the session id; `false` switches a place off. */
+export interface SessionIdSource {
+  /** Lower-cased header name. */
+  readonly header: string
+  readonly cookie: string | false
+  readonly query: string | false
+}
+
+export type SessionIdReading =
+  | { readonly _tag: "Missing" }
+  | { readonly _tag: "Malformed" }
+  | { readonly _tag: "Found"; readonly id: Redacted.Redacted<string> }
+
+const missing: SessionIdReading = { _tag: "Missing" }
+const malformed: SessionIdReading = { _tag: "Malformed" }
+
+/**
+ * The first non-empty value of header, cookie, query parameter. A value longer than 512 characters
+ * or with whitespace/control characters is `Malformed`; a good one is wrapped in `Redacted` at once.
+ */
+export const readSessionId = (
+  request: HttpServerRequest.HttpServerRequest,
+  source: SessionIdSource
+): SessionIdReading => {
+  const raw =
+    nonEmpty(request.headers[source.header]) ??
+    (source.cookie === false ? undefined : nonEmpty(request.cookies[source.cookie])) ??
+    (source.query === false ? undefined : nonEmpty(queryParameter(request.url, source.query)))
+  if (raw === undefined) return missing
+  return isValidSessionId(raw) ? { _tag: "Found", id: Redacted.make(raw) } : malformed
+}
+
+const nonEmpty = (value: string | undefined): string | undefined =>
+  value === undefined || value.length === 0 ? undefined : value
+
+const queryParameter = (url: string, name: string): string | undefined => {
+  const start = url.indexOf("?")
+  if (start === -1) return undefined
+  const end = url.indexOf("#", start)
+  const search = url.slice(start + 1, end === -1 ? undefined : end)
+  return new URLSearchParams(search).get(name) ?? undefined
+}

@@ -1,0 +1,143 @@
+import * as Cache from "effect/Cache"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
+import * as ParseResult from "effect/ParseResult"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import { SessionData, type SessionDataInput } from "../SessionData.js"
+import { SessionValidatorUnavailable } from "../SessionValidatorUnavailable.js"
+import { describe, durationOption, positiveIntegerOption } from "./options.js"
+
+export interface ValidatorService {
+  readonly validate: (
+    id: Redacted.Redacted<string>
+  ) => Effect.Effect<Option.Option<SessionData>, SessionValidatorUnavailable>
+}
+
+const decodeSession = Schema.decodeUnknown(SessionData)
+
+/** `null`/`undefined` → invalid; anything else must decode as `SessionData`. */
+export const decodeAnswer = (
+  answer: unknown
+): Effect.Effect<Option.Option<SessionData>, SessionValidatorUnavailable> =>
+  answer == null
+    ? Effect.succeedNone
+    : decodeSession(answer).pipe(
+        Effect.map(Option.some),
+        Effect.mapError(
+          (error) =>
+            new SessionValidatorUnavailable({
+              reason: "InvalidResponse",
+              description: ParseResult.TreeFormatter.formatErrorSync(error)
+            })
+        )
+      )
+
+export type PromiseLookup = (
+  id: string,
+  signal: AbortSignal
+) => PromiseLike<SessionDataInput | null | undefined> | SessionDataInput | null | undefined
+
+export const fromPromise = (lookup: PromiseLookup): ValidatorService => {
+  if (typeof lookup !== "function") {
+    throw new TypeError(
+      `SessionValidator.fromPromise: lookup must be a function, got ${describe(lookup)}`
+    )
+  }
+  return {
+    validate: (id) =>
+      Effect.tryPromise({
+        try: async (signal) => lookup(Redacted.value(id), signal),
+        catch: (cause) =>
+          new SessionValidatorUnavailable({
+            reason: "Failure",
+            description: "the lookup rejected",
+            cause
+          })
+      }).pipe(Effect.flatMap(decodeAnswer))
+  }
+}
+
+export type MemorySessions =
+  | ReadonlyMap<string, SessionDataInput>
+  | Readonly<Record<string, SessionDataInput>>
+
+export const memory = (sessions: MemorySessions): ValidatorService => {
+  if (sessions === null || typeof sessions !== "object") {
+    throw new TypeError(
+      `SessionValidator.memory: sessions must be a Map or an object, got ${describe(sessions)}`
+    )
+  }
+  const table = new Map<string, SessionData>()
+  const entries = sessions instanceof Map ? sessions.entries() : Object.entries(sessions)
+  for (const [id, session] of entries) {
+    const decoded = Schema.decodeUnknownEither(SessionData)(session)
+    if (decoded._tag === "Left") {
+      throw new TypeError(
+        `SessionValidator.memory: the session of an entry is not SessionData: ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`
+      )
+    }
+    table.set(id, decoded.right)
+  }
+  return { validate: (id) => Effect.sync(() => Option.fromNullable(table.get(Redacted.value(id)))) }
+}
+
+export interface CacheOptions {
+  readonly ttl: Duration.DurationInput
+  readonly negativeTtl?: Duration.DurationInput | undefined
+  readonly capacity?: number | undefined
+}
+
+export const DEFAULT_CACHE_CAPACITY = 10_000
+
+/** Checks the options at once, so that a bad `ttl` throws where `cached` is called. */
+export const cacheSettings = (options: CacheOptions) => {
+  if (options === null || typeof options !== "object") {
+    throw new TypeError(
+      `SessionValidator.cached: options must be an object, got ${describe(options)}`
+    )
+  }
+  if (options.ttl === undefined)
+    throw new TypeError("SessionValidator.cached: options.ttl is required")
+  const ttl = durationOption("SessionValidator.cached: options.ttl", options.ttl, Duration.zero)
+  return {
+    ttl,
+    negativeTtl: durationOption(
+      "SessionValidator.cached: options.negativeTtl",
+      options.negativeTtl,
+      ttl
+    ),
+    capacity: positiveIntegerOption(
+      "SessionValidator.cached: options.capacity",
+      options.capacity,
+      DEFAULT_CACHE_CAPACITY
+    )
+  }
+}
+
+/**
+ * Valid sessions live for `ttl`, invalid ones for `negativeTtl`; an unavailable answer is dropped
+ * from the cache at once, so the next request asks again. Keyed by the raw id, which never leaves.
+ */
+export const cached = (
+  underlying: ValidatorService,
+  settings: ReturnType<typeof cacheSettings>
+): Effect.Effect<ValidatorService> =>
+  Effect.map(
+    Cache.makeWith({
+      capacity: settings.capacity,
+      lookup: (id: string) => underlying.validate(Redacted.make(id)),
+      timeToLive: Exit.match({
+        onFailure: () => Duration.zero,
+        onSuccess: (answer) => (Option.isSome(answer) ? settings.ttl : settings.negativeTtl)
+      })
+    }),
+    (cache): ValidatorService => ({
+      validate: (id) => {
+        const key = Redacted.value(id)
+        return cache.get(key).pipe(Effect.tapErrorCause(() => cache.invalidate(key)))
+      }
+    })
+  )

@@ -1,0 +1,386 @@
+/**
+ * Every row of SPEC 6.3, against a real `@effect/platform-node` server on port 0.
+ */
+import { HttpRouter, HttpServerResponse } from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import {
+  AuthContext,
+  CurrentUser,
+  optionalAuth,
+  requireAuth,
+  requirePermission,
+  requireUserType
+} from "../../src/Auth/index.js"
+import { BOOM, call, DOWN, makeProbe, probeValidator, ServerLayer, serve } from "./fixtures.js"
+
+const me = Effect.gen(function* () {
+  const user = yield* CurrentUser
+  return yield* HttpServerResponse.json({ route: "me", id: user.user_id, session: user.session })
+})
+
+const feed = Effect.gen(function* () {
+  const context = yield* AuthContext
+  return yield* HttpServerResponse.json({
+    route: "feed",
+    guest: context.is_guest,
+    id: context.is_guest ? null : context.user_id
+  })
+})
+
+const reached = (route: string) =>
+  Effect.map(CurrentUser, (user) => HttpServerResponse.unsafeJson({ route, id: user.user_id }))
+
+const router = HttpRouter.empty.pipe(
+  HttpRouter.get("/me", me.pipe(requireAuth())),
+  HttpRouter.get("/feed", feed.pipe(optionalAuth())),
+  HttpRouter.get("/admin", reached("admin").pipe(requireUserType(["admin", "ops"]))),
+  HttpRouter.del("/posts/:id", reached("delete").pipe(requirePermission("posts:delete"))),
+  HttpRouter.get(
+    "/guest-then-type",
+    reached("type").pipe(requireUserType(["user"]), optionalAuth())
+  ),
+  HttpRouter.get(
+    "/guest-then-permission",
+    reached("permission").pipe(requirePermission("posts:read"), optionalAuth())
+  ),
+  HttpRouter.get("/guest-then-auth", reached("auth").pipe(requireAuth(), optionalAuth()))
+)
+
+interface Row {
+  readonly guard: string
+  readonly condition: string
+  readonly path: string
+  readonly method?: "DELETE"
+  readonly id?: string
+  readonly status: number
+  readonly body: unknown
+  /** Validator calls the request must cost. */
+  readonly calls: number
+}
+
+const unavailable = { error: "Authentication service unavailable" }
+
+const rows: ReadonlyArray<Row> = [
+  // requireAuth
+  {
+    guard: "requireAuth",
+    condition: "no session id",
+    path: "/me",
+    status: 401,
+    body: { error: "Session ID required" },
+    calls: 0
+  },
+  {
+    guard: "requireAuth",
+    condition: "unknown id",
+    path: "/me",
+    id: "nope",
+    status: 401,
+    body: { error: "Invalid session" },
+    calls: 1
+  },
+  {
+    guard: "requireAuth",
+    condition: "validator fails",
+    path: "/me",
+    id: DOWN,
+    status: 500,
+    body: unavailable,
+    calls: 1
+  },
+  {
+    guard: "requireAuth",
+    condition: "validator dies",
+    path: "/me",
+    id: BOOM,
+    status: 500,
+    body: unavailable,
+    calls: 1
+  },
+  {
+    guard: "requireAuth",
+    condition: "valid id, extra session fields kept",
+    path: "/me",
+    id: "s-user",
+    status: 200,
+    body: {
+      route: "me",
+      id: "u1",
+      session: {
+        user_id: "u1",
+        email: "u1@example.com",
+        user_type: "user",
+        permissions: ["posts:read"],
+        team: "core"
+      }
+    },
+    calls: 1
+  },
+  // optionalAuth
+  {
+    guard: "optionalAuth",
+    condition: "no session id",
+    path: "/feed",
+    status: 200,
+    body: { route: "feed", guest: true, id: null },
+    calls: 0
+  },
+  {
+    guard: "optionalAuth",
+    condition: "unknown id",
+    path: "/feed",
+    id: "nope",
+    status: 200,
+    body: { route: "feed", guest: true, id: null },
+    calls: 1
+  },
+  {
+    guard: "optionalAuth",
+    condition: "validator fails",
+    path: "/feed",
+    id: DOWN,
+    status: 200,
+    body: { route: "feed", guest: true, id: null },
+    calls: 1
+  },
+  {
+    guard: "optionalAuth",
+    condition: "validator dies",
+    path: "/feed",
+    id: BOOM,
+    status: 200,
+    body: { route: "feed", guest: true, id: null },
+    calls: 1
+  },
+  {
+    guard: "optionalAuth",
+    condition: "malformed id",
+    path: "/feed",
+    id: "a b",
+    status: 200,
+    body: { route: "feed", guest: true, id: null },
+    calls: 0
+  },
+  {
+    guard: "optionalAuth",
+    condition: "valid id",
+    path: "/feed",
+    id: "s-user",
+    status: 200,
+    body: { route: "feed", guest: false, id: "u1" },
+    calls: 1
+  },
+  // requireUserType
+  {
+    guard: "requireUserType",
+    condition: "no session id (requireAuth first)",
+    path: "/admin",
+    status: 401,
+    body: { error: "Session ID required" },
+    calls: 0
+  },
+  {
+    guard: "requireUserType",
+    condition: "invalid (requireAuth first)",
+    path: "/admin",
+    id: "nope",
+    status: 401,
+    body: { error: "Invalid session" },
+    calls: 1
+  },
+  {
+    guard: "requireUserType",
+    condition: "unavailable (requireAuth first)",
+    path: "/admin",
+    id: DOWN,
+    status: 500,
+    body: unavailable,
+    calls: 1
+  },
+  {
+    guard: "requireUserType",
+    condition: "type not allowed",
+    path: "/admin",
+    id: "s-user",
+    status: 403,
+    body: { error: "Insufficient permissions. Required user types: admin, ops" },
+    calls: 1
+  },
+  {
+    guard: "requireUserType",
+    condition: "no user_type",
+    path: "/admin",
+    id: "s-bare",
+    status: 403,
+    body: { error: "Insufficient permissions. Required user types: admin, ops" },
+    calls: 1
+  },
+  {
+    guard: "requireUserType",
+    condition: "admin allowed",
+    path: "/admin",
+    id: "s-admin",
+    status: 200,
+    body: { route: "admin", id: "a1" },
+    calls: 1
+  },
+  {
+    guard: "requireUserType",
+    condition: "ops allowed",
+    path: "/admin",
+    id: "s-ops",
+    status: 200,
+    body: { route: "admin", id: "o1" },
+    calls: 1
+  },
+  {
+    guard: "requireUserType",
+    condition: "established guest",
+    path: "/guest-then-type",
+    status: 401,
+    body: { error: "Authentication required" },
+    calls: 0
+  },
+  {
+    guard: "requireUserType",
+    condition: "established guest (invalid id)",
+    path: "/guest-then-type",
+    id: "nope",
+    status: 401,
+    body: { error: "Authentication required" },
+    calls: 1
+  },
+  {
+    guard: "requireUserType",
+    condition: "established user",
+    path: "/guest-then-type",
+    id: "s-user",
+    status: 200,
+    body: { route: "type", id: "u1" },
+    calls: 1
+  },
+  // requirePermission
+  {
+    guard: "requirePermission",
+    condition: "no session id (requireAuth first)",
+    path: "/posts/1",
+    method: "DELETE",
+    status: 401,
+    body: { error: "Session ID required" },
+    calls: 0
+  },
+  {
+    guard: "requirePermission",
+    condition: "invalid (requireAuth first)",
+    path: "/posts/1",
+    method: "DELETE",
+    id: "nope",
+    status: 401,
+    body: { error: "Invalid session" },
+    calls: 1
+  },
+  {
+    guard: "requirePermission",
+    condition: "unavailable (requireAuth first)",
+    path: "/posts/1",
+    method: "DELETE",
+    id: DOWN,
+    status: 500,
+    body: unavailable,
+    calls: 1
+  },
+  {
+    guard: "requirePermission",
+    condition: "permission missing",
+    path: "/posts/1",
+    method: "DELETE",
+    id: "s-user",
+    status: 403,
+    body: { error: "Permission required: posts:delete" },
+    calls: 1
+  },
+  {
+    guard: "requirePermission",
+    condition: "no permissions at all",
+    path: "/posts/1",
+    method: "DELETE",
+    id: "s-bare",
+    status: 403,
+    body: { error: "Permission required: posts:delete" },
+    calls: 1
+  },
+  {
+    guard: "requirePermission",
+    condition: "permission held",
+    path: "/posts/1",
+    method: "DELETE",
+    id: "s-ops",
+    status: 200,
+    body: { route: "delete", id: "o1" },
+    calls: 1
+  },
+  {
+    guard: "requirePermission",
+    condition: "admin bypass",
+    path: "/posts/1",
+    method: "DELETE",
+    id: "s-admin",
+    status: 200,
+    body: { route: "delete", id: "a1" },
+    calls: 1
+  },
+  {
+    guard: "requirePermission",
+    condition: "established guest",
+    path: "/guest-then-permission",
+    id: DOWN,
+    status: 401,
+    body: { error: "Authentication required" },
+    calls: 1
+  },
+  // requireAuth behind optionalAuth keeps its own texts
+  {
+    guard: "requireAuth",
+    condition: "behind optionalAuth, no id",
+    path: "/guest-then-auth",
+    status: 401,
+    body: { error: "Session ID required" },
+    calls: 0
+  },
+  {
+    guard: "requireAuth",
+    condition: "behind optionalAuth, invalid id",
+    path: "/guest-then-auth",
+    id: "nope",
+    status: 401,
+    body: { error: "Invalid session" },
+    calls: 1
+  },
+  {
+    guard: "requireAuth",
+    condition: "behind optionalAuth, unavailable",
+    path: "/guest-then-auth",
+    id: DOWN,
+    status: 500,
+    body: unavailable,
+    calls: 1
+  }
+]
+
+describe("guards, SPEC 6.3", () => {
+  it.scoped.each(rows)("$guard: $condition → $status", (row) =>
+    Effect.gen(function* () {
+      const probe = yield* makeProbe
+      yield* serve(HttpRouter.toHttpApp(router).pipe(Effect.flatten), probeValidator(probe))
+      const reply = yield* call(row.path, {
+        ...(row.method ? { method: row.method } : {}),
+        headers: row.id === undefined ? {} : { "X-Session-Id": row.id }
+      })
+      expect(reply.status).toBe(row.status)
+      expect(reply.body).toEqual(row.body)
+      expect(reply.contentType).toBe("application/json")
+      expect(probe.calls).toBe(row.calls)
+    }).pipe(Effect.provide(ServerLayer))
+  )
+})
