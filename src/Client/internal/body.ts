@@ -19,6 +19,17 @@ const toJson = (body: unknown): Effect.Effect<HttpBody.HttpBody> =>
       )
   }).pipe(Effect.orDie)
 
+/**
+ * FormData serialised by the platform's own `Response`, so that any transport sends the same
+ * multipart body and boundary (Node's global FormData is not the undici package's).
+ */
+const multipart = (form: FormData): Effect.Effect<HttpBody.HttpBody> =>
+  Effect.promise(async () => {
+    const encoded = new Response(form)
+    const bytes = new Uint8Array(await encoded.arrayBuffer())
+    return HttpBody.uint8Array(bytes, encoded.headers.get("content-type") ?? "multipart/form-data")
+  })
+
 /** The wire body for a request body given by the caller. */
 export const encodeBody = (body: unknown): Effect.Effect<HttpBody.HttpBody> => {
   if (body === undefined) return Effect.succeed(HttpBody.empty)
@@ -26,7 +37,7 @@ export const encodeBody = (body: unknown): Effect.Effect<HttpBody.HttpBody> => {
   if (body instanceof URLSearchParams) {
     return Effect.succeed(HttpBody.text(body.toString(), "application/x-www-form-urlencoded"))
   }
-  if (isFormData(body)) return Effect.succeed(HttpBody.formData(body))
+  if (isFormData(body)) return multipart(body)
   if (body instanceof ArrayBuffer) return Effect.succeed(HttpBody.uint8Array(new Uint8Array(body)))
   if (ArrayBuffer.isView(body)) {
     return Effect.succeed(

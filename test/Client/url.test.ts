@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { createSvc, SvcClient } from "../../src/Client/index.js"
+import { appendParams, joinUrl } from "../../src/Client/internal/url.js"
+import { startServer, type TestServer } from "./server.js"
+
+let server: TestServer
+beforeAll(async () => {
+  server = await startServer()
+})
+afterAll(() => server.close())
+
+const last = () => server.requests[server.requests.length - 1]!
+
+describe("URL joining", () => {
+  it.each([
+    ["http://h/api/v1", "/users"],
+    ["http://h/api/v1/", "users"],
+    ["http://h/api/v1/", "/users"],
+    ["http://h/api/v1", "users"]
+  ])("%s + %s keeps the base path", (base, endpoint) => {
+    expect(joinUrl(base, endpoint)).toBe("http://h/api/v1/users")
+  })
+
+  it("uses an absolute endpoint URL as it is", () => {
+    expect(joinUrl("http://h/api", "https://other.example/x")).toBe("https://other.example/x")
+  })
+
+  it("sends the joined path to the server", async () => {
+    const svc = createSvc(`${server.origin}/api/v1/`)
+    await svc.get("users/42")
+    expect(last().path).toBe("/api/v1/users/42")
+  })
+
+  it.each(["not a url", "/relative/path", "ftp://h/x", ""])(
+    "rejects base URL %j with a TypeError naming it",
+    (base) => {
+      expect(() => createSvc(base)).toThrow(TypeError)
+      expect(() => new SvcClient(base)).toThrow(/baseUrl/)
+    }
+  )
+
+  it("rejects a non-string base URL", () => {
+    expect(() => createSvc(42 as unknown as string)).toThrow(TypeError)
+  })
+})
+
+describe("params", () => {
+  it("encodes arrays as repeated keys, drops null/undefined, sends Dates as ISO", async () => {
+    const svc = createSvc(server.origin)
+    const when = new Date(Date.UTC(2024, 0, 2, 3, 4, 5))
+    await svc.get("/search", {
+      params: { tag: ["a", "b c"], page: 2, on: true, gone: null, missing: undefined, since: when }
+    })
+    const query = last().query
+    expect(query.getAll("tag")).toEqual(["a", "b c"])
+    expect(query.get("page")).toBe("2")
+    expect(query.get("on")).toBe("true")
+    expect(query.has("gone")).toBe(false)
+    expect(query.has("missing")).toBe(false)
+    expect(query.get("since")).toBe("2024-01-02T03:04:05.000Z")
+  })
+
+  it("extends an endpoint that already has a query with &", async () => {
+    const svc = createSvc(server.origin)
+    await svc.get("/items?sort=name", { params: { page: 3 } })
+    expect(last().query.toString()).toBe("sort=name&page=3")
+    expect(appendParams("/a?x=1", { y: "2" })).toBe("/a?x=1&y=2")
+    expect(appendParams("/a?", { y: "2" })).toBe("/a?y=2")
+    expect(appendParams("/a#frag", { y: "2" })).toBe("/a?y=2#frag")
+  })
+
+  it("percent-encodes values so the server reads back what was given", async () => {
+    const svc = createSvc(server.origin)
+    await svc.get("/x", { params: { q: "a&b=c?d/é %" } })
+    expect(last().query.get("q")).toBe("a&b=c?d/é %")
+  })
+
+  it("leaves the URL alone when no param survives", () => {
+    expect(appendParams("/a", { x: null, y: [] })).toBe("/a")
+  })
+})
