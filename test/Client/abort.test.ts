@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { createSvc } from "../../src/Client/index.js"
+import { startServer, type TestServer } from "./server.js"
+
+let server: TestServer
+beforeAll(async () => {
+  server = await startServer(() => ({ hang: true }))
+})
+afterAll(() => server.close())
+
+describe("AbortSignal", () => {
+  it("an already aborted signal sends nothing", async () => {
+    const before = server.requests.length
+    const errors: Array<Error> = []
+    const svc = createSvc(server.origin, { onError: (e) => errors.push(e) })
+    const response = await svc.get("/x", { signal: AbortSignal.abort() })
+    expect(response).toEqual({
+      success: false,
+      status: 0,
+      error: "Request aborted",
+      code: "ABORTED"
+    })
+    expect(server.requests.length).toBe(before)
+    expect(errors[0]).toBeInstanceOf(Error)
+  })
+
+  it("aborting in flight ends the request at once and is not retried", async () => {
+    const before = server.requests.length
+    const controller = new AbortController()
+    const svc = createSvc(server.origin)
+    const pending = svc.get("/x", { signal: controller.signal })
+    await server.waitForRequests(before + 1)
+    controller.abort()
+    const response = await pending
+    expect(response).toMatchObject({ success: false, status: 0, code: "ABORTED" })
+    expect(server.requests.length).toBe(before + 1)
+  })
+})

@@ -1,0 +1,138 @@
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import { SvcClient } from "../../src/Client/index.js"
+import { closedPort, json, testServer } from "./server.js"
+
+describe("Effect API", () => {
+  it.scoped("yield* SvcClient gives the Effect API over the provided HttpClient", () =>
+    Effect.gen(function* () {
+      const server = yield* testServer(() => json({ data: { id: 7 }, success: true }))
+      const program = Effect.gen(function* () {
+        const client = yield* SvcClient
+        const got = yield* client.get<{ id: number }>("/users/7")
+        const posted = yield* client.post("/users", { a: 1 })
+        const put = yield* client.put("/users/7", { a: 2 })
+        const patched = yield* client.patch("/users/7", { a: 3 })
+        const deleted = yield* client.delete("/users/7")
+        return { got, posted, put, patched, deleted, base: client.getBaseUrl() }
+      })
+      const result = yield* program.pipe(
+        Effect.provide(SvcClient.layer(`${server.origin}/api`)),
+        Effect.provide(NodeHttpClient.layerUndici)
+      )
+      expect(result.got).toEqual({ success: true, status: 200, data: { id: 7 } })
+      expect(result.deleted.success).toBe(true)
+      expect(result.base).toBe(`${server.origin}/api`)
+      expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+        "GET /api/users/7",
+        "POST /api/users",
+        "PUT /api/users/7",
+        "PATCH /api/users/7",
+        "DELETE /api/users/7"
+      ])
+    })
+  )
+
+  it.scoped("SvcClient is a tag usable with Layer.succeed, and instances are facades", () =>
+    Effect.gen(function* () {
+      const server = yield* testServer()
+      const service = yield* SvcClient.make(server.origin).pipe(
+        Effect.provide(NodeHttpClient.layerUndici)
+      )
+      const fromTag = yield* SvcClient.pipe(Effect.provide(Layer.succeed(SvcClient, service)))
+      expect(fromTag).toBe(service)
+      const facade = new SvcClient(server.origin)
+      expect(typeof facade.get).toBe("function")
+      expect(facade.getBaseUrl()).toBe(server.origin)
+    })
+  )
+
+  it.scoped("fails with HttpError carrying status, error and body", () =>
+    Effect.gen(function* () {
+      const server = yield* testServer(() => json({ error: "No such user" }, 404))
+      const error = yield* SvcClient.pipe(
+        Effect.flatMap((client) => client.get("/u")),
+        Effect.flip,
+        Effect.provide(SvcClient.layer(server.origin)),
+        Effect.provide(NodeHttpClient.layerUndici)
+      )
+      expect(error._tag).toBe("HttpError")
+      if (error._tag !== "HttpError") return
+      expect(error.status).toBe(404)
+      expect(error.error).toBe("No such user")
+      expect(error.body).toEqual({ error: "No such user" })
+      expect(error.message).toBe("No such user")
+      expect(error).toBeInstanceOf(Error)
+    })
+  )
+
+  it.effect("fails with NetworkError when nothing listens", () =>
+    Effect.gen(function* () {
+      const origin = yield* Effect.promise(closedPort)
+      const error = yield* SvcClient.pipe(
+        Effect.flatMap((client) => client.get("/u")),
+        Effect.flip,
+        Effect.provide(SvcClient.layer(origin, { retryAttempts: 0 })),
+        Effect.provide(NodeHttpClient.layerUndici)
+      )
+      expect(error._tag).toBe("NetworkError")
+      expect(error.message).toMatch(/^Network error/)
+    })
+  )
+
+  it.scoped("session ids stay Redacted and never reach error messages", () =>
+    Effect.gen(function* () {
+      const server = yield* testServer(() => json({ error: "nope" }, 500))
+      const program = Effect.gen(function* () {
+        const client = yield* SvcClient
+        yield* client.setSessionId(Redacted.make("secret-session-123"))
+        const id = yield* client.getSessionId()
+        const has = yield* client.hasSession()
+        const error = yield* Effect.flip(client.get("/x"))
+        yield* client.clearSession()
+        return { id, has, error, after: yield* client.hasSession() }
+      })
+      const result = yield* program.pipe(
+        Effect.provide(SvcClient.layer(server.origin, { retryAttempts: 0 })),
+        Effect.provide(NodeHttpClient.layerUndici)
+      )
+      expect(Option.map(result.id, Redacted.value)).toEqual(Option.some("secret-session-123"))
+      expect(String(Option.getOrThrow(result.id))).not.toContain("secret")
+      expect(result.has).toBe(true)
+      expect(result.after).toBe(false)
+      expect(server.requests[0]?.headers["x-session-id"]).toBe("secret-session-123")
+      expect(JSON.stringify(result.error)).not.toContain("secret-session-123")
+      expect(String(result.error)).not.toContain("secret-session-123")
+      expect(result.error.message).not.toContain("secret-session-123")
+    })
+  )
+
+  it.scoped("setHeader, interceptors and query work on the Effect API", () =>
+    Effect.gen(function* () {
+      const server = yield* testServer(() => json({ data: [], success: true }))
+      const seen: Array<string> = []
+      const program = Effect.gen(function* () {
+        const client = yield* SvcClient
+        yield* client.setHeader("X-Trace", "t1")
+        yield* client.addRequestInterceptor((config) => {
+          seen.push(config.url)
+          return config
+        })
+        yield* client.addResponseInterceptor((response) => ({ ...response, message: "seen" }))
+        return yield* client.query("/users").where("status", "active").page(2).get()
+      })
+      const response = yield* program.pipe(
+        Effect.provide(SvcClient.layer(server.origin)),
+        Effect.provide(NodeHttpClient.layerUndici)
+      )
+      expect(response).toEqual({ success: true, status: 200, data: [], message: "seen" })
+      expect(server.requests[0]?.headers["x-trace"]).toBe("t1")
+      expect(server.requests[0]?.query.toString()).toBe("status=active&page=2")
+      expect(seen).toEqual([`${server.origin}/users?status=active&page=2`])
+    })
+  )
+})

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { createSvc } from "../../src/Client/index.js"
+import { isEnvelope } from "../../src/Client/internal/response.js"
+import { json, type Reply, startServer, type TestServer } from "./server.js"
+
+let server: TestServer
+beforeAll(async () => {
+  server = await startServer()
+})
+afterAll(() => server.close())
+
+const answering = (reply: Reply) => {
+  server.script = () => reply
+  return createSvc(server.origin, { retryAttempts: 0 })
+}
+
+describe("response parsing", () => {
+  it("parses JSON when the content type says JSON", async () => {
+    const response = await answering(json([{ id: 1 }])).get("/")
+    expect(response).toEqual({ success: true, status: 200, data: [{ id: 1 }] })
+  })
+
+  it("accepts +json media types", async () => {
+    const svc = answering({
+      body: '{"a":1}',
+      headers: { "content-type": "application/problem+json" }
+    })
+    expect((await svc.get("/")).data).toEqual({ a: 1 })
+  })
+
+  it("keeps text as text", async () => {
+    const svc = answering({ body: "hello", headers: { "content-type": "text/plain" } })
+    expect(await svc.get("/")).toEqual({ success: true, status: 200, data: "hello" })
+  })
+
+  it("a 2xx JSON body that fails to parse becomes the raw text", async () => {
+    const svc = answering({ body: "{not json", headers: { "content-type": "application/json" } })
+    expect(await svc.get("/")).toEqual({ success: true, status: 200, data: "{not json" })
+  })
+
+  it.each([204, 205])("%i has no data", async (status) => {
+    const response = await answering({ status }).delete("/x")
+    expect(response).toEqual({ success: true, status })
+  })
+
+  it("an empty 200 body has no data", async () => {
+    const response = await answering({
+      status: 200,
+      body: "",
+      headers: { "content-type": "application/json" }
+    }).get("/")
+    expect(response).toEqual({ success: true, status: 200 })
+  })
+
+  it("success is true exactly for 2xx", async () => {
+    for (const status of [200, 201, 202, 299]) {
+      expect((await answering(json({}, status)).get("/")).success).toBe(true)
+    }
+    for (const status of [301, 400, 404, 418, 500]) {
+      const response = await answering({ status, body: "" }).get("/")
+      expect(response.success).toBe(false)
+      expect(response.status).toBe(status)
+    }
+  })
+})
+
+describe("envelopes", () => {
+  it("lifts data, message and meta", async () => {
+    const svc = answering(
+      json({ success: true, data: [1], message: "ok", meta: { page: 2, total: 10 }, status: 200 })
+    )
+    expect(await svc.get("/")).toEqual({
+      success: true,
+      status: 200,
+      data: [1],
+      message: "ok",
+      meta: { page: 2, total: 10 }
+    })
+  })
+
+  it("keeps any other object as data", async () => {
+    const body = { data: 1, extra: true }
+    expect((await answering(json(body)).get("/")).data).toEqual(body)
+    expect(isEnvelope({ message: "only message" })).toBe(false)
+    expect(isEnvelope({ error: "x" })).toBe(true)
+    expect(isEnvelope([])).toBe(false)
+  })
+
+  it("success follows the status, not the envelope", async () => {
+    expect((await answering(json({ success: false, data: 1 })).get("/")).success).toBe(true)
+    const failed = await answering(json({ success: true, data: 1 }, 400)).get("/")
+    expect(failed).toMatchObject({ success: false, status: 400, data: 1, code: "HTTP_ERROR" })
+  })
+
+  it("error text: the envelope's error, else its message, else HTTP <status> <text>", async () => {
+    expect((await answering(json({ error: "Bad thing", message: "m" }, 400)).get("/")).error).toBe(
+      "Bad thing"
+    )
+    const withMessage = await answering(json({ success: false, message: "Not here" }, 404)).get("/")
+    expect(withMessage).toMatchObject({
+      error: "Not here",
+      message: "Not here",
+      code: "HTTP_ERROR"
+    })
+    expect((await answering({ status: 404, body: "" }).get("/")).error).toBe("HTTP 404 Not Found")
+    expect((await answering({ status: 499, body: "nope" }).get("/")).error).toBe("HTTP 499")
+  })
+})

@@ -1,0 +1,246 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Schedule from "effect/Schedule"
+import * as TestClock from "effect/TestClock"
+import { afterAll, beforeAll } from "vitest"
+import { createSvc } from "../../src/Client/index.js"
+import { parseRetryAfter } from "../../src/Client/internal/retry.js"
+import { awaitSleeps, withClient } from "./helpers.js"
+import { json, type Script, startServer, type TestServer } from "./server.js"
+
+/** Fails with `status` the first `failures` times, then answers 200. */
+const failTimes = (
+  failures: number,
+  status = 503,
+  headers: Record<string, string> = {}
+): Script => {
+  let calls = 0
+  return () =>
+    calls++ < failures
+      ? json({ error: "busy" }, status, headers)
+      : json({ data: "ok", success: true })
+}
+
+const serverWith = (script: Script) =>
+  Effect.acquireRelease(
+    Effect.promise(() => startServer(script)),
+    (server) => Effect.promise(() => server.close())
+  )
+
+describe("retry timing (TestClock)", () => {
+  it.scoped("backs off exponentially with jitter: ~300 ms, then ~600 ms", () =>
+    Effect.gen(function* () {
+      const server = yield* serverWith(failTimes(2))
+      const fiber = yield* withClient(server.origin, { timeout: 0 }, (client) =>
+        client.get("/r")
+      ).pipe(Effect.fork)
+      const [first] = yield* awaitSleeps(1)
+      expect(first).toBeGreaterThanOrEqual(240)
+      expect(first).toBeLessThanOrEqual(360)
+      expect(server.requests.length).toBe(1)
+      yield* TestClock.adjust(Duration.millis(first!))
+      yield* Effect.promise(() => server.waitForRequests(2))
+      const [second] = yield* awaitSleeps(1)
+      const gap = second! - first!
+      expect(gap).toBeGreaterThanOrEqual(480)
+      expect(gap).toBeLessThanOrEqual(720)
+      yield* TestClock.adjust(Duration.millis(gap))
+      const response = yield* Fiber.join(fiber)
+      expect(response.data).toBe("ok")
+      expect(server.requests.length).toBe(3)
+    })
+  )
+
+  it.scoped("waits Retry-After seconds", () =>
+    Effect.gen(function* () {
+      const server = yield* serverWith(failTimes(1, 429, { "retry-after": "5" }))
+      const fiber = yield* withClient(server.origin, { timeout: 0 }, (client) =>
+        client.get("/r")
+      ).pipe(Effect.fork)
+      expect(yield* awaitSleeps(1)).toEqual([5000])
+      yield* TestClock.adjust("5 seconds")
+      expect((yield* Fiber.join(fiber)).success).toBe(true)
+      expect(server.requests.length).toBe(2)
+    })
+  )
+
+  it.scoped("waits until a Retry-After HTTP date", () =>
+    Effect.gen(function* () {
+      const date = new Date(7_000).toUTCString()
+      const server = yield* serverWith(failTimes(1, 503, { "retry-after": date }))
+      const fiber = yield* withClient(server.origin, { timeout: 0 }, (client) =>
+        client.get("/r")
+      ).pipe(Effect.fork)
+      expect(yield* awaitSleeps(1)).toEqual([7000])
+      yield* TestClock.adjust("7 seconds")
+      expect((yield* Fiber.join(fiber)).success).toBe(true)
+    })
+  )
+
+  it.scoped("caps a long Retry-After at 30 s", () =>
+    Effect.gen(function* () {
+      const server = yield* serverWith(failTimes(1, 503, { "retry-after": "3600" }))
+      const fiber = yield* withClient(server.origin, { timeout: 0 }, (client) =>
+        client.get("/r")
+      ).pipe(Effect.fork)
+      expect(yield* awaitSleeps(1)).toEqual([30_000])
+      yield* TestClock.adjust("30 seconds")
+      expect((yield* Fiber.join(fiber)).success).toBe(true)
+    })
+  )
+
+  it.scoped("a retrySchedule replaces the timing per client and per call", () =>
+    Effect.gen(function* () {
+      const server = yield* serverWith(failTimes(2))
+      const fiber = yield* withClient(
+        server.origin,
+        {
+          timeout: 0,
+          retrySchedule: Schedule.spaced("10 seconds").pipe(Schedule.intersect(Schedule.recurs(5)))
+        },
+        (client) =>
+          Effect.gen(function* () {
+            const perCall = yield* Effect.flip(client.get("/r", { retrySchedule: Schedule.stop }))
+            expect(perCall._tag).toBe("HttpError")
+            return yield* client.get("/r")
+          })
+      ).pipe(Effect.fork)
+      expect(yield* awaitSleeps(1)).toEqual([10_000])
+      yield* TestClock.adjust("10 seconds")
+      expect((yield* Fiber.join(fiber)).success).toBe(true)
+      expect(server.requests.length).toBe(3)
+    })
+  )
+
+  it("parses Retry-After", () => {
+    expect(parseRetryAfter("2", 0)).toEqual(Duration.seconds(2))
+    expect(parseRetryAfter(new Date(1_500).toUTCString(), 0)).toEqual(Duration.millis(1000))
+    expect(parseRetryAfter(new Date(0).toUTCString(), 5_000)).toEqual(Duration.zero)
+    expect(parseRetryAfter("soon", 0)).toBeUndefined()
+    expect(parseRetryAfter(undefined, 0)).toBeUndefined()
+  })
+})
+
+const dropTwice = (): Script => {
+  let calls = 0
+  return () => (calls++ < 2 ? { drop: true } : json({}))
+}
+
+describe("which requests are retried (facade, request counts)", () => {
+  let server: TestServer
+  beforeAll(async () => {
+    server = await startServer()
+  })
+  afterAll(() => server.close())
+
+  /** A client whose backoff takes no time, so counts are all that matter. */
+  const svc = (retryAttempts?: number) =>
+    createSvc(server.origin, {
+      ...(retryAttempts === undefined ? {} : { retryAttempts }),
+      retrySchedule: Schedule.recurs(retryAttempts ?? 2)
+    })
+
+  const countFor = async (run: () => Promise<unknown>, script: Script) => {
+    server.script = script
+    const before = server.requests.length
+    await run()
+    return server.requests.length - before
+  }
+
+  it.each([408, 425, 429, 500, 502, 503, 504])(
+    "retries GET on %i, up to 2 retries by default",
+    async (status) => {
+      expect(
+        await countFor(
+          () => svc().get("/x"),
+          () => json({}, status)
+        )
+      ).toBe(3)
+    }
+  )
+
+  it.each(["put", "delete"] as const)("retries %s", async (method) => {
+    const run = () => (method === "put" ? svc().put("/x", {}) : svc().delete("/x"))
+    expect(await countFor(run, failTimes(1))).toBe(2)
+  })
+
+  it("succeeds after transient failures", async () => {
+    server.script = failTimes(2)
+    const response = await svc().get("/x")
+    expect(response).toMatchObject({ success: true, data: "ok" })
+  })
+
+  it("does not retry POST or PATCH without Idempotency-Key", async () => {
+    expect(
+      await countFor(
+        () => svc().post("/x", {}),
+        () => json({}, 503)
+      )
+    ).toBe(1)
+    expect(
+      await countFor(
+        () => svc().patch("/x", {}),
+        () => json({}, 503)
+      )
+    ).toBe(1)
+  })
+
+  it("retries POST and PATCH with Idempotency-Key", async () => {
+    const headers = { "Idempotency-Key": "k1" }
+    expect(
+      await countFor(
+        () => svc().post("/x", {}, { headers }),
+        () => json({}, 503)
+      )
+    ).toBe(3)
+    expect(
+      await countFor(
+        () => svc().patch("/x", {}, { headers }),
+        () => json({}, 503)
+      )
+    ).toBe(3)
+  })
+
+  it.each([400, 401, 403, 404, 409, 422])("never retries %i", async (status) => {
+    expect(
+      await countFor(
+        () => svc().get("/x"),
+        () => json({}, status)
+      )
+    ).toBe(1)
+  })
+
+  it("retries dropped connections", async () => {
+    const count = await countFor(() => svc().get("/x"), dropTwice())
+    expect(count).toBe(3)
+  })
+
+  it("retryAttempts sets the number of retries, 0 none", async () => {
+    expect(
+      await countFor(
+        () => svc(0).get("/x"),
+        () => json({}, 503)
+      )
+    ).toBe(1)
+    expect(
+      await countFor(
+        () => svc(4).get("/x"),
+        () => json({}, 503)
+      )
+    ).toBe(5)
+    const noSchedule = createSvc(server.origin, { retryAttempts: 0 })
+    expect(
+      await countFor(
+        () => noSchedule.get("/x"),
+        () => json({}, 503)
+      )
+    ).toBe(1)
+  })
+
+  it("rejects a bad retryAttempts with a RangeError", () => {
+    expect(() => createSvc(server.origin, { retryAttempts: -1 })).toThrow(RangeError)
+    expect(() => createSvc(server.origin, { retryAttempts: 1.5 })).toThrow(/retryAttempts/)
+  })
+})

@@ -1,0 +1,105 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as TestClock from "effect/TestClock"
+import { createSvc } from "../../src/Client/index.js"
+import { awaitSleeps, withClient } from "./helpers.js"
+import { json, startServer } from "./server.js"
+
+const hangingServer = (answerAfter = Number.POSITIVE_INFINITY) =>
+  Effect.acquireRelease(
+    Effect.promise(() => {
+      let calls = 0
+      return startServer(() =>
+        calls++ < answerAfter ? { hang: true } : json({ data: "late", success: true })
+      )
+    }),
+    (server) => Effect.promise(() => server.close())
+  )
+
+describe("timeout (Effect API, TestClock)", () => {
+  it.scoped("defaults to 30 s and fails with TimeoutError", () =>
+    Effect.gen(function* () {
+      const server = yield* hangingServer()
+      const fiber = yield* withClient(server.origin, { retryAttempts: 0 }, (client) =>
+        Effect.flip(client.get("/slow"))
+      ).pipe(Effect.fork)
+      expect(yield* awaitSleeps(1)).toEqual([30_000])
+      yield* TestClock.adjust("30 seconds")
+      const error = yield* Fiber.join(fiber)
+      expect(error._tag).toBe("TimeoutError")
+      expect(error.message).toBe("Request timed out after 30000 ms")
+    })
+  )
+
+  it.scoped("a per-request timeout overrides the client's, as ms or Duration", () =>
+    Effect.gen(function* () {
+      const server = yield* hangingServer()
+      const fiber = yield* withClient(
+        server.origin,
+        { retryAttempts: 0, timeout: "10 seconds" },
+        (client) => Effect.flip(client.get("/slow", { timeout: 1_500 }))
+      ).pipe(Effect.fork)
+      expect(yield* awaitSleeps(1)).toEqual([1_500])
+      yield* TestClock.adjust("1500 millis")
+      expect((yield* Fiber.join(fiber))._tag).toBe("TimeoutError")
+    })
+  )
+
+  it.scoped("timeouts are retried, each try getting its own timeout", () =>
+    Effect.gen(function* () {
+      const server = yield* hangingServer(1)
+      const fiber = yield* withClient(server.origin, { timeout: 1_000 }, (client) =>
+        client.get("/slow")
+      ).pipe(Effect.fork)
+      expect(yield* awaitSleeps(1)).toEqual([1_000])
+      yield* TestClock.adjust("1 second")
+      const [backoff] = yield* awaitSleeps(1)
+      yield* TestClock.adjust(`${backoff! - 1_000} millis`)
+      const response = yield* Fiber.join(fiber)
+      expect(response.data).toBe("late")
+      expect(server.requests.length).toBe(2)
+    })
+  )
+
+  it.scoped("timeout 0 disables it", () =>
+    Effect.gen(function* () {
+      const server = yield* Effect.acquireRelease(
+        Effect.promise(() =>
+          startServer(() => ({ ...json({ data: 1, success: true }), delayMs: 50 }))
+        ),
+        (s) => Effect.promise(() => s.close())
+      )
+      const response = yield* withClient(server.origin, { timeout: 0 }, (client) =>
+        client.get("/x")
+      )
+      expect(response.data).toBe(1)
+    })
+  )
+
+  it("rejects a negative timeout with a RangeError", () => {
+    expect(() => createSvc("http://127.0.0.1:1", { timeout: -1 })).toThrow(RangeError)
+    expect(() => createSvc("http://127.0.0.1:1", { timeout: Number.NaN })).toThrow(/timeout/)
+  })
+})
+
+describe("timeout (facade)", () => {
+  it("resolves to TIMEOUT with status 0 when the server is slow", async () => {
+    const server = await startServer(() => ({ hang: true }))
+    try {
+      const svc = createSvc(server.origin, { timeout: 50, retryAttempts: 0 })
+      const response = await svc.get("/slow")
+      expect(response).toMatchObject({ success: false, status: 0, code: "TIMEOUT" })
+      expect(response.error).toMatch(/timed out/)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it("a bad per-request timeout resolves to a failure naming it", async () => {
+    const svc = createSvc("http://127.0.0.1:1", { retryAttempts: 0 })
+    const response = await svc.get("/x", { timeout: -5 })
+    expect(response.success).toBe(false)
+    expect(response.error).toMatch(/options\.timeout/)
+  })
+})
