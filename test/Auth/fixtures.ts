@@ -83,9 +83,10 @@ export const call = (
     })
     const response = yield* client.execute(request)
     const text = yield* response.text
+    const contentType = response.headers["content-type"]
     return {
       status: response.status,
-      contentType: response.headers["content-type"],
-      body: text.length === 0 ? undefined : JSON.parse(text)
+      contentType,
+      body: contentType === "application/json" ? JSON.parse(text) : text
     }
   }).pipe(Effect.orDie)

@@ -1,0 +1,188 @@
+/**
+ * Guards composed in any order, router-wide and as `HttpLayerRouter` middleware: the validator is
+ * asked once per request (SPEC 6.1), counted by a probe validator.
+ */
+import { HttpLayerRouter, HttpRouter, HttpServerResponse } from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import {
+  AuthContext,
+  AuthMiddleware,
+  CurrentUser,
+  optionalAuth,
+  requireAuth,
+  requirePermission,
+  requireUserType
+} from "../../src/Auth/index.js"
+import { call, makeProbe, probeValidator, ServerLayer, serve } from "./fixtures.js"
+
+const reached = Effect.gen(function* () {
+  const user = yield* CurrentUser
+  const context = yield* AuthContext
+  return HttpServerResponse.unsafeJson({ id: user.user_id, same: context === user })
+})
+
+const orders = [
+  {
+    name: "requirePermission inside requireAuth",
+    handler: reached.pipe(requirePermission("posts:delete"), requireAuth()),
+    invalid: "Invalid session"
+  },
+  {
+    name: "requireAuth inside requirePermission",
+    handler: reached.pipe(requireAuth(), requirePermission("posts:delete")),
+    invalid: "Invalid session"
+  },
+  {
+    name: "requireUserType inside requirePermission",
+    handler: reached.pipe(requireUserType(["ops"]), requirePermission("posts:delete")),
+    invalid: "Invalid session"
+  },
+  {
+    // optionalAuth lets the guest through, so the next guard finds an established guest
+    name: "four guards, optionalAuth outermost",
+    handler: reached.pipe(
+      requireAuth(),
+      requireUserType(["ops", "admin"]),
+      requirePermission("posts:delete"),
+      optionalAuth()
+    ),
+    invalid: "Authentication required"
+  },
+  {
+    name: "four guards, optionalAuth innermost",
+    handler: reached.pipe(
+      optionalAuth(),
+      requirePermission("posts:delete"),
+      requireUserType(["ops", "admin"]),
+      requireAuth()
+    ),
+    invalid: "Invalid session"
+  }
+] as const
+
+const app = HttpRouter.empty.pipe(
+  HttpRouter.get("/order/0", orders[0].handler),
+  HttpRouter.get("/order/1", orders[1].handler),
+  HttpRouter.get("/order/2", orders[2].handler),
+  HttpRouter.get("/order/3", orders[3].handler),
+  HttpRouter.get("/order/4", orders[4].handler),
+  HttpRouter.toHttpApp,
+  Effect.flatten
+)
+
+describe("composition", () => {
+  orders.forEach(({ name, invalid: invalidText }, index) => {
+    it.scoped(`${name}: one validator call, valid and invalid`, () =>
+      Effect.gen(function* () {
+        const probe = yield* makeProbe
+        yield* serve(app, probeValidator(probe))
+        const ok = yield* call(`/order/${index}`, { headers: { "X-Session-Id": "s-ops" } })
+        expect(ok.body).toEqual({ id: "o1", same: true })
+        expect(probe.calls).toBe(1)
+        const denied = yield* call(`/order/${index}`, { headers: { "X-Session-Id": "s-user" } })
+        expect(denied.status).toBe(403)
+        expect(probe.calls).toBe(2)
+        const invalid = yield* call(`/order/${index}`, { headers: { "X-Session-Id": "nope" } })
+        expect(invalid).toMatchObject({ status: 401, body: { error: invalidText } })
+        expect(probe.calls).toBe(3)
+      }).pipe(Effect.provide(ServerLayer))
+    )
+  })
+
+  it.scoped("router-wide HttpRouter.use(requireAuth()) with a guard on one route", () =>
+    Effect.gen(function* () {
+      const router = HttpRouter.empty.pipe(
+        HttpRouter.get("/me", reached),
+        HttpRouter.del("/posts/:id", reached.pipe(requirePermission("posts:delete"))),
+        HttpRouter.use(requireAuth())
+      )
+      const probe = yield* makeProbe
+      yield* serve(Effect.flatten(HttpRouter.toHttpApp(router)), probeValidator(probe))
+      expect(yield* call("/me")).toMatchObject({
+        status: 401,
+        body: { error: "Session ID required" }
+      })
+      expect(yield* call("/me", { headers: { "X-Session-Id": "s-user" } })).toMatchObject({
+        status: 200,
+        body: { id: "u1", same: true }
+      })
+      expect(probe.calls).toBe(1)
+      const deleted = yield* call("/posts/1", {
+        method: "DELETE",
+        headers: { "X-Session-Id": "s-ops" }
+      })
+      expect(deleted).toMatchObject({ status: 200, body: { id: "o1" } })
+      expect(probe.calls).toBe(2)
+      const refused = yield* call("/posts/1", {
+        method: "DELETE",
+        headers: { "X-Session-Id": "s-user" }
+      })
+      expect(refused).toMatchObject({
+        status: 403,
+        body: { error: "Permission required: posts:delete" }
+      })
+      expect(probe.calls).toBe(3)
+    }).pipe(Effect.provide(ServerLayer))
+  )
+})
+
+describe("HttpLayerRouter middleware", () => {
+  const serveLayer = (probe: Parameters<typeof probeValidator>[0]) => {
+    const Me = HttpLayerRouter.add("GET", "/me", reached).pipe(
+      Layer.provide(AuthMiddleware.requireAuth().layer)
+    )
+    const Feed = HttpLayerRouter.add(
+      "GET",
+      "/feed",
+      Effect.map(AuthContext, (context) =>
+        HttpServerResponse.unsafeJson({ guest: context.is_guest })
+      )
+    ).pipe(Layer.provide(AuthMiddleware.optionalAuth().layer))
+    const Admin = HttpLayerRouter.add("GET", "/admin", reached).pipe(
+      Layer.provide(AuthMiddleware.requireUserType(["admin"]).layer)
+    )
+    const Remove = HttpLayerRouter.add(
+      "DELETE",
+      "/posts/:id",
+      reached.pipe(requirePermission("posts:delete"))
+    ).pipe(Layer.provide(AuthMiddleware.requireAuth().layer))
+    const Open = HttpLayerRouter.add("GET", "/open", HttpServerResponse.text("open"))
+    return HttpLayerRouter.serve(Layer.mergeAll(Me, Feed, Admin, Remove, Open), {
+      disableLogger: true,
+      disableListenLog: true
+    }).pipe(Layer.provide(probeValidator(probe)), Layer.build)
+  }
+
+  it.scoped("provides CurrentUser, answers with the pinned errors, one call per request", () =>
+    Effect.gen(function* () {
+      const probe = yield* makeProbe
+      yield* serveLayer(probe)
+      expect(yield* call("/me")).toMatchObject({
+        status: 401,
+        body: { error: "Session ID required" }
+      })
+      expect(yield* call("/me", { headers: { "X-Session-Id": "s-user" } })).toMatchObject({
+        status: 200,
+        body: { id: "u1", same: true }
+      })
+      expect(yield* call("/feed")).toMatchObject({ status: 200, body: { guest: true } })
+      expect(yield* call("/feed", { headers: { "X-Session-Id": "s-user" } })).toMatchObject({
+        body: { guest: false }
+      })
+      expect(yield* call("/admin", { headers: { "X-Session-Id": "s-user" } })).toMatchObject({
+        status: 403,
+        body: { error: "Insufficient permissions. Required user types: admin" }
+      })
+      expect(probe.calls).toBe(3)
+      const removed = yield* call("/posts/1", {
+        method: "DELETE",
+        headers: { "X-Session-Id": "s-admin" }
+      })
+      expect(removed).toMatchObject({ status: 200, body: { id: "a1" } })
+      expect(probe.calls).toBe(4)
+      expect(yield* call("/open")).toMatchObject({ status: 200, body: "open" })
+      expect(probe.calls).toBe(4)
+    }).pipe(Effect.provide(ServerLayer))
+  )
+})

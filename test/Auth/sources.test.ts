@@ -1,0 +1,254 @@
+/**
+ * Where the session id comes from (SPEC 6.2): header → cookie → query, names configurable, query
+ * switchable off, empty = absent, malformed ids rejected without asking the validator.
+ */
+import { HttpRouter, HttpServerResponse } from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { CurrentUser, requireAuth } from "../../src/Auth/index.js"
+import { call, makeProbe, probeValidator, ServerLayer, serve } from "./fixtures.js"
+
+const whoAmI = Effect.map(CurrentUser, (user) =>
+  HttpServerResponse.unsafeJson({ id: user.user_id })
+)
+
+const app = HttpRouter.empty.pipe(
+  HttpRouter.get("/me", whoAmI.pipe(requireAuth())),
+  HttpRouter.get(
+    "/custom",
+    whoAmI.pipe(requireAuth({ header: "X-Token", cookie: "sid", query: "token" }))
+  ),
+  HttpRouter.get("/no-query", whoAmI.pipe(requireAuth({ query: false }))),
+  HttpRouter.get("/no-cookie", whoAmI.pipe(requireAuth({ cookie: false }))),
+  HttpRouter.toHttpApp,
+  Effect.flatten
+)
+
+interface Case {
+  readonly name: string
+  readonly path: string
+  readonly headers?: Record<string, string>
+  readonly status: number
+  readonly body: unknown
+  readonly calls: number
+}
+
+const required = { error: "Session ID required" }
+const invalid = { error: "Invalid session" }
+const long = "x".repeat(512)
+
+const cases: ReadonlyArray<Case> = [
+  {
+    name: "header",
+    path: "/me",
+    headers: { "X-Session-Id": "s-user" },
+    status: 200,
+    body: { id: "u1" },
+    calls: 1
+  },
+  {
+    name: "header name is case-insensitive",
+    path: "/me",
+    headers: { "x-session-id": "s-user" },
+    status: 200,
+    body: { id: "u1" },
+    calls: 1
+  },
+  {
+    name: "cookie",
+    path: "/me",
+    headers: { Cookie: "theme=dark; session_id=s-user" },
+    status: 200,
+    body: { id: "u1" },
+    calls: 1
+  },
+  { name: "query", path: "/me?session_id=s-user", status: 200, body: { id: "u1" }, calls: 1 },
+  {
+    name: "header beats cookie",
+    path: "/me",
+    headers: { "X-Session-Id": "s-user", Cookie: "session_id=s-admin" },
+    status: 200,
+    body: { id: "u1" },
+    calls: 1
+  },
+  {
+    name: "header beats query",
+    path: "/me?session_id=s-admin",
+    headers: { "X-Session-Id": "s-user" },
+    status: 200,
+    body: { id: "u1" },
+    calls: 1
+  },
+  {
+    name: "cookie beats query",
+    path: "/me?session_id=s-admin",
+    headers: { Cookie: "session_id=s-user" },
+    status: 200,
+    body: { id: "u1" },
+    calls: 1
+  },
+  {
+    name: "empty header counts as absent",
+    path: "/me",
+    headers: { "X-Session-Id": "", Cookie: "session_id=s-user" },
+    status: 200,
+    body: { id: "u1" },
+    calls: 1
+  },
+  {
+    name: "empty cookie counts as absent",
+    path: "/me?session_id=s-user",
+    headers: { Cookie: "session_id=" },
+    status: 200,
+    body: { id: "u1" },
+    calls: 1
+  },
+  {
+    name: "empty query counts as absent",
+    path: "/me?session_id=",
+    status: 401,
+    body: required,
+    calls: 0
+  },
+  {
+    name: "nothing anywhere",
+    path: "/me?other=1",
+    headers: { Cookie: "theme=dark" },
+    status: 401,
+    body: required,
+    calls: 0
+  },
+  {
+    name: "a malformed header wins over a good cookie",
+    path: "/me",
+    headers: { "X-Session-Id": "a b", Cookie: "session_id=s-user" },
+    status: 401,
+    body: invalid,
+    calls: 0
+  },
+  {
+    name: "space in header",
+    path: "/me",
+    headers: { "X-Session-Id": "s- user" },
+    status: 401,
+    body: invalid,
+    calls: 0
+  },
+  {
+    name: "tab in header",
+    path: "/me",
+    headers: { "X-Session-Id": "s-\tuser" },
+    status: 401,
+    body: invalid,
+    calls: 0
+  },
+  {
+    name: "control character in query",
+    path: "/me?session_id=s-%01user",
+    status: 401,
+    body: invalid,
+    calls: 0
+  },
+  { name: "DEL in query", path: "/me?session_id=s-%7Fuser", status: 401, body: invalid, calls: 0 },
+  {
+    name: "newline in query",
+    path: "/me?session_id=s-%0Auser",
+    status: 401,
+    body: invalid,
+    calls: 0
+  },
+  {
+    name: "plus in query is a space",
+    path: "/me?session_id=s+user",
+    status: 401,
+    body: invalid,
+    calls: 0
+  },
+  {
+    name: "513 characters",
+    path: "/me",
+    headers: { "X-Session-Id": `${long}x` },
+    status: 401,
+    body: invalid,
+    calls: 0
+  },
+  {
+    name: "512 characters are asked about",
+    path: "/me",
+    headers: { "X-Session-Id": long },
+    status: 401,
+    body: invalid,
+    calls: 1
+  },
+  {
+    name: "percent-encoded query value is decoded",
+    path: "/me?session_id=s%2Duser",
+    status: 200,
+    body: { id: "u1" },
+    calls: 1
+  },
+  {
+    name: "custom header",
+    path: "/custom",
+    headers: { "X-Token": "s-user" },
+    status: 200,
+    body: { id: "u1" },
+    calls: 1
+  },
+  {
+    name: "custom cookie",
+    path: "/custom",
+    headers: { Cookie: "sid=s-user" },
+    status: 200,
+    body: { id: "u1" },
+    calls: 1
+  },
+  { name: "custom query", path: "/custom?token=s-user", status: 200, body: { id: "u1" }, calls: 1 },
+  {
+    name: "custom names ignore the defaults",
+    path: "/custom?session_id=s-user",
+    headers: { "X-Session-Id": "s-user", Cookie: "session_id=s-user" },
+    status: 401,
+    body: required,
+    calls: 0
+  },
+  {
+    name: "query switched off",
+    path: "/no-query?session_id=s-user",
+    status: 401,
+    body: required,
+    calls: 0
+  },
+  {
+    name: "query switched off, header still read",
+    path: "/no-query",
+    headers: { "X-Session-Id": "s-user" },
+    status: 200,
+    body: { id: "u1" },
+    calls: 1
+  },
+  {
+    name: "cookie switched off",
+    path: "/no-cookie",
+    headers: { Cookie: "session_id=s-user" },
+    status: 401,
+    body: required,
+    calls: 0
+  }
+]
+
+describe("session id sources", () => {
+  it.scoped.each(cases)("$name", (testCase) =>
+    Effect.gen(function* () {
+      const probe = yield* makeProbe
+      yield* serve(app, probeValidator(probe))
+      const reply = yield* call(testCase.path, { headers: testCase.headers ?? {} })
+      expect(reply).toEqual({
+        status: testCase.status,
+        contentType: "application/json",
+        body: testCase.body
+      })
+      expect(probe.calls).toBe(testCase.calls)
+    }).pipe(Effect.provide(ServerLayer))
+  )
+})
