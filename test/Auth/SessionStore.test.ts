@@ -45,6 +45,7 @@ describe.each(Object.entries(layers))("SessionStore.%s", (_name, layer) => {
       yield* sessions.revoke(id)
       expect(yield* sessions.get(id)).toEqual(Option.none())
       yield* sessions.revoke(Redacted.make("never-issued"))
+      expect(() => sessions.create(alice, { ttl: -1 })).toThrow(RangeError)
     }).pipe(Effect.provide(layer))
   )
 
