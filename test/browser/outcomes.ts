@@ -22,6 +22,9 @@ export interface StoragePage {
     readonly stores: number
     readonly id: string | null
   }>
+  /** `saveSessionId` or `clearSessionId` on the detected storage; the error's name if it fails. */
+  readonly save: (id: string) => Promise<string | null>
+  readonly clear: () => Promise<string | null>
   readonly show: (scenario: string, expected: string, outcome: string) => void
 }
 

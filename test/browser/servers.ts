@@ -22,7 +22,10 @@ const listen = (server: Server): Promise<Listening> =>
     })
   })
 
-/** Serves one HTML page at `/` loading every script of `scripts` (read at each request). */
+/**
+ * Serves one HTML page loading every script of `scripts` (read at each request): at `/`, and at
+ * `/sandboxed` in a CSP sandbox, where every storage access throws a `SecurityError`.
+ */
 export const startPageServer = (
   scripts: ReadonlyMap<string, string>,
   title: string
@@ -31,8 +34,12 @@ export const startPageServer = (
     createServer((request, response) => {
       const path = new URL(request.url ?? "/", "http://page").pathname
       const script = scripts.get(path)
-      if (path === "/") {
-        response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
+      if (path === "/" || path === "/sandboxed") {
+        response.writeHead(200, {
+          "content-type": "text/html; charset=utf-8",
+          // An opaque origin: touching localStorage, sessionStorage or document.cookie throws.
+          ...(path === "/sandboxed" ? { "content-security-policy": "sandbox allow-scripts" } : {})
+        })
         response.end(page(title, [...scripts.keys()]))
       } else if (script !== undefined) {
         response.writeHead(200, { "content-type": "text/javascript; charset=utf-8" })

@@ -94,13 +94,13 @@ describe.skipIf(!hasChromium)("session in a real browser", () => {
   })
 
   /** A fresh browser profile (empty storage and cookies) with the page loaded. */
-  const openPage = async (): Promise<Page> => {
+  const openPage = async (path = "/"): Promise<Page> => {
     const context = await browser.newContext()
     contexts.push(context)
     const page = await context.newPage()
     const pageErrors: Array<Error> = []
     page.on("pageerror", (error) => pageErrors.push(error))
-    await page.goto(`${site.url}/?api=${encodeURIComponent(api.url)}`)
+    await page.goto(`${site.url}${path}?api=${encodeURIComponent(api.url)}`)
     await page.waitForFunction(() => "clientPage" in window && "storagePage" in window)
     expect(pageErrors).toEqual([])
     return page
@@ -128,7 +128,14 @@ describe.skipIf(!hasChromium)("session in a real browser", () => {
             expected
           ),
         [scenario, expected] as const
-      )
+      ),
+    save: (id: string) =>
+      page.evaluate(
+        (id) => (window as unknown as { storagePage: StoragePage }).storagePage.save(id),
+        id
+      ),
+    clear: () =>
+      page.evaluate(() => (window as unknown as { storagePage: StoragePage }).storagePage.clear())
   })
 
   const clientOf = (page: Page) => ({
@@ -207,6 +214,55 @@ describe.skipIf(!hasChromium)("session in a real browser", () => {
         id: "local-2"
       })
       summary.push(["detect: storages in order (page only)", "local-2", "local-2"])
+    })
+
+    it("saves into localStorage across a reload, and clears every storage and the cookie", async () => {
+      const page = await openPage()
+      await seedCookie(page, "cookie-1")
+      await seed(page, "sessionStorage", "sessionId", "session-1")
+      await expect(storageOf(page).save("saved-1")).resolves.toBeNull()
+      await page.reload()
+      await page.waitForFunction(() => "storagePage" in window)
+      expect(await page.evaluate(() => localStorage.getItem("svc_session_id"))).toBe("saved-1")
+      await expect(
+        storageOf(page).detect("save then reload (page only)", "saved-1")
+      ).resolves.toMatchObject({ id: "saved-1" })
+      await expect(storageOf(page).clear()).resolves.toBeNull()
+      await page.reload()
+      await page.waitForFunction(() => "storagePage" in window)
+      const left = await page.evaluate(() => [
+        localStorage.length,
+        sessionStorage.length,
+        document.cookie
+      ])
+      expect(left).toEqual([0, 0, ""])
+      await expect(storageOf(page).detect("clear then reload (page only)", NONE)).resolves.toEqual({
+        stores: 3,
+        id: null
+      })
+      summary.push([
+        "save, reload, clear (page only)",
+        "saved-1, then (none)",
+        "saved-1, then (none)"
+      ])
+    })
+
+    it("finds no storage, and throws nothing, in a sandboxed page where storage access is denied", async () => {
+      const page = await openPage("/sandboxed")
+      const denied = await page.evaluate(() => {
+        try {
+          return String(window.localStorage)
+        } catch (error) {
+          return (error as Error).name
+        }
+      })
+      expect(denied).toBe("SecurityError")
+      await expect(storageOf(page).detect("sandboxed page (page only)", NONE)).resolves.toEqual({
+        stores: 0,
+        id: null
+      })
+      await expect(storageOf(page).save("x")).resolves.toBe("no storage")
+      summary.push(["sandboxed page: no storage (page only)", NONE, NONE])
     })
   })
 

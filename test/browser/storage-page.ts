@@ -1,4 +1,11 @@
-import { detectStorage, findSessionId, isCombinedStorage } from "../../src/Storage/index.js"
+import {
+  clearSessionId,
+  detectStorage,
+  findSessionId,
+  isCombinedStorage,
+  type StorageAdapter,
+  saveSessionId
+} from "../../src/Storage/index.js"
 import { NONE, type StoragePage, showOutcome } from "./outcomes.js"
 
 const detect: StoragePage["detect"] = async (scenario, expected) => {
@@ -9,5 +16,19 @@ const detect: StoragePage["detect"] = async (scenario, expected) => {
   return { stores, id: id ?? null }
 }
 
-const storagePage: StoragePage = { detect, show: showOutcome }
+const onDetected = async (task: (storage: StorageAdapter) => Promise<void>) => {
+  const storage = await detectStorage()
+  if (storage === undefined) return "no storage"
+  return task(storage).then(
+    () => null,
+    (error: unknown) => (error instanceof Error ? error.name : String(error))
+  )
+}
+
+const storagePage: StoragePage = {
+  detect,
+  save: (id) => onDetected((storage) => saveSessionId(storage, id)),
+  clear: () => onDetected(clearSessionId),
+  show: showOutcome
+}
 Object.assign(window, { storagePage })
