@@ -3,12 +3,14 @@
  *
  * @since 0.1.0
  */
+import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
+import * as httpValidator from "./internal/httpValidator.js"
 import * as validators from "./internal/validators.js"
 import type { SessionData } from "./SessionData.js"
 import type { SessionValidatorUnavailable } from "./SessionValidatorUnavailable.js"
@@ -71,6 +73,37 @@ export interface CacheOptions {
 }
 
 /**
+ * Options of {@link SessionValidator.http}.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface HttpValidatorOptions {
+  /** The auth service's session endpoint, an absolute http(s) URL, asked with `GET`. */
+  readonly url: string
+  /**
+   * The header that carries the session id to the auth service.
+   * @default "X-Session-Id"
+   */
+  readonly header?: string | undefined
+  /**
+   * More headers for every call (an API key of the auth service, say).
+   * @default {}
+   */
+  readonly headers?: Readonly<Record<string, string>> | undefined
+  /**
+   * Time allowed for each call (the guard's own timeout still applies).
+   * @default "5 seconds"
+   */
+  readonly timeout?: Duration.DurationInput | undefined
+  /**
+   * Retries on network errors, timeouts and 408/425/429/5xx, with the client's backoff.
+   * @default 0
+   */
+  readonly retryAttempts?: number | undefined
+}
+
+/**
  * The session validator the guards use. Provide one of its layers:
  *
  * @example
@@ -108,6 +141,21 @@ export class SessionValidator extends Context.Tag("svc-sdk/Auth/SessionValidator
    */
   static readonly memory = (sessions: MemorySessions): Layer.Layer<SessionValidator> =>
     Layer.succeed(SessionValidator, validators.memory(sessions))
+
+  /**
+   * A validator that asks a remote auth service with the svc-sdk client: `GET <url>` with the id in
+   * the `X-Session-Id` header. 200 with a `SessionData` body (plain or in an envelope's `data`) →
+   * valid; 401/403/404 → invalid; any other status, a network error, a timeout or a body that is not
+   * `SessionData` → unavailable. The transport is the `HttpClient` you provide
+   * (`NodeHttpClient.layerUndici`, `FetchHttpClient.layer`). Bad options throw at the call.
+   *
+   * @since 0.1.0
+   * @category constructors
+   */
+  static readonly http = (
+    options: HttpValidatorOptions
+  ): Layer.Layer<SessionValidator, never, HttpClient.HttpClient> =>
+    Layer.effect(SessionValidator, httpValidator.http(httpValidator.httpSettings(options)))
 
   /**
    * Wraps a validator layer in Effect's `Cache`: a valid session costs one lookup per `ttl`, an

@@ -25,6 +25,7 @@ export {
 export { SessionData, type SessionDataInput } from "./SessionData.js"
 export {
   type CacheOptions,
+  type HttpValidatorOptions,
   type MemorySessions,
   type SessionLookup,
   SessionValidator,

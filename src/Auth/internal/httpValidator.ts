@@ -1,0 +1,120 @@
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import { SvcClient } from "../../Client/SvcClient.js"
+import type { SvcError } from "../../Client/SvcError.js"
+import { SessionData } from "../SessionData.js"
+import { SessionValidatorUnavailable } from "../SessionValidatorUnavailable.js"
+import { describe, durationOption, nameOption } from "./options.js"
+import type { ValidatorService } from "./validators.js"
+
+export interface HttpValidatorOptions {
+  readonly url: string
+  readonly header?: string | undefined
+  readonly headers?: Readonly<Record<string, string>> | undefined
+  readonly timeout?: Duration.DurationInput | undefined
+  readonly retryAttempts?: number | undefined
+}
+
+/** Statuses by which the auth service says "no such session". */
+const INVALID_STATUSES: ReadonlySet<number> = new Set([
+  401, // not authenticated
+  403, // forbidden: the session exists but may not be used
+  404 // no such session
+])
+
+const DEFAULT_HTTP_TIMEOUT = Duration.seconds(5)
+
+/** Every default in one place; bad options throw here, where `http` is called. */
+export const httpSettings = (options: HttpValidatorOptions) => {
+  const name = "SessionValidator.http"
+  if (options === null || typeof options !== "object") {
+    throw new TypeError(`${name}: options must be an object, got ${describe(options)}`)
+  }
+  const url = absoluteHttpUrl(`${name}: options.url`, options.url)
+  const retryAttempts = options.retryAttempts ?? 0
+  if (!Number.isSafeInteger(retryAttempts) || retryAttempts < 0) {
+    throw new RangeError(
+      `${name}: options.retryAttempts must be an integer ≥ 0, got ${describe(retryAttempts)}`
+    )
+  }
+  return {
+    url,
+    header: nameOption(`${name}: options.header`, options.header, "X-Session-Id"),
+    headers: options.headers ?? {},
+    timeout: durationOption(`${name}: options.timeout`, options.timeout, DEFAULT_HTTP_TIMEOUT),
+    retryAttempts
+  }
+}
+
+const absoluteHttpUrl = (name: string, value: unknown): string => {
+  const parsed = typeof value === "string" && URL.canParse(value) ? new URL(value) : undefined
+  if (parsed === undefined || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) {
+    throw new TypeError(`${name} must be an absolute http: or https: URL, got ${describe(value)}`)
+  }
+  return value as string
+}
+
+/**
+ * `GET <url>` with the id in the session header, through the svc-sdk client: 200 with a
+ * `SessionData` body → valid; 401/403/404 → invalid; anything else → unavailable.
+ */
+export const http = (
+  settings: ReturnType<typeof httpSettings>
+): Effect.Effect<ValidatorService, never, HttpClient.HttpClient> =>
+  Effect.map(
+    SvcClient.make(settings.url, {
+      includeSession: false,
+      headers: settings.headers,
+      timeout: settings.timeout,
+      retryAttempts: settings.retryAttempts
+    }),
+    (client): ValidatorService => ({
+      validate: (id) =>
+        client
+          .get("", {
+            headers: { [settings.header]: Redacted.value(id) },
+            schema: SessionData
+          })
+          .pipe(
+            Effect.flatMap((response) =>
+              response.status === 200 && response.data !== undefined
+                ? Effect.succeed(Option.some(response.data))
+                : Effect.fail(
+                    new SessionValidatorUnavailable({
+                      reason: "InvalidResponse",
+                      description: `the auth service answered ${response.status}, expected 200`
+                    })
+                  )
+            ),
+            Effect.catchAll(answerOfFailure)
+          )
+    })
+  )
+
+const answerOfFailure = (
+  error: SvcError | SessionValidatorUnavailable
+): Effect.Effect<Option.Option<SessionData>, SessionValidatorUnavailable> => {
+  switch (error._tag) {
+    case "SessionValidatorUnavailable":
+      return Effect.fail(error)
+    case "HttpError":
+      return INVALID_STATUSES.has(error.status)
+        ? Effect.succeedNone
+        : unavailable("Failure", `the auth service answered ${error.status}`)
+    case "TimeoutError":
+      return unavailable("Timeout", error.message)
+    case "DecodeError":
+      return unavailable(
+        "InvalidResponse",
+        `the auth service's answer is not SessionData: ${error.detail}`
+      )
+    default:
+      return unavailable("Failure", error.message)
+  }
+}
+
+const unavailable = (reason: SessionValidatorUnavailable["reason"], description: string) =>
+  Effect.fail(new SessionValidatorUnavailable({ reason, description }))

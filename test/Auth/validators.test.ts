@@ -1,0 +1,205 @@
+/**
+ * The validators: `fromPromise`, `memory`, and `cached` over a counting validator with TestClock.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Exit, Layer, Option, Redacted, TestClock } from "effect"
+import {
+  type SessionDataInput,
+  SessionValidator,
+  SessionValidatorUnavailable
+} from "../../src/Auth/index.js"
+
+const validate = (id: string) =>
+  Effect.flatMap(SessionValidator, (validator) => validator.validate(Redacted.make(id)))
+
+const user: SessionDataInput & { team: string } = { user_id: "u1", email: "a@b.c", team: "core" }
+
+describe("SessionValidator.fromPromise", () => {
+  it.effect("resolves to the decoded session, extra fields kept; null/undefined → None", () =>
+    Effect.gen(function* () {
+      const seen: Array<[string, boolean]> = []
+      const layer = SessionValidator.fromPromise(async (id, signal) => {
+        seen.push([id, signal instanceof AbortSignal])
+        return id === "s-1" ? user : id === "s-null" ? null : undefined
+      })
+      const found = yield* validate("s-1").pipe(Effect.provide(layer))
+      expect(found).toEqual(Option.some({ user_id: "u1", email: "a@b.c", team: "core" }))
+      expect(yield* validate("s-null").pipe(Effect.provide(layer))).toEqual(Option.none())
+      expect(yield* validate("s-undefined").pipe(Effect.provide(layer))).toEqual(Option.none())
+      expect(seen).toEqual([
+        ["s-1", true],
+        ["s-null", true],
+        ["s-undefined", true]
+      ])
+    })
+  )
+
+  it.effect("accepts a plain (non-promise) answer", () =>
+    Effect.gen(function* () {
+      const layer = SessionValidator.fromPromise((id) => (id === "s-1" ? user : null))
+      expect(Option.isSome(yield* validate("s-1").pipe(Effect.provide(layer)))).toBe(true)
+    })
+  )
+
+  const failures: ReadonlyArray<{
+    name: string
+    lookup: (id: string) => unknown
+    reason: SessionValidatorUnavailable["reason"]
+  }> = [
+    {
+      name: "a rejection",
+      lookup: async () => Promise.reject(new Error("db down")),
+      reason: "Failure"
+    },
+    {
+      name: "a synchronous throw",
+      lookup: () => {
+        throw new Error("bug")
+      },
+      reason: "Failure"
+    },
+    {
+      name: "an answer without user_id",
+      lookup: async () => ({ email: "x" }),
+      reason: "InvalidResponse"
+    },
+    { name: "a string answer", lookup: async () => "yes", reason: "InvalidResponse" },
+    {
+      name: "permissions that are not strings",
+      lookup: async () => ({ user_id: "u", permissions: [1] }),
+      reason: "InvalidResponse"
+    }
+  ]
+
+  it.effect.each(failures)("$name is unavailable ($reason), without the id", ({ lookup, reason }) =>
+    Effect.gen(function* () {
+      const layer = SessionValidator.fromPromise(lookup as never)
+      const exit = yield* validate("secret-id-123").pipe(Effect.provide(layer), Effect.exit)
+      expect(Exit.isFailure(exit)).toBe(true)
+      const error = yield* validate("secret-id-123").pipe(Effect.provide(layer), Effect.flip)
+      expect(error).toBeInstanceOf(SessionValidatorUnavailable)
+      expect(error._tag).toBe("SessionValidatorUnavailable")
+      expect(error.reason).toBe(reason)
+      expect(error.message).not.toContain("secret-id-123")
+    })
+  )
+})
+
+describe("SessionValidator.memory", () => {
+  it.effect("looks ids up in a Map or a record", () =>
+    Effect.gen(function* () {
+      for (const layer of [
+        SessionValidator.memory(new Map([["s-1", user]])),
+        SessionValidator.memory({ "s-1": user })
+      ]) {
+        expect(yield* validate("s-1").pipe(Effect.provide(layer))).toEqual(
+          Option.some({ user_id: "u1", email: "a@b.c", team: "core" })
+        )
+        expect(yield* validate("s-2").pipe(Effect.provide(layer))).toEqual(Option.none())
+        expect(yield* validate("toString").pipe(Effect.provide(layer))).toEqual(Option.none())
+      }
+    })
+  )
+})
+
+/** A validator that counts its calls; `mode` decides its answer. */
+const counting = () => {
+  const state = { calls: 0, mode: "valid" as "valid" | "invalid" | "down" }
+  const layer = Layer.succeed(SessionValidator, {
+    validate: () =>
+      Effect.suspend(() => {
+        state.calls++
+        if (state.mode === "down") {
+          return Effect.fail(new SessionValidatorUnavailable({ reason: "Failure" }))
+        }
+        return Effect.succeed(
+          state.mode === "valid" ? Option.some({ user_id: "u1" }) : Option.none()
+        )
+      })
+  })
+  return { state, layer }
+}
+
+describe("SessionValidator.cached", () => {
+  it.effect("a hot session costs one call per ttl", () =>
+    Effect.gen(function* () {
+      const { state, layer } = counting()
+      const cached = layer.pipe(
+        SessionValidator.cached({ ttl: "1 minute", negativeTtl: "5 seconds" })
+      )
+      yield* Effect.gen(function* () {
+        for (let i = 0; i < 10; i++) expect(Option.isSome(yield* validate("s-1"))).toBe(true)
+        expect(state.calls).toBe(1)
+        yield* TestClock.adjust("59 seconds")
+        yield* validate("s-1")
+        expect(state.calls).toBe(1)
+        yield* TestClock.adjust("2 seconds")
+        yield* validate("s-1")
+        yield* validate("s-1")
+        expect(state.calls).toBe(2)
+        yield* validate("s-2")
+        expect(state.calls).toBe(3)
+      }).pipe(Effect.provide(cached))
+    })
+  )
+
+  it.effect("invalid ids are remembered for negativeTtl", () =>
+    Effect.gen(function* () {
+      const { state, layer } = counting()
+      state.mode = "invalid"
+      const cached = SessionValidator.cached(layer, { ttl: "1 minute", negativeTtl: "5 seconds" })
+      yield* Effect.gen(function* () {
+        expect(yield* validate("s-1")).toEqual(Option.none())
+        expect(yield* validate("s-1")).toEqual(Option.none())
+        expect(state.calls).toBe(1)
+        yield* TestClock.adjust("6 seconds")
+        state.mode = "valid"
+        expect(Option.isSome(yield* validate("s-1"))).toBe(true)
+        expect(state.calls).toBe(2)
+      }).pipe(Effect.provide(cached))
+    })
+  )
+
+  it.effect("negativeTtl defaults to ttl", () =>
+    Effect.gen(function* () {
+      const { state, layer } = counting()
+      state.mode = "invalid"
+      yield* Effect.gen(function* () {
+        yield* validate("s-1")
+        yield* TestClock.adjust("59 seconds")
+        yield* validate("s-1")
+        expect(state.calls).toBe(1)
+      }).pipe(Effect.provide(SessionValidator.cached(layer, { ttl: "1 minute" })))
+    })
+  )
+
+  it.effect("unavailable answers are never cached", () =>
+    Effect.gen(function* () {
+      const { state, layer } = counting()
+      state.mode = "down"
+      yield* Effect.gen(function* () {
+        const first = yield* Effect.flip(validate("s-1"))
+        expect(first.reason).toBe("Failure")
+        yield* Effect.flip(validate("s-1"))
+        expect(state.calls).toBe(2)
+        state.mode = "valid"
+        expect(Option.isSome(yield* validate("s-1"))).toBe(true)
+        yield* validate("s-1")
+        expect(state.calls).toBe(3)
+      }).pipe(Effect.provide(SessionValidator.cached(layer, { ttl: "1 minute" })))
+    })
+  )
+
+  it.effect("capacity bounds how many ids are remembered", () =>
+    Effect.gen(function* () {
+      const { state, layer } = counting()
+      yield* Effect.gen(function* () {
+        yield* validate("a")
+        yield* validate("b")
+        yield* validate("c")
+        yield* validate("a")
+        expect(state.calls).toBe(4)
+      }).pipe(Effect.provide(SessionValidator.cached(layer, { ttl: "1 minute", capacity: 2 })))
+    })
+  )
+})
