@@ -2,16 +2,14 @@
  * The state of a query builder and the functions that change and read it. Every value is checked
  * and percent-encoded when it is given; serializing is concatenation in the pinned order.
  */
-import { describe, encode, encodeOperand, isOperatorName, OPERAND_KIND } from "./operand.js"
-
-/** Names that the wire format uses for itself: no filter or custom parameter may take them. */
-export const RESERVED_NAMES: ReadonlySet<string> = new Set([
-  "search",
-  "page",
-  "limit",
-  "offset",
-  "sort"
-])
+import {
+  describe,
+  encode,
+  encodeOperand,
+  isOperatorName,
+  isReservedName,
+  OPERAND_KIND
+} from "./operand.js"
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
 
@@ -65,7 +63,7 @@ const checkName = (name: unknown, where: string, arg: string): string => {
     throw new TypeError(`${where}: ${arg} must be a string, got ${describe(name)}`)
   }
   if (name.length === 0) throw new RangeError(`${where}: ${arg} must not be empty`)
-  if (RESERVED_NAMES.has(name)) {
+  if (isReservedName(name)) {
     throw new RangeError(
       `${where}: ${arg} "${name}" is reserved by the query format (search, page, limit, offset, sort); use the builder method of that name`
     )

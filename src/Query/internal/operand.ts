@@ -55,6 +55,20 @@ export const OPERAND_KIND: Readonly<Record<OperatorName, OperandKind>> = {
   notBetween: "range"
 }
 
+/** Names that the wire format uses for itself: no filter or custom parameter may take them. */
+export const isReservedName = (name: string): boolean => {
+  switch (name) {
+    case "search":
+    case "page":
+    case "limit":
+    case "offset":
+    case "sort":
+      return true
+    default:
+      return false
+  }
+}
+
 export const isOperatorName = (name: unknown): name is OperatorName =>
   typeof name === "string" && Object.hasOwn(OPERAND_KIND, name)
 
@@ -66,16 +80,31 @@ export const describe = (value: unknown): string => {
   return typeof value === "object" ? "an object" : `a ${typeof value}`
 }
 
-/**
- * `encodeURIComponent`, but a lone surrogate (which cannot be encoded, and which `URLSearchParams`
- * would turn into U+FFFD) is a `RangeError` naming the argument instead of a `URIError`.
- */
-export const encode = (text: string, where: string, arg: string): string => {
+/** 1 for the ASCII characters `encodeURIComponent` leaves as they are. */
+const UNRESERVED = new Uint8Array(128)
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.!~*'()") {
+  UNRESERVED[c.charCodeAt(0)] = 1
+}
+
+const encodeAll = (text: string, where: string, arg: string): string => {
   try {
     return encodeURIComponent(text)
   } catch {
     throw new RangeError(`${where}: ${arg} contains a lone surrogate and cannot be sent in a URL`)
   }
+}
+
+/**
+ * `encodeURIComponent`, but a lone surrogate (which cannot be encoded, and which `URLSearchParams`
+ * would turn into U+FFFD) is a `RangeError` naming the argument instead of a `URIError`. Text that
+ * needs no encoding (most names and values) is returned after one scan.
+ */
+export const encode = (text: string, where: string, arg: string): string => {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c >= 128 || UNRESERVED[c] === 0) return encodeAll(text, where, arg)
+  }
+  return text
 }
 
 const scalarText = (value: unknown, where: string, arg: string, ordered: boolean): string => {

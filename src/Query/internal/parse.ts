@@ -3,7 +3,13 @@
  * custom parameters.
  */
 import { QueryParseError } from "../QueryParseError.js"
-import { describe, isOperatorName, OPERAND_KIND, type OperatorName } from "./operand.js"
+import {
+  describe,
+  isOperatorName,
+  isReservedName,
+  OPERAND_KIND,
+  type OperatorName
+} from "./operand.js"
 
 export type ParsedFilter =
   | {
@@ -132,10 +138,8 @@ const filterOf = (
   }
 }
 
-const RESERVED = new Set(["search", "page", "limit", "offset", "sort"])
-
 const readPair = (acc: Accumulator, key: string, value: string): void => {
-  if (RESERVED.has(key)) {
+  if (isReservedName(key)) {
     readReserved(acc, key, value)
     return
   }
@@ -157,7 +161,7 @@ const readPair = (acc: Accumulator, key: string, value: string): void => {
   if (open === 0 || !key.endsWith("]") || field.includes("]") || /[[\]]/.test(operator)) {
     fail("MalformedKey", key, "expected field[operator]")
   }
-  if (RESERVED.has(field) || acc.paramNames.has(field)) {
+  if (isReservedName(field) || acc.paramNames.has(field)) {
     fail("MalformedKey", key, `"${field}" takes no operator`)
   }
   if (!isOperatorName(operator)) fail("UnknownOperator", key, `unknown operator "${operator}"`)
@@ -198,7 +202,7 @@ export const parse = (input: ParseInput, options?: ParseOptions): ParsedQuery =>
   const paramNames = new Set<string>()
   if (options?.params !== undefined) {
     for (const name of options.params) {
-      if (typeof name !== "string" || RESERVED.has(name)) {
+      if (typeof name !== "string" || isReservedName(name)) {
         throw new TypeError(
           `parse: options.params must hold parameter names other than search, page, limit, offset and sort`
         )
