@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { createSvc, type RequestConfig } from "../../src/Client/index.js"
+import { json, startServer, type TestServer } from "./server.js"
+
+let server: TestServer
+beforeAll(async () => {
+  server = await startServer(() => json({ data: { n: 1 }, success: true }))
+})
+afterAll(() => server.close())
+
+const last = () => server.requests[server.requests.length - 1]!
+
+describe("interceptors and callbacks", () => {
+  it("run in order: request interceptors, onRequest, response interceptors, onResponse", async () => {
+    const order: Array<string> = []
+    const svc = createSvc(server.origin, {
+      onRequest: (config) => {
+        order.push(`onRequest:${config.headers["x-step"]}`)
+        return config
+      },
+      onResponse: (response) => {
+        order.push(`onResponse:${response.message}`)
+      }
+    })
+    svc.addRequestInterceptor((config) => {
+      order.push("request1")
+      return { ...config, headers: { ...config.headers, "x-step": "1" } }
+    })
+    svc.addRequestInterceptor(async (config) => {
+      order.push("request2")
+      return { ...config, headers: { ...config.headers, "x-step": `${config.headers["x-step"]}2` } }
+    })
+    svc.addResponseInterceptor((response) => {
+      order.push("response1")
+      return { ...response, message: "a" }
+    })
+    svc.addResponseInterceptor(async (response) => {
+      order.push("response2")
+      return { ...response, message: `${response.message}b` }
+    })
+    const response = await svc.get("/x")
+    expect(order).toEqual([
+      "request1",
+      "request2",
+      "onRequest:12",
+      "response1",
+      "response2",
+      "onResponse:ab"
+    ])
+    expect(last().headers["x-step"]).toBe("12")
+    expect(response).toEqual({ success: true, status: 200, data: { n: 1 }, message: "ab" })
+  })
+
+  it("a request interceptor sees the full config and may change url, method and body", async () => {
+    let seen: RequestConfig | undefined
+    const svc = createSvc(`${server.origin}/api`, { headers: { "X-A": "1" }, timeout: 1234 })
+    svc.addRequestInterceptor((config) => {
+      seen = config
+      return {
+        ...config,
+        method: "PUT",
+        url: config.url.replace("/api/x", "/api/changed"),
+        body: { changed: true }
+      }
+    })
+    await svc.post("/x", { original: true }, { params: { p: 1 } })
+    expect(seen).toMatchObject({
+      method: "POST",
+      url: `${server.origin}/api/x?p=1`,
+      headers: { "x-a": "1" },
+      body: { original: true },
+      timeout: 1234
+    })
+    expect(last()).toMatchObject({ method: "PUT", path: "/api/changed" })
+    expect(JSON.parse(last().body)).toEqual({ changed: true })
+  })
+
+  it.each([
+    [
+      "throws",
+      () => {
+        throw new Error("boom")
+      }
+    ],
+    [
+      "rejects",
+      async () => {
+        throw new Error("boom")
+      }
+    ],
+    ["returns nothing", () => undefined as unknown as RequestConfig]
+  ])(
+    "a request interceptor that %s ends the request as INTERCEPTOR_ERROR, nothing sent",
+    async (_, fn) => {
+      const errors: Array<Error> = []
+      const svc = createSvc(server.origin, { onError: (e) => errors.push(e) })
+      svc.addRequestInterceptor(fn)
+      const before = server.requests.length
+      const response = await svc.get("/x")
+      expect(response).toMatchObject({ success: false, status: 0, code: "INTERCEPTOR_ERROR" })
+      expect(response.error).toMatch(/^Request interceptor failed/)
+      expect(server.requests.length).toBe(before)
+      expect(errors).toHaveLength(1)
+      expect(errors[0]).toBeInstanceOf(Error)
+    }
+  )
+
+  it("a throwing onRequest, response interceptor or onResponse is an INTERCEPTOR_ERROR", async () => {
+    const onRequest = createSvc(server.origin, {
+      onRequest: () => {
+        throw new Error("no")
+      }
+    })
+    expect((await onRequest.get("/x")).code).toBe("INTERCEPTOR_ERROR")
+    const responseInterceptor = createSvc(server.origin)
+    responseInterceptor.addResponseInterceptor(() => Promise.reject(new Error("no")))
+    expect(await responseInterceptor.get("/x")).toMatchObject({
+      success: false,
+      status: 0,
+      code: "INTERCEPTOR_ERROR"
+    })
+    const onResponse = createSvc(server.origin, {
+      onResponse: () => {
+        throw new Error("no")
+      }
+    })
+    expect((await onResponse.get("/x")).code).toBe("INTERCEPTOR_ERROR")
+  })
+
+  it("onError receives an Error for every failure, and its own throw changes nothing", async () => {
+    server.script = () => json({ error: "bad" }, 400)
+    try {
+      const received: Array<unknown> = []
+      const svc = createSvc(server.origin, {
+        onError: (error) => {
+          received.push(error)
+          throw new Error("onError blew up")
+        }
+      })
+      const response = await svc.get("/x")
+      expect(response).toMatchObject({
+        success: false,
+        status: 400,
+        error: "bad",
+        code: "HTTP_ERROR"
+      })
+      expect(received).toHaveLength(1)
+      expect(received[0]).toBeInstanceOf(Error)
+      expect((received[0] as { _tag: string })._tag).toBe("HttpError")
+    } finally {
+      server.script = () => json({ data: { n: 1 }, success: true })
+    }
+  })
+
+  it("rejects a non-function interceptor with a TypeError", () => {
+    const svc = createSvc(server.origin)
+    expect(() => svc.addRequestInterceptor("x" as never)).toThrow(TypeError)
+    expect(() => svc.addResponseInterceptor(null as never)).toThrow(TypeError)
+    expect(() => createSvc(server.origin, { onError: 1 as never })).toThrow(/onError/)
+  })
+})

@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { createSvc } from "../../src/Client/index.js"
+import { memoryStorage } from "../../src/Storage/MemoryStorage.js"
+import type { StorageAdapter } from "../../src/Storage/StorageAdapter.js"
+import { startServer, type TestServer } from "./server.js"
+
+let server: TestServer
+let other: TestServer
+beforeAll(async () => {
+  server = await startServer()
+  other = await startServer()
+})
+afterAll(async () => {
+  await server.close()
+  await other.close()
+})
+
+const sentSession = () => server.requests[server.requests.length - 1]!.headers["x-session-id"]
+
+const failingStorage = (): StorageAdapter => ({
+  getItem: () => Promise.reject(new Error("storage down")),
+  setItem: () => Promise.reject(new Error("storage down")),
+  removeItem: () => Promise.reject(new Error("storage down"))
+})
+
+describe("session sources and precedence", () => {
+  it("setSessionId > config.sessionId > getSessionId() > storage", async () => {
+    const storage = memoryStorage([["sid", "from-storage"]])
+    let callbackValue: string | null = "from-callback"
+    const svc = createSvc(server.origin, { storage, getSessionId: () => callbackValue })
+    await svc.get("/s")
+    expect(sentSession()).toBe("from-callback")
+    callbackValue = null
+    await svc.get("/s")
+    expect(sentSession()).toBe("from-storage")
+
+    const configured = createSvc(server.origin, {
+      sessionId: "from-config",
+      getSessionId: () => "from-callback",
+      storage
+    })
+    await configured.get("/s")
+    expect(sentSession()).toBe("from-config")
+    const pending = configured.setSessionId("from-setter")
+    await configured.get("/s")
+    expect(sentSession()).toBe("from-setter")
+    await pending
+  })
+
+  it("accepts an async getSessionId", async () => {
+    const svc = createSvc(server.origin, { getSessionId: async () => "async-id" })
+    await svc.get("/s")
+    expect(sentSession()).toBe("async-id")
+  })
+
+  it("reads storage keys in the pinned order, skipping invalid values", async () => {
+    const storage = memoryStorage([
+      ["sid", "last"],
+      ["session_id", "has space"],
+      ["sessionId", "third-key"]
+    ])
+    await createSvc(server.origin, { storage }).get("/s")
+    expect(sentSession()).toBe("third-key")
+  })
+
+  it("a throwing or rejecting getSessionId means no session, reported to onError", async () => {
+    for (const getSessionId of [
+      () => {
+        throw new Error("callback broke")
+      },
+      () => Promise.reject(new Error("callback broke"))
+    ]) {
+      const errors: Array<Error> = []
+      const response = await createSvc(server.origin, {
+        getSessionId,
+        onError: (e) => errors.push(e)
+      }).get("/s")
+      expect(response.success).toBe(true)
+      expect(sentSession()).toBeUndefined()
+      expect(errors.map((e) => e.message)).toEqual(["callback broke"])
+    }
+  })
+
+  it("a failing storage never breaks a request or a session call", async () => {
+    const errors: Array<Error> = []
+    const svc = createSvc(server.origin, {
+      storage: failingStorage(),
+      onError: (e) => errors.push(e)
+    })
+    expect((await svc.get("/s")).success).toBe(true)
+    expect(sentSession()).toBeUndefined()
+    await expect(svc.setSessionId("kept-in-memory")).resolves.toBeUndefined()
+    await svc.get("/s")
+    expect(sentSession()).toBe("kept-in-memory")
+    await expect(svc.clearSession()).resolves.toBeUndefined()
+    await expect(svc.hasSession()).resolves.toBe(false)
+    expect(errors.length).toBeGreaterThanOrEqual(4)
+    expect(errors.every((e) => e instanceof Error)).toBe(true)
+  })
+})
+
+describe("setSessionId, clearSession, getSessionId, hasSession", () => {
+  it("persist to and clear from storage", async () => {
+    const storage = memoryStorage([["session_id", "old"]])
+    const svc = createSvc(server.origin, { storage })
+    expect(await svc.getSessionId()).toBe("old")
+    await svc.setSessionId("new-id")
+    expect(await storage.getItem("svc_session_id")).toBe("new-id")
+    expect(await svc.getSessionId()).toBe("new-id")
+    expect(await svc.hasSession()).toBe(true)
+    await svc.clearSession()
+    expect(await storage.getItem("svc_session_id")).toBeNull()
+    expect(await storage.getItem("session_id")).toBeNull()
+    expect(await svc.getSessionId()).toBeNull()
+    expect(await svc.hasSession()).toBe(false)
+    await svc.get("/s")
+    expect(sentSession()).toBeUndefined()
+  })
+
+  it("clearSession also forgets config.sessionId until the next setSessionId", async () => {
+    const svc = createSvc(server.origin, { sessionId: "configured" })
+    await svc.clearSession()
+    await svc.get("/s")
+    expect(sentSession()).toBeUndefined()
+    await svc.setSessionId("again")
+    await svc.get("/s")
+    expect(sentSession()).toBe("again")
+  })
+
+  it.each(["", "has space", "x".repeat(513), "tab\there", 42])(
+    "setSessionId(%j) throws a TypeError",
+    (id) => {
+      const svc = createSvc(server.origin)
+      expect(() => svc.setSessionId(id as string)).toThrow(TypeError)
+    }
+  )
+
+  it("an invalid config.sessionId throws a TypeError at construction", () => {
+    expect(() => createSvc(server.origin, { sessionId: "a b" })).toThrow(/sessionId/)
+  })
+})
+
+describe("where the session is sent", () => {
+  it("uses X-Session-Id by default, or sessionHeader", async () => {
+    await createSvc(server.origin, { sessionId: "s1" }).get("/s")
+    expect(sentSession()).toBe("s1")
+    await createSvc(server.origin, { sessionId: "s2", sessionHeader: "X-Custom-Session" }).get("/s")
+    const headers = server.requests[server.requests.length - 1]!.headers
+    expect(headers["x-custom-session"]).toBe("s2")
+    expect(headers["x-session-id"]).toBeUndefined()
+  })
+
+  it("includeSession:false globally or per request; the per-request value wins", async () => {
+    const off = createSvc(server.origin, { sessionId: "s", includeSession: false })
+    await off.get("/s")
+    expect(sentSession()).toBeUndefined()
+    await off.get("/s", { includeSession: true })
+    expect(sentSession()).toBe("s")
+    const on = createSvc(server.origin, { sessionId: "s" })
+    await on.get("/s", { includeSession: false })
+    expect(sentSession()).toBeUndefined()
+  })
+
+  it("does not call getSessionId when the session is not included", async () => {
+    let calls = 0
+    const svc = createSvc(server.origin, {
+      includeSession: false,
+      getSessionId: () => {
+        calls++
+        return "x"
+      }
+    })
+    await svc.get("/s")
+    expect(calls).toBe(0)
+  })
+
+  it("is only sent to the base URL's origin", async () => {
+    const svc = createSvc(`${server.origin}/api`, { sessionId: "secret" })
+    await svc.get(`${other.origin}/elsewhere`)
+    expect(other.requests[other.requests.length - 1]!.headers["x-session-id"]).toBeUndefined()
+    await svc.get(`${server.origin}/other-path`)
+    expect(sentSession()).toBe("secret")
+  })
+})
