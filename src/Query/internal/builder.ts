@@ -34,10 +34,10 @@ export interface BuilderState {
   offset: string | undefined
   /** Encoded sort entries (`field` or `-field`), in call order. */
   readonly sorts: Array<string>
-  /** Custom parameter name → encoded `name=value` pairs (several for an array). */
-  readonly params: Map<string, string>
-  /** Lower-cased header name → [name as given, value]. */
-  readonly headers: Map<string, readonly [string, string]>
+  /** Custom parameter name → encoded `name=value` pairs (several for an array); made on first use. */
+  params: Map<string, string> | undefined
+  /** Lower-cased header name → [name as given, value]; made on first use. */
+  headers: Map<string, readonly [string, string]> | undefined
 }
 
 export const makeState = (endpoint: unknown): BuilderState => {
@@ -53,8 +53,8 @@ export const makeState = (endpoint: unknown): BuilderState => {
     limit: undefined,
     offset: undefined,
     sorts: [],
-    params: new Map(),
-    headers: new Map()
+    params: undefined,
+    headers: undefined
   }
 }
 
@@ -91,7 +91,7 @@ export const addFilter = (
   where: string
 ): void => {
   const key = checkName(field, where, "field")
-  if (state.params.has(field as string)) {
+  if (state.params?.has(field as string)) {
     throw new RangeError(
       `${where}: field "${field as string}" is already a custom parameter; a name cannot be both`
     )
@@ -179,16 +179,18 @@ export const setParam = (
       `${where}: name "${name as string}" is already a filter field; a name cannot be both`
     )
   }
+  state.params ??= new Map()
+  const params = state.params
   if (value === undefined || value === null) {
-    state.params.delete(name as string)
+    params.delete(name as string)
     return
   }
   if (!Array.isArray(value)) {
-    state.params.set(name as string, `${key}=${encodeOperand("scalar", value, where, "value")}`)
+    params.set(name as string, `${key}=${encodeOperand("scalar", value, where, "value")}`)
     return
   }
   if (value.length === 0) {
-    state.params.delete(name as string)
+    params.delete(name as string)
     return
   }
   let pairs = ""
@@ -196,7 +198,7 @@ export const setParam = (
     const pair = `${key}=${encodeOperand("scalar", value[i], where, `value[${i}]`)}`
     pairs = i === 0 ? pair : `${pairs}&${pair}`
   }
-  state.params.set(name as string, pairs)
+  params.set(name as string, pairs)
 }
 
 export const setParams = (state: BuilderState, record: unknown, where: string): void => {
@@ -228,6 +230,7 @@ export const setHeader = (
   if (HEADER_VALUE_FORBIDDEN.test(value)) {
     throw new TypeError(`${where}: value of header "${name}" must not contain CR, LF or NUL`)
   }
+  state.headers ??= new Map()
   state.headers.set(name.toLowerCase(), [name, value])
 }
 
@@ -255,7 +258,9 @@ export const toQueryString = (state: BuilderState): string => {
     for (let i = 1; i < sorts.length; i++) sort = `${sort},${sorts[i]}`
     out = `${out === "" ? "" : `${out}&`}sort=${sort}`
   }
-  for (const pairs of state.params.values()) out = out === "" ? pairs : `${out}&${pairs}`
+  if (state.params !== undefined) {
+    for (const pairs of state.params.values()) out = out === "" ? pairs : `${out}&${pairs}`
+  }
   return out
 }
 
@@ -275,7 +280,7 @@ export const toURL = (state: BuilderState): string => {
 }
 
 export const toRequest = (state: BuilderState, method: HttpMethod, body: unknown): QueryRequest => {
-  const headers: Record<string, string> = Object.fromEntries(state.headers.values())
+  const headers: Record<string, string> = Object.fromEntries(state.headers?.values() ?? [])
   const request = { method, url: toURL(state), headers }
   return body === undefined ? request : { ...request, body }
 }
