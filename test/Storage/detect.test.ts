@@ -1,4 +1,7 @@
-import { fileURLToPath } from "node:url"
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { build } from "esbuild"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import {
@@ -102,4 +105,57 @@ describe("bundling for browsers", () => {
       expect(code).not.toMatch(/from "node:|require\("node:/)
     }
   )
+})
+
+describe("bundling for React Native", () => {
+  const entry = fileURLToPath(new URL("../../src/Storage/index.ts", import.meta.url))
+  const standIn = `"use strict"
+Object.defineProperty(exports, "__esModule", { value: true })
+const entries = new Map([["sid", "from-async-storage"]])
+exports.default = {
+  getItem: async (key) => entries.get(key) ?? null,
+  setItem: async (key, value) => { entries.set(key, value) },
+  removeItem: async (key) => { entries.delete(key) }
+}
+`
+
+  it("bundles AsyncStorage when it is installed, and detection uses it", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "svc-storage-rn-"))
+    try {
+      const pkg = join(dir, "node_modules", "@react-native-async-storage", "async-storage")
+      await mkdir(pkg, { recursive: true })
+      await writeFile(
+        join(pkg, "package.json"),
+        '{"name":"@react-native-async-storage/async-storage","main":"index.js"}'
+      )
+      await writeFile(join(pkg, "index.js"), standIn)
+      const outfile = join(dir, "storage.mjs")
+      const result = await build({
+        entryPoints: [entry],
+        bundle: true,
+        platform: "neutral",
+        mainFields: ["main"],
+        format: "esm",
+        outfile,
+        nodePaths: [join(dir, "node_modules")],
+        logLevel: "silent"
+      })
+      expect(result.errors).toEqual([])
+      const code = await readFile(outfile, "utf8")
+      expect(code).toContain("from-async-storage")
+      expect(code).not.toContain('import("@react-native-async-storage/async-storage")')
+      vi.stubGlobal("navigator", { product: "ReactNative" })
+      const bundled = (await import(
+        pathToFileURL(outfile).href
+      )) as typeof import("../../src/Storage/index.js")
+      const storage = await bundled.detectStorage()
+      expect(storage).toBeDefined()
+      if (storage === undefined) return
+      await expect(bundled.findSessionId(storage)).resolves.toBe("from-async-storage")
+      await bundled.saveSessionId(storage, "saved-natively")
+      await expect(bundled.findSessionId(storage)).resolves.toBe("saved-natively")
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
 })
