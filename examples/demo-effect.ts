@@ -1,0 +1,170 @@
+/**
+ * The demo story as an Effect program: `yield* SvcClient` gives the Effect API, where a request
+ * succeeds with an `ApiResponse` or fails with a typed `SvcError` (`HttpError`, `TimeoutError`, …).
+ * The transport is a layer you choose; here undici, the fastest on Node.
+ *
+ * Run alone with `npm run demo -- --effect`.
+ */
+import { pathToFileURL } from "node:url"
+import { NodeHttpClient, NodeRuntime } from "@effect/platform-node"
+import * as Effect from "effect/Effect"
+import * as Schedule from "effect/Schedule"
+import * as Schema from "effect/Schema"
+import { type ApiResponse, SvcClient, type SvcError } from "svc-sdk"
+import { between, inOp, lte } from "svc-sdk/Query"
+import { launch } from "./server.js"
+import {
+  asApiResponse,
+  dataHas,
+  type Expected,
+  makeStory,
+  type StepFailed,
+  totalIs
+} from "./steps.js"
+
+/** The login answer, decoded: the session id arrives `Redacted`, so it cannot be logged by mistake. */
+const LoginData = Schema.Struct({
+  user_id: Schema.String,
+  name: Schema.String,
+  user_type: Schema.String,
+  session_id: Schema.Redacted(Schema.String)
+})
+
+const story = (baseUrl: string) =>
+  Effect.gen(function* () {
+    const client = yield* SvcClient
+    const { step } = makeStory(`Effect program: yield* SvcClient (${baseUrl})`)
+
+    /** Records a request's outcome; a typed failure is shown as the facade would show it. */
+    const expect =
+      <A>(name: string, request: string, expected: Expected<A>) =>
+      (self: Effect.Effect<ApiResponse<A>, SvcError>): Effect.Effect<ApiResponse<A>, StepFailed> =>
+        self.pipe(
+          Effect.catchAll((error) => Effect.succeed(asApiResponse(error))),
+          Effect.flatMap((response) =>
+            Effect.try({
+              try: () => step(name, request, response, expected),
+              catch: (error) => error as StepFailed
+            })
+          )
+        )
+
+    const cheap = client
+      .query("/products")
+      .where("category", inOp(["electronics", "office"]))
+      .where("price", lte(50))
+      .sort("price", "desc")
+      .limit(4)
+    yield* cheap.get().pipe(
+      expect("Guest browses with filters", `GET ${cheap.toURL()}`, {
+        status: 200,
+        check: totalIs(7)
+      })
+    )
+
+    const search = client
+      .query("/products")
+      .search("desk")
+      .where("stock", between(1, 100))
+      .page(2)
+      .limit(2)
+    yield* search.get().pipe(
+      expect("Guest searches, page 2", `GET ${search.toURL()}`, {
+        status: 200,
+        check: totalIs(3)
+      })
+    )
+
+    yield* client.get("/products?price[approx]=10").pipe(
+      expect("Malformed query is refused", "GET /products?price[approx]=10", {
+        status: 400,
+        code: "HTTP_ERROR"
+      })
+    )
+    yield* client
+      .get("/me")
+      .pipe(expect("Guest asks who they are", "GET /me", { status: 401, code: "HTTP_ERROR" }))
+    yield* client
+      .post("/login", { email: "bob@example.com", password: "guess" })
+      .pipe(
+        expect("Login with a wrong password", "POST /login", { status: 401, code: "HTTP_ERROR" })
+      )
+
+    const login = (email: string, password: string, name: string) =>
+      client.post("/login", { email, password }, { schema: LoginData }).pipe(
+        expect(`${name} logs in`, "POST /login", { status: 200 }),
+        Effect.tap((response) =>
+          response.data ? client.setSessionId(response.data.session_id) : Effect.void
+        )
+      )
+
+    yield* login("bob@example.com", "bob-secret", "Bob (editor)")
+    yield* client
+      .get("/me")
+      .pipe(
+        expect("Bob asks who he is", "GET /me", { status: 200, check: dataHas("user_id", "u-bob") })
+      )
+    yield* client.delete("/products/3").pipe(
+      expect("Bob deletes a product", "DELETE /products/3", {
+        status: 200,
+        check: dataHas("name", "USB-C Hub")
+      })
+    )
+    yield* client
+      .get("/admin/stats")
+      .pipe(
+        expect("Bob opens admin stats", "GET /admin/stats", { status: 403, code: "HTTP_ERROR" })
+      )
+    yield* client.post("/logout").pipe(expect("Bob logs out", "POST /logout", { status: 200 }))
+    // The client still holds the revoked id: the server must now refuse it.
+    yield* client
+      .get("/me")
+      .pipe(expect("Bob's old session is rejected", "GET /me", { status: 401, code: "HTTP_ERROR" }))
+
+    yield* login("carol@example.com", "carol-secret", "Carol (viewer)")
+    yield* client
+      .delete("/products/4")
+      .pipe(
+        expect("Carol deletes a product", "DELETE /products/4", { status: 403, code: "HTTP_ERROR" })
+      )
+
+    yield* login("alice@example.com", "alice-secret", "Alice (admin)")
+    yield* client.get("/admin/stats").pipe(
+      expect("Alice opens admin stats", "GET /admin/stats", {
+        status: 200,
+        check: dataHas("products", 23)
+      })
+    )
+
+    // Retry and timeout are values: this call replaces the client's schedule with "no retry".
+    yield* client
+      .get("/slow", {
+        params: { ms: 1_000 },
+        timeout: "200 millis",
+        retrySchedule: Schedule.recurs(0)
+      })
+      .pipe(
+        expect("Slow answer times out (1 try)", "GET /slow?ms=1000 · timeout 200 ms", {
+          status: 0,
+          code: "TIMEOUT"
+        })
+      )
+    yield* client.get("/flaky", { params: { key: "effect-story", failures: 2 } }).pipe(
+      expect("503 twice, the retry succeeds", "GET /flaky?key=effect-story", {
+        status: 200,
+        check: dataHas("attempts", 3)
+      })
+    )
+    yield* client.clearSession()
+  })
+
+/** The story against `baseUrl`, over undici. */
+export const runEffectStory = (baseUrl: string): Effect.Effect<void, StepFailed> =>
+  story(baseUrl).pipe(
+    Effect.provide(SvcClient.layer(baseUrl, { timeout: "5 seconds" })),
+    Effect.provide(NodeHttpClient.layerUndici)
+  )
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  Effect.flatMap(launch(), runEffectStory).pipe(Effect.scoped, NodeRuntime.runMain)
+}

@@ -1,0 +1,143 @@
+/**
+ * How the demo stories print and check their steps: one table row per request, with the
+ * `ApiResponse` it gave. Every step says what it expects; the first mismatch stops the story with
+ * a `StepFailed` naming the step.
+ */
+import * as Data from "effect/Data"
+import type { ApiResponse, ErrorCode, SvcError } from "svc-sdk"
+
+export interface Expected<A> {
+  readonly status: number
+  /** Required when the step expects a failure; a success never has a code. */
+  readonly code?: ErrorCode
+  /** Further checks on the response: a description of what is wrong, or `undefined`. */
+  readonly check?: (response: ApiResponse<A>) => string | undefined
+}
+
+export class StepFailed extends Data.TaggedError("StepFailed")<{
+  readonly step: number
+  readonly name: string
+  readonly reason: string
+}> {
+  override get message(): string {
+    return `Step ${this.step} "${this.name}" went wrong: ${this.reason}`
+  }
+}
+
+/** Session ids are secrets: only their first characters are ever printed. */
+export const mask = (id: string): string => `${id.slice(0, 6)}…`
+
+const clip = (text: string, width: number) =>
+  text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width)
+
+/** Each step is one row, with what came back on the line below it. */
+const COLUMNS = [
+  ["#", 3],
+  ["step", 32],
+  ["status", 6],
+  ["ok", 3],
+  ["code", 11],
+  ["request", 0]
+] as const
+
+const DATA_WIDTH = 110
+
+const row = (cells: ReadonlyArray<string>) =>
+  cells
+    .map((cell, i) => {
+      const width = COLUMNS[i]?.[1] ?? 0
+      return width === 0 ? cell : clip(cell, width)
+    })
+    .join(" ")
+    .trimEnd()
+
+const names = (items: ReadonlyArray<unknown>) =>
+  items.map((item) =>
+    typeof item === "object" && item !== null && "name" in item ? String(item.name) : "?"
+  )
+
+/** Ids in plain text are masked; a `Redacted` id already prints as `<redacted>`. */
+const hideSessionIds = (key: string, value: unknown) =>
+  key === "session_id" && typeof value === "string" && value !== "<redacted>" ? mask(value) : value
+
+/** A short, secret-free rendering of what came back. */
+const summary = (response: ApiResponse<unknown>): string => {
+  if (!response.success) return `error: ${response.error ?? ""}`
+  const { data, meta, message } = response
+  const paging =
+    meta === undefined ? "" : ` · page ${meta.page}/${meta.totalPages}, ${meta.total} found`
+  const said = message === undefined ? "" : `"${message}" · `
+  if (Array.isArray(data)) return `${said}data: [${names(data).join(", ")}]${paging}`
+  if (data === undefined || data === null) return said.slice(0, -3) || "(no data)"
+  return `${said}data: ${JSON.stringify(data, hideSessionIds)}`
+}
+
+/** Query strings are shown decoded: `price[lte]=50` rather than `price%5Blte%5D=50`. */
+const readable = (request: string) => {
+  try {
+    return decodeURIComponent(request)
+  } catch {
+    return request
+  }
+}
+
+const mismatch = <A>(response: ApiResponse<A>, expected: Expected<A>): string | undefined => {
+  const got = `got ${response.status}${response.code ? ` ${response.code}` : ""}`
+  if (response.status !== expected.status) return `expected status ${expected.status}, ${got}`
+  if (response.success !== (expected.status >= 200 && expected.status < 300)) {
+    return `expected success ${!response.success}, got ${response.success}`
+  }
+  if (response.code !== expected.code) return `expected code ${expected.code ?? "none"}, ${got}`
+  return expected.check?.(response)
+}
+
+/** A check that the response's `data` holds `expected` under `key`. */
+export const dataHas =
+  (key: string, expected: unknown) =>
+  (response: ApiResponse<unknown>): string | undefined => {
+    const data = response.data as Record<string, unknown> | undefined
+    return data?.[key] === expected
+      ? undefined
+      : `expected data.${key} = ${JSON.stringify(expected)}, got ${JSON.stringify(data?.[key])}`
+  }
+
+/** A check on the number of products found. */
+export const totalIs =
+  (total: number) =>
+  (response: ApiResponse<unknown>): string | undefined =>
+    response.meta?.total === total
+      ? undefined
+      : `expected ${total} products, got ${response.meta?.total}`
+
+/** A titled table whose `step` prints one row and throws `StepFailed` on a mismatch. */
+export const makeStory = (title: string) => {
+  let count = 0
+  console.log(`\n${title}\n`)
+  console.log(row(COLUMNS.map(([name]) => name)))
+  console.log(row(COLUMNS.map(([, width]) => "-".repeat(width || 60))))
+  return {
+    step: <A>(
+      name: string,
+      request: string,
+      response: ApiResponse<A>,
+      expected: Expected<A>
+    ): ApiResponse<A> => {
+      const n = ++count
+      const status = String(response.status)
+      const ok = response.success ? "✓" : "✗"
+      console.log(row([String(n), name, status, ok, response.code ?? "", readable(request)]))
+      console.log(`    ${clip(summary(response), DATA_WIDTH).trimEnd()}`)
+      const reason = mismatch(response, expected)
+      if (reason !== undefined) throw new StepFailed({ step: n, name, reason })
+      return response
+    }
+  }
+}
+
+/** What the Promise facade would have answered for a failure of the Effect API. */
+export const asApiResponse = (error: SvcError): ApiResponse<never> => ({
+  success: false,
+  status: error._tag === "HttpError" || error._tag === "DecodeError" ? error.status : 0,
+  error: error.message,
+  code: error.code
+})
