@@ -5,8 +5,11 @@ import * as Headers from "@effect/platform/Headers"
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import type * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
 import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
 import type * as Schedule from "effect/Schedule"
@@ -215,15 +218,54 @@ const attempt = (
     })
   )
 
+/** The live clock's class: with it, timeouts use a plain timer instead of a racing sleep. */
+const LiveClock = Clock.make().constructor
+
+/**
+ * Fails with `TimeoutError` when the live clock passes `timeoutMillis`: one forked fiber and a
+ * timer, cheaper per request than a race against a sleeping fiber.
+ */
+const liveTimeout = <A>(effect: Effect.Effect<A, SvcError>, timeoutMillis: number) =>
+  Effect.flatMap(Effect.fork(effect), (fiber) =>
+    Effect.async<A, SvcError>((resume) => {
+      let done = false
+      const timer = setTimeout(() => {
+        if (done) return
+        done = true
+        fiber.removeObserver(observer)
+        resume(
+          Effect.zipRight(Fiber.interrupt(fiber), Effect.fail(new TimeoutError({ timeoutMillis })))
+        )
+      }, timeoutMillis)
+      const observer = (exit: Exit.Exit<A, SvcError>) => {
+        if (done) return
+        done = true
+        clearTimeout(timer)
+        resume(exit)
+      }
+      fiber.addObserver(observer)
+      return Effect.suspend(() => {
+        done = true
+        clearTimeout(timer)
+        fiber.removeObserver(observer)
+        return Fiber.interrupt(fiber)
+      })
+    })
+  )
+
 const withTimeout = <A>(
   effect: Effect.Effect<A, SvcError>,
   timeoutMillis: number
 ): Effect.Effect<A, SvcError> =>
   timeoutMillis > 0
-    ? Effect.timeoutFail(effect, {
-        duration: Duration.millis(timeoutMillis),
-        onTimeout: () => new TimeoutError({ timeoutMillis })
-      })
+    ? Effect.clockWith((clock) =>
+        clock.constructor === LiveClock
+          ? liveTimeout(effect, timeoutMillis)
+          : Effect.timeoutFail(effect, {
+              duration: Duration.millis(timeoutMillis),
+              onTimeout: () => new TimeoutError({ timeoutMillis })
+            })
+      )
     : effect
 
 const withSignal = <A>(
@@ -239,6 +281,25 @@ const withSignal = <A>(
   })
   return Effect.raceFirst(effect, aborted)
 }
+
+/**
+ * Retries transient failures on `schedule`. The retry machinery is only built after a first
+ * transient failure, whose error is fed to the schedule without sending again.
+ */
+const retryAfterFirstFailure = <A>(
+  once: Effect.Effect<A, SvcError>,
+  schedule: Schedule.Schedule<SvcError, SvcError>
+): Effect.Effect<A, SvcError> =>
+  Effect.catchIf(once, isTransient, (first) => {
+    let pending: SvcError | undefined = first
+    const next = Effect.suspend(() => {
+      if (pending === undefined) return once
+      const error = pending
+      pending = undefined
+      return Effect.fail(error)
+    })
+    return Effect.retry(next, { schedule, while: isTransient })
+  })
 
 /** Sends a prepared config with timeout per try and retry; the caller's signal aborts it all. */
 const send = (
@@ -259,10 +320,7 @@ const send = (
           : timeoutMillisOf(config.timeout, "timeout")
       )
       const retried = isRetryableRequest(config.method, config.headers)
-        ? Effect.retry(once, {
-            schedule: honourRetryAfter(retrySchedule ?? state.retrySchedule),
-            while: isTransient
-          })
+        ? retryAfterFirstFailure(once, honourRetryAfter(retrySchedule ?? state.retrySchedule))
         : once
       const redacted = hasHeader(config.headers, state.sessionHeader)
         ? Effect.locallyWith(retried, Headers.currentRedactedNames, (names) => [

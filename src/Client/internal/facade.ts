@@ -4,7 +4,7 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Cause from "effect/Cause"
-import type * as Effect from "effect/Effect"
+import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Redacted from "effect/Redacted"
@@ -94,7 +94,9 @@ const run = <A>(
     }
   }
   try {
-    return getRuntime().runPromiseExit(program).then(settle, unexpected)
+    return getRuntime()
+      .runPromiseExit(Effect.withTracerEnabled(program, false))
+      .then(settle, unexpected)
   } catch (cause) {
     return Promise.resolve(unexpected(cause))
   }

@@ -1,0 +1,163 @@
+/**
+ * Client throughput: the facade and the Effect API against raw `undici.request`, global `fetch`,
+ * `ky` and `axios`, all against the same local server in a separate process, with the same number
+ * of requests in flight.
+ *
+ *   npx tsx --conditions=svc-sdk-source bench/client.ts [--runs 3] [--seconds 3]
+ */
+import { type ChildProcess, fork } from "node:child_process"
+import { fileURLToPath } from "node:url"
+import { parseArgs } from "node:util"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import axios from "axios"
+import * as ManagedRuntime from "effect/ManagedRuntime"
+import ky from "ky"
+import { request } from "undici"
+import { createSvc, SvcClient } from "../src/index.js"
+import { measureOverhead } from "./client-overhead.js"
+import { type BenchOptions, type Figure, type Goal, median, type Section } from "./report.js"
+
+/** Requests in flight at any time. */
+const CONCURRENCY = 32
+
+const startServer = (): Promise<{ origin: string; child: ChildProcess }> =>
+  new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(new URL("./server.mjs", import.meta.url)), [], {
+      stdio: ["ignore", "inherit", "inherit", "ipc"]
+    })
+    child.once("message", (message) => {
+      const { port } = message as { port: number }
+      resolve({ origin: `http://127.0.0.1:${port}`, child })
+    })
+    child.once("error", reject)
+  })
+
+type Send = () => Promise<unknown>
+
+/** Completed requests per second with {@link CONCURRENCY} loops for `seconds`. */
+const measure = async (send: Send, seconds: number): Promise<number> => {
+  let completed = 0
+  let failed = 0
+  const deadline = performance.now() + seconds * 1000
+  const loop = async () => {
+    while (performance.now() < deadline) {
+      try {
+        await send()
+        completed++
+      } catch {
+        failed++
+      }
+    }
+  }
+  const started = performance.now()
+  await Promise.all(Array.from({ length: CONCURRENCY }, loop))
+  const elapsed = (performance.now() - started) / 1000
+  if (failed > 0) throw new Error(`${failed} requests failed during the measurement`)
+  return completed / elapsed
+}
+
+const makeClients = async (origin: string) => {
+  const url = `${origin}/bench`
+  const svc = createSvc(origin)
+  const runtime = ManagedRuntime.make(NodeHttpClient.layerUndici)
+  const effectClient = await runtime.runPromise(SvcClient.make(origin))
+  const api = ky.create({ retry: 0 })
+  const clients: Record<string, Send> = {
+    facade: async () => {
+      const response = await svc.get("/bench")
+      if (!response.success) throw new Error(response.error)
+    },
+    "Effect API": () => runtime.runPromise(effectClient.get("/bench")),
+    "undici.request": async () => {
+      const response = await request(url)
+      await response.body.json()
+    },
+    fetch: async () => {
+      const response = await fetch(url)
+      await response.json()
+    },
+    ky: () => api.get(url).json(),
+    axios: () => axios.get(url)
+  }
+  return { clients, dispose: () => runtime.dispose() }
+}
+
+const ratio = (a: number, b: number) => (b > 0 ? a / b : Number.NaN)
+
+export const run = async (options: BenchOptions): Promise<Section> => {
+  const { origin, child } = await startServer()
+  const { clients, dispose } = await makeClients(origin)
+  const names = Object.keys(clients)
+  const samples: Record<string, Array<number>> = Object.fromEntries(names.map((n) => [n, []]))
+  try {
+    for (const name of names) await measure(clients[name]!, Math.min(1, options.seconds / 3))
+    for (let round = 0; round < options.runs; round++) {
+      // rotate the order so that no client always runs first or last
+      const order = names.map((_, i) => names[(i + round) % names.length]!)
+      for (const name of order) samples[name]!.push(await measure(clients[name]!, options.seconds))
+    }
+  } finally {
+    await dispose()
+    child.disconnect()
+  }
+  const value = (name: string) => median(samples[name]!)
+  const facade = value("facade")
+  const peers = names.filter((n) => n !== "facade")
+  const figures: Array<Figure> = names.map((name) => ({
+    name,
+    value: value(name),
+    unit: "req/s",
+    ...(name === "facade"
+      ? { ratios: peers.map((peer) => ({ peer, ratio: ratio(facade, value(peer)) })) }
+      : {})
+  }))
+  const overhead = await measureOverhead()
+  for (const [name, micros] of Object.entries(overhead)) {
+    figures.push({
+      name: `in-memory: ${name}`,
+      value: micros,
+      unit: "µs/request",
+      note: "best of 8"
+    })
+  }
+  const goals: Array<Goal> = [
+    {
+      text: "facade ≥ 1.2× ky",
+      met: ratio(facade, value("ky")) >= 1.2,
+      detail: `${ratio(facade, value("ky")).toFixed(2)}×`
+    },
+    {
+      text: "facade ≥ 0.6× undici.request",
+      met: ratio(facade, value("undici.request")) >= 0.6,
+      detail: `${ratio(facade, value("undici.request")).toFixed(2)}×`
+    }
+  ]
+  return {
+    title: "Client throughput",
+    method:
+      `GET of a small JSON envelope from a node:http server in a separate process on 127.0.0.1; ` +
+      `${CONCURRENCY} requests in flight per client, ${options.seconds} s per measurement, ` +
+      `median of ${options.runs} runs (order rotated each run, one warm-up pass). ` +
+      `Facade and Effect API run over undici (NodeHttpClient.layerUndici). ` +
+      `The in-memory rows time the request program over an in-memory HttpClient, without network.`,
+    figures,
+    goals
+  }
+}
+
+const isMain = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]
+if (isMain) {
+  const { values } = parseArgs({
+    options: { runs: { type: "string", default: "1" }, seconds: { type: "string", default: "3" } }
+  })
+  const section = await run({ runs: Number(values.runs), seconds: Number(values.seconds) })
+  console.log(`${section.title}\n${section.method}\n`)
+  for (const figure of section.figures) {
+    const ratios = (figure.ratios ?? []).map((r) => `${r.ratio.toFixed(2)}× ${r.peer}`).join(", ")
+    console.log(
+      `${figure.name.padEnd(16)} ${Math.round(figure.value).toString().padStart(8)} ${figure.unit}  ${ratios}`
+    )
+  }
+  for (const goal of section.goals)
+    console.log(`${goal.met ? "met " : "MISS"} ${goal.text}: ${goal.detail}`)
+}
