@@ -87,7 +87,9 @@ const validate = (
   id: Parameters<SessionValidator["Type"]["validate"]>[0]
 ) =>
   Effect.flatMap(SessionValidator, (validator) => {
-    const answer = validator.validate(id)
+    // interruptible even where the app runs uninterruptibly (a bare app served by HttpServer), so
+    // that the timeout can stop a validator that hangs
+    const answer = Effect.interruptible(validator.validate(id))
     return settings.timeout === undefined
       ? answer
       : Effect.timeoutFail(answer, {
