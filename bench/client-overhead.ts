@@ -24,7 +24,7 @@ const memory = HttpClient.make((req) =>
 
 export const measureOverhead = async (): Promise<Record<string, number>> => {
   const runtime = ManagedRuntime.make(Layer.succeed(HttpClient.HttpClient, memory))
-  const cases: Record<string, () => Effect.Effect<unknown>> = {
+  const cases: Record<string, () => Effect.Effect<unknown, never, HttpClient.HttpClient>> = {
     "empty Effect": () => Effect.void,
     "bare HttpClient get + text": () =>
       Effect.orDie(Effect.flatMap(memory.get("http://h/x"), (r) => r.text)),
