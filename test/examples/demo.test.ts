@@ -1,0 +1,56 @@
+/**
+ * `npm run demo` end to end: both stories run, every step is printed and checked, the process
+ * exits 0, and no session id is ever printed in full.
+ */
+import { describe, expect, it } from "vitest"
+import { npmRun } from "./processes.js"
+
+const STEPS = [
+  "Guest browses with filters",
+  "Guest searches, page 2",
+  "Malformed query is refused",
+  "Guest asks who they are",
+  "Login with a wrong password",
+  "Bob (editor) logs in",
+  "Bob asks who he is",
+  "Bob deletes a product",
+  "Bob opens admin stats",
+  "Bob logs out",
+  "Bob's old session is rejected",
+  "Carol (viewer) logs in",
+  "Carol deletes a product",
+  "Alice (admin) logs in",
+  "Alice opens admin stats",
+  "Slow answer times out",
+  "503 twice, the retry succeeds"
+]
+
+const count = (text: string, part: string) => text.split(part).length - 1
+
+describe("npm run demo", () => {
+  it("tells the story with the Promise facade and as an Effect program, and exits 0", async () => {
+    const { code, stdout, stderr } = await npmRun(["demo"])
+    expect(stderr).not.toMatch(/went wrong/)
+    expect(code).toBe(0)
+    expect(stdout).toContain('Promise facade: createSvc("http://127.0.0.1:')
+    expect(stdout).toContain("Effect program: yield* SvcClient (http://127.0.0.1:")
+    for (const step of STEPS) expect(count(stdout, step), step).toBe(2)
+    expect(count(stdout, "TIMEOUT")).toBe(2)
+    expect(count(stdout, '"attempts":3')).toBe(2)
+    expect(stdout).toContain("Every step answered as expected.")
+    // 256-bit ids are 43 base64url characters; the demo shows 6 of them, or `<redacted>`.
+    const tokens = (stdout.match(/[A-Za-z0-9_-]{40,}/g) ?? []).filter((run) =>
+      /[A-Za-z0-9]/.test(run)
+    )
+    expect(tokens).toEqual([])
+    expect(count(stdout, '"session_id":"<redacted>"')).toBe(3)
+  })
+
+  it("runs one story on request: --effect", async () => {
+    const { code, stdout } = await npmRun(["demo", "--", "--effect"])
+    expect(code).toBe(0)
+    expect(stdout).not.toContain("Promise facade")
+    expect(stdout).toContain("Effect program")
+    for (const step of STEPS) expect(count(stdout, step), step).toBe(1)
+  })
+})

@@ -1,0 +1,209 @@
+/**
+ * The demo server, called directly over loopback: login and its cookie, the guards on each route,
+ * product queries read with `parse`, the flaky endpoint, and sessions that survive a restart with
+ * the file store (and do not with the memory store).
+ */
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type DemoServer, startDemoServer } from "./processes.js"
+
+interface Reply {
+  readonly status: number
+  readonly headers: Headers
+  // biome-ignore lint/suspicious/noExplicitAny: test replies are read field by field
+  readonly body: any
+}
+
+const call = async (
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}
+): Promise<Reply> => {
+  const response = await fetch(url, {
+    method: init.method ?? "GET",
+    headers: { "content-type": "application/json", ...init.headers },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) })
+  })
+  const text = await response.text()
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text ? JSON.parse(text) : null
+  }
+}
+
+const login = (url: string, email: string, password: string) =>
+  call(`${url}/login`, { method: "POST", body: { email, password } })
+
+const as = (id: string) => ({ headers: { "x-session-id": id } })
+
+describe("demo server", () => {
+  let server: DemoServer
+  beforeAll(async () => {
+    server = await startDemoServer()
+  })
+  afterAll(async () => {
+    expect(await server.stop()).toBe(0)
+  })
+
+  it("logs in: envelope, a fresh 256-bit id, and the same id as an HttpOnly cookie", async () => {
+    const first = await login(server.url, "bob@example.com", "bob-secret")
+    const second = await login(server.url, "BOB@example.com", "bob-secret")
+    expect(first.status).toBe(200)
+    expect(first.body).toMatchObject({
+      success: true,
+      data: { user_id: "u-bob", name: "Bob", user_type: "editor" },
+      message: "Welcome, Bob"
+    })
+    const id: string = first.body.data.session_id
+    expect(id).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(second.body.data.session_id).not.toBe(id)
+    const cookie = first.headers.get("set-cookie") ?? ""
+    expect(cookie).toContain(`session_id=${id}`)
+    expect(cookie).toMatch(/HttpOnly/)
+    expect(cookie).toMatch(/SameSite=Lax/)
+    expect(cookie).toMatch(/Path=\//)
+  })
+
+  it("refuses a wrong password and an unknown email with the same answer", async () => {
+    const wrong = await login(server.url, "bob@example.com", "bob-secreT")
+    const unknown = await login(server.url, "mallory@example.com", "bob-secret")
+    for (const reply of [wrong, unknown]) {
+      expect(reply.status).toBe(401)
+      expect(reply.body).toEqual({ error: "Invalid email or password" })
+      expect(reply.headers.get("set-cookie")).toBeNull()
+    }
+    const malformed = await call(`${server.url}/login`, { method: "POST", body: { email: 1 } })
+    expect(malformed.status).toBe(400)
+  })
+
+  it("accepts the session from the cookie as a browser sends it", async () => {
+    const { body } = await login(server.url, "carol@example.com", "carol-secret")
+    const me = await call(`${server.url}/me`, {
+      headers: { cookie: `session_id=${body.data.session_id}` }
+    })
+    expect(me.status).toBe(200)
+    expect(me.body.data).toMatchObject({ user_id: "u-carol", permissions: ["products:read"] })
+  })
+
+  it("guards each route with the pinned answers", async () => {
+    const carol = (await login(server.url, "carol@example.com", "carol-secret")).body.data
+      .session_id
+    const alice = (await login(server.url, "alice@example.com", "alice-secret")).body.data
+      .session_id
+    expect((await call(`${server.url}/me`)).body).toEqual({ error: "Session ID required" })
+    expect((await call(`${server.url}/me`, as("not-a-session"))).body).toEqual({
+      error: "Invalid session"
+    })
+    const forbidden = await call(`${server.url}/products/5`, { method: "DELETE", ...as(carol) })
+    expect(forbidden.status).toBe(403)
+    expect(forbidden.body).toEqual({ error: "Permission required: products:delete" })
+    const stats = await call(`${server.url}/admin/stats`, as(carol))
+    expect(stats.body).toEqual({ error: "Insufficient permissions. Required user types: admin" })
+    // Administrators pass every permission check.
+    const deleted = await call(`${server.url}/products/5`, { method: "DELETE", ...as(alice) })
+    expect(deleted.body.data.name).toBe("Noise-Cancelling Headphones")
+    expect(
+      (await call(`${server.url}/products/5`, { method: "DELETE", ...as(alice) })).status
+    ).toBe(404)
+    const after = await call(`${server.url}/admin/stats`, as(alice))
+    expect(after.body.data.products).toBe(23)
+  })
+
+  it("revokes the session at logout", async () => {
+    const id = (await login(server.url, "bob@example.com", "bob-secret")).body.data.session_id
+    const out = await call(`${server.url}/logout`, { method: "POST", ...as(id) })
+    expect(out.status).toBe(200)
+    expect(out.headers.get("set-cookie")).toMatch(/session_id=;.*Max-Age=0/)
+    expect((await call(`${server.url}/me`, as(id))).body).toEqual({ error: "Invalid session" })
+    expect((await call(`${server.url}/logout`, { method: "POST", ...as(id) })).status).toBe(401)
+  })
+
+  it("answers product queries in the wire format, paged in an envelope", async () => {
+    const query =
+      "category=office&price[lte]=40&sale_price[isNull]=true&sort=-price,name&page=1&limit=2"
+    const { status, body } = await call(`${server.url}/products?${query}`)
+    expect(status).toBe(200)
+    expect(body.data.map((p: { name: string }) => p.name)).toEqual(["Laptop Stand", "Desk Mat"])
+    expect(body.meta).toEqual({ page: 1, limit: 2, total: 3, totalPages: 2 })
+    expect(body.message).toBe("Browsing as a guest")
+  })
+
+  it.each([
+    ["name[ilike]=%MUG%", ["Travel Mug"]],
+    ["name[like]=%Mug", ["Travel Mug"]],
+    ["name[startsWith]=Desk", ["Desk Lamp", "Desk Mat"]],
+    ["name[endsWith]=Stand", ["Laptop Stand"]],
+    ["category[notIn]=electronics,office,kitchen,stationery", ["Backpack", "Cable Organiser"]],
+    ["price[between]=300,500", ["Ergonomic Chair", "Standing Desk"]],
+    ["stock[lt]=5&stock[ne]=0", ["Standing Desk"]],
+    ["stock=0", ["USB-C Hub", "Bookshelf Speaker"]],
+    ["price[gte]=249&sale_price[isNotNull]=true", ["27-inch Monitor", "Standing Desk"]],
+    ["category=travel&price[notBetween]=10,20", ["Backpack"]],
+    ["search=DESK&price[gt]=100", ["Standing Desk"]]
+  ])("filters %s", async (query, names) => {
+    const { body } = await call(`${server.url}/products?${query}&sort=id&limit=50`)
+    expect(body.data.map((p: { name: string }) => p.name).sort()).toEqual([...names].sort())
+  })
+
+  it.each([
+    ["price[approx]=1", /unknown operator/],
+    ["colour=red", /Unknown field "colour"/],
+    ["price=cheap", /"price": must be a number/],
+    ["page=0", /"page"/],
+    ["limit=500", /limit must be at most 100/],
+    ["sort=-secret", /Unknown field "secret"/]
+  ])("answers 400 to a malformed query: %s", async (query, message) => {
+    const { status, body } = await call(`${server.url}/products?${query}`)
+    expect(status).toBe(400)
+    expect(Object.keys(body)).toEqual(["error"])
+    expect(body.error).toMatch(message)
+  })
+
+  it("fails /flaky with 503 twice per key, then reports the attempts", async () => {
+    const url = `${server.url}/flaky?key=direct`
+    const statuses = [(await call(url)).status, (await call(url)).status]
+    const third = await call(url)
+    expect(statuses).toEqual([503, 503])
+    expect(third.body).toEqual({
+      success: true,
+      data: { attempts: 3 },
+      message: "Succeeded on attempt 3"
+    })
+  })
+})
+
+describe("session stores across a restart", () => {
+  it("the file store keeps sessions, without writing ids to disk", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "svc-demo-sessions-"))
+    const first = await startDemoServer(["--store", "file", "--dir", dir])
+    const id = (await login(first.url, "bob@example.com", "bob-secret")).body.data.session_id
+    expect(await first.stop()).toBe(0)
+
+    const files = readdirSync(dir)
+    expect(files.length).toBe(1)
+    for (const file of files) expect(readFileSync(join(dir, file), "utf8")).not.toContain(id)
+
+    const second = await startDemoServer(["--store", "file", "--dir", dir])
+    try {
+      const me = await call(`${second.url}/me`, as(id))
+      expect(me.status).toBe(200)
+      expect(me.body.data.user_id).toBe("u-bob")
+    } finally {
+      await second.stop()
+    }
+  })
+
+  it("the memory store forgets them", async () => {
+    const first = await startDemoServer()
+    const id = (await login(first.url, "bob@example.com", "bob-secret")).body.data.session_id
+    await first.stop()
+    const second = await startDemoServer()
+    try {
+      expect((await call(`${second.url}/me`, as(id))).status).toBe(401)
+    } finally {
+      await second.stop()
+    }
+  })
+})
