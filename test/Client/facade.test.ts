@@ -88,7 +88,11 @@ describe("the facade never throws or rejects", () => {
   it("bad arguments to a request resolve to a failure", async () => {
     const svc = createSvc(server.origin)
     const response = await svc.get(undefined as unknown as string, { params: 5 as never })
-    expect(response.success).toBe(false)
+    expect(response).toMatchObject({
+      success: false,
+      status: 0,
+      error: "endpoint must be a string, got undefined"
+    })
   })
 })
 

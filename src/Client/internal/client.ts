@@ -360,6 +360,9 @@ export const request = <A, I>(
   options: RequestOptions<A, I> = {}
 ): Effect.Effect<ApiResponse<A>, SvcError, HttpClient.HttpClient> =>
   Effect.suspend(() => {
+    if (typeof endpoint !== "string") {
+      return Effect.die(new TypeError(`endpoint must be a string, got ${typeof endpoint}`))
+    }
     const onRequest = state.config.onRequest
     const requestInterceptors =
       onRequest === undefined

@@ -137,13 +137,7 @@ export const make = (baseUrl: string, config?: SvcConfig): Facade => {
     endpoint: string,
     body: unknown,
     options: RequestOptions<A, I> | undefined
-  ): Promise<ApiResponse<A>> => {
-    try {
-      return run(state, request(state, method, endpoint, body, options))
-    } catch (cause) {
-      return run(state, Promise.reject(cause) as never)
-    }
-  }
+  ): Promise<ApiResponse<A>> => run(state, request(state, method, endpoint, body, options))
   return {
     get: (endpoint, options) => send("GET", endpoint, undefined, options),
     delete: (endpoint, options) => send("DELETE", endpoint, undefined, options),
