@@ -53,7 +53,9 @@ export const probeValidator = (probe: Probe): Layer.Layer<SessionValidator> =>
         if (raw === BOOM) return Effect.die(new Error("validator crashed"))
         if (raw === SLOW)
           return Effect.zipRight(Deferred.succeed(probe.asked, undefined), Effect.never)
-        return Effect.succeed(Option.fromNullable(SESSIONS[raw]))
+        return Effect.succeed(
+          Object.hasOwn(SESSIONS, raw) ? Option.some(SESSIONS[raw]!) : Option.none()
+        )
       })
   })
 
