@@ -8,7 +8,10 @@ import type { ApiResponse, ErrorCode, SvcError } from "svc-sdk"
 
 export interface Expected<A> {
   readonly status: number
-  /** Required when the step expects a failure; a success never has a code. */
+  /**
+   * The failure's code. A success never has one.
+   * @default "HTTP_ERROR" when `status` is not 2xx
+   */
   readonly code?: ErrorCode
   /** Further checks on the response: a description of what is wrong, or `undefined`. */
   readonly check?: (response: ApiResponse<A>) => string | undefined
@@ -87,7 +90,8 @@ const mismatch = <A>(response: ApiResponse<A>, expected: Expected<A>): string | 
   if (response.success !== (expected.status >= 200 && expected.status < 300)) {
     return `expected success ${!response.success}, got ${response.success}`
   }
-  if (response.code !== expected.code) return `expected code ${expected.code ?? "none"}, ${got}`
+  const code = expected.code ?? (response.success ? undefined : "HTTP_ERROR")
+  if (response.code !== code) return `expected code ${code ?? "none"}, ${got}`
   return expected.check?.(response)
 }
 

@@ -1,0 +1,89 @@
+/**
+ * The demo's step table: a step that gets what it expected prints and passes; any mismatch
+ * throws a `StepFailed` naming the step; session ids are never printed in full.
+ */
+import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest"
+import { asApiResponse, dataHas, makeStory, StepFailed, totalIs } from "../../examples/steps.js"
+import { HttpError, TimeoutError } from "../../src/Client/SvcError.js"
+
+const ID = "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcde"
+
+describe("makeStory", () => {
+  let log: MockInstance<typeof console.log>
+  beforeEach(() => {
+    log = vi.spyOn(console, "log").mockImplementation(() => undefined)
+  })
+  afterEach(() => log.mockRestore())
+  const printed = () => log.mock.calls.map((args) => args.join(" ")).join("\n")
+
+  it("prints a row per step and hands the response back when it matches", () => {
+    const { step } = makeStory("A story")
+    const response = { success: true, status: 200, data: { user_id: "u1", session_id: ID } }
+    expect(
+      step("Log in", "POST /login", response, { status: 200, check: dataHas("user_id", "u1") })
+    ).toBe(response)
+    const failure = {
+      success: false,
+      status: 401,
+      error: "Session ID required",
+      code: "HTTP_ERROR"
+    } as const
+    step("Ask who", "GET /me", failure, { status: 401 })
+    const output = printed()
+    expect(output).toContain("A story")
+    expect(output).toMatch(/1\s+Log in\s+200\s+✓\s+POST \/login/)
+    expect(output).toMatch(/2\s+Ask who\s+401\s+✗\s+HTTP_ERROR\s+GET \/me/)
+    expect(output).toContain("error: Session ID required")
+    expect(output).toContain(`"session_id":"${ID.slice(0, 6)}…"`)
+    expect(output).not.toContain(ID)
+  })
+
+  it.each([
+    [{ success: true, status: 200 }, { status: 403 }, "expected status 403, got 200"],
+    [
+      { success: false, status: 0, code: "NETWORK_ERROR", error: "down" },
+      { status: 0, code: "TIMEOUT" },
+      "expected code TIMEOUT, got 0 NETWORK_ERROR"
+    ],
+    [
+      { success: true, status: 200, meta: { total: 2 } },
+      { status: 200, check: totalIs(3) },
+      "expected 3 products, got 2"
+    ],
+    [
+      { success: true, status: 200, data: { attempts: 1 } },
+      { status: 200, check: dataHas("attempts", 3) },
+      "expected data.attempts = 3, got 1"
+    ]
+  ] as const)("throws StepFailed naming the step: %j", (response, expected, reason) => {
+    const { step } = makeStory("A story")
+    step("First", "GET /", { success: true, status: 200 }, { status: 200 })
+    const failed = (() => {
+      try {
+        step("Second", "GET /x", response, expected)
+      } catch (error) {
+        return error
+      }
+    })()
+    expect(failed).toBeInstanceOf(StepFailed)
+    expect((failed as StepFailed).message).toBe(`Step 2 "Second" went wrong: ${reason}`)
+  })
+})
+
+describe("asApiResponse", () => {
+  it("shows an Effect API failure as the Promise facade would", () => {
+    const http = new HttpError({ status: 403, error: "Forbidden", body: {}, headers: {} })
+    expect(asApiResponse(http)).toEqual({
+      success: false,
+      status: 403,
+      error: "Forbidden",
+      code: "HTTP_ERROR"
+    })
+    expect(asApiResponse(new TimeoutError({ timeoutMillis: 200 }))).toEqual({
+      success: false,
+      status: 0,
+      error: "Request timed out after 200 ms",
+      code: "TIMEOUT"
+    })
+  })
+})
