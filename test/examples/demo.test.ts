@@ -44,7 +44,7 @@ describe("npm run demo", () => {
     )
     expect(tokens).toEqual([])
     expect(count(stdout, '"session_id":"<redacted>"')).toBe(3)
-  })
+  }, 90_000)
 
   it("runs one story on request: --effect", async () => {
     const { code, stdout } = await npmRun(["demo", "--", "--effect"])
@@ -52,5 +52,5 @@ describe("npm run demo", () => {
     expect(stdout).not.toContain("Promise facade")
     expect(stdout).toContain("Effect program")
     for (const step of STEPS) expect(count(stdout, step), step).toBe(1)
-  })
+  }, 90_000)
 })

@@ -42,7 +42,7 @@ describe("demo server", () => {
   let server: DemoServer
   beforeAll(async () => {
     server = await startDemoServer()
-  })
+  }, 90_000)
   afterAll(async () => {
     expect(await server.stop()).toBe(0)
   })
@@ -176,7 +176,7 @@ describe("demo server", () => {
 
 describe("session stores across a restart", () => {
   it("the file store keeps sessions, without writing ids to disk", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "svc-demo-sessions-"))
+    const dir = join(mkdtempSync(join(tmpdir(), "svc-demo-")), "sessions") // created by the store
     const first = await startDemoServer(["--store", "file", "--dir", dir])
     const id = (await login(first.url, "bob@example.com", "bob-secret")).body.data.session_id
     expect(await first.stop()).toBe(0)
@@ -193,7 +193,7 @@ describe("session stores across a restart", () => {
     } finally {
       await second.stop()
     }
-  })
+  }, 90_000)
 
   it("the memory store forgets them", async () => {
     const first = await startDemoServer()
@@ -205,5 +205,5 @@ describe("session stores across a restart", () => {
     } finally {
       await second.stop()
     }
-  })
+  }, 90_000)
 })
