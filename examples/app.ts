@@ -18,11 +18,11 @@ import {
   optionalAuth,
   requireAuth,
   requirePermission,
-  requireUserType
+  requireUserType,
+  SessionStore
 } from "svc-sdk/Auth"
 import { QueryParseError } from "svc-sdk/Query"
 import { answerQuery, PRODUCTS, type Product, ProductQueryError } from "./products.js"
-import { SessionStore } from "./sessions.js"
 import { authenticate, sessionOf } from "./users.js"
 
 /** The session cookie: invisible to page scripts (`HttpOnly`), not sent on cross-site posts. */

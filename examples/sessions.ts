@@ -5,10 +5,7 @@
  */
 import { NodeContext } from "@effect/platform-node"
 import * as Layer from "effect/Layer"
-// `svc-sdk/Auth` does not re-export `SessionStore` yet, so the demo reaches for its module.
-import { SessionStore } from "../src/Auth/SessionStore.js"
-
-export { SessionStore }
+import { SessionStore } from "svc-sdk/Auth"
 
 /** The store (memory, or files under `directory`) and a `SessionValidator` over it. */
 export const sessionsLayer = (directory?: string) => {

@@ -24,6 +24,12 @@ export {
 } from "./Guards.js"
 export { SessionData, type SessionDataInput } from "./SessionData.js"
 export {
+  SessionStore,
+  SessionStoreError,
+  type SessionStoreOptions,
+  type SessionStoreService
+} from "./SessionStore.js"
+export {
   type CacheOptions,
   type HttpValidatorOptions,
   type MemorySessions,
