@@ -1,16 +1,18 @@
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import { AuthContext, type AuthenticatedUser, CurrentUser, guest } from "../CurrentUser.js"
 import type { SessionData } from "../SessionData.js"
-import { SessionValidator } from "../SessionValidator.js"
-import { SessionValidatorUnavailable } from "../SessionValidatorUnavailable.js"
 import { describe, durationOption, nameOption } from "./options.js"
+import {
+  EstablishedResolution,
+  type Resolution,
+  type ResolveRequirements,
+  type ResolveSettings,
+  resolve
+} from "./resolution.js"
 import { ErrorText, errorResponse } from "./responses.js"
-import { readSessionId, type SessionIdSource } from "./sessionId.js"
 
 export interface GuardOptions {
   readonly header?: string | undefined
@@ -25,11 +27,7 @@ export interface PermissionOptions extends GuardOptions {
 
 export const DEFAULT_TIMEOUT = Duration.seconds(5)
 
-interface GuardSettings {
-  readonly source: SessionIdSource
-  /** `undefined` when the validator is given all the time it wants. */
-  readonly timeout: Duration.Duration | undefined
-}
+type GuardSettings = ResolveSettings
 
 /** Every default in one place; bad options throw here, when the guard is made. */
 export const guardSettings = (guard: string, options: GuardOptions | undefined): GuardSettings => {
@@ -58,77 +56,6 @@ const timeoutOption = (name: string, value: Duration.DurationInput | undefined) 
 const switchableName = (name: string, value: string | false | undefined): string | false =>
   value === false ? false : nameOption(name, value, "session_id")
 
-/** The outcome of looking at a request's session: what every later guard on it reuses. */
-export type Resolution =
-  | { readonly _tag: "Missing" }
-  | { readonly _tag: "Malformed" }
-  | { readonly _tag: "Invalid" }
-  | { readonly _tag: "Unavailable" }
-  | { readonly _tag: "Authenticated"; readonly user: AuthenticatedUser }
-
-/** Set by the first guard of a request for the guards it wraps. */
-export class EstablishedResolution extends Context.Tag("svc-sdk/Auth/EstablishedResolution")<
-  EstablishedResolution,
-  Resolution
->() {}
-
-const missing: Resolution = { _tag: "Missing" }
-const malformed: Resolution = { _tag: "Malformed" }
-const invalid: Resolution = { _tag: "Invalid" }
-const unavailable: Resolution = { _tag: "Unavailable" }
-
-const authenticated = (session: SessionData): Resolution => ({
-  _tag: "Authenticated",
-  user: { user_id: session.user_id, session, is_guest: false }
-})
-
-const validate = (
-  settings: GuardSettings,
-  id: Parameters<SessionValidator["Type"]["validate"]>[0]
-) =>
-  Effect.flatMap(SessionValidator, (validator) => {
-    // interruptible even where the app runs uninterruptibly (a bare app served by HttpServer), so
-    // that the timeout can stop a validator that hangs
-    const answer = Effect.interruptible(validator.validate(id))
-    return settings.timeout === undefined
-      ? answer
-      : Effect.timeoutFail(answer, {
-          duration: settings.timeout,
-          onTimeout: () => new SessionValidatorUnavailable({ reason: "Timeout" })
-        })
-  }).pipe(
-    Effect.matchCauseEffect({
-      onSuccess: (session) =>
-        Effect.succeed(Option.isSome(session) ? authenticated(session.value) : invalid),
-      onFailure: (cause) =>
-        Effect.as(
-          Effect.logWarning("Session validator unavailable", cause).pipe(
-            Effect.annotateLogs("module", "svc-sdk/Auth")
-          ),
-          unavailable
-        )
-    })
-  )
-
-/** Reads the id and asks the validator (at most once, and only for a well-formed id). */
-const resolveFresh = (
-  settings: GuardSettings
-): Effect.Effect<Resolution, never, SessionValidator | HttpServerRequest.HttpServerRequest> =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-    const reading = readSessionId(request, settings.source)
-    switch (reading._tag) {
-      case "Missing":
-        return Effect.succeed(missing)
-      case "Malformed":
-        return Effect.succeed(malformed)
-      case "Found":
-        return validate(settings, reading.id)
-    }
-  })
-
-/** The resolution of an earlier guard on this request, or `None`. */
-const established = Effect.serviceOption(EstablishedResolution)
-
 /** `Authenticated` goes on; anything else becomes `requireAuth`'s error response. */
 const rejection = (resolution: Resolution): HttpServerResponse.HttpServerResponse | undefined => {
   switch (resolution._tag) {
@@ -144,33 +71,35 @@ const rejection = (resolution: Resolution): HttpServerResponse.HttpServerRespons
   }
 }
 
+/** Provides the user (and the resolution, for later guards) with one context merge. */
 const withUser = <A, E, R>(
   self: Effect.Effect<A, E, R>,
   resolution: Resolution,
   user: AuthenticatedUser
-) =>
-  Effect.mapInputContext(
+) => {
+  const provided = Context.make(EstablishedResolution, resolution).pipe(
+    Context.add(AuthContext, user),
+    Context.add(CurrentUser, user)
+  )
+  return Effect.mapInputContext(
     self,
     (context: Context.Context<Exclude<R, CurrentUser | AuthContext>>) =>
-      Context.add(
-        Context.add(Context.add(context, EstablishedResolution, resolution), AuthContext, user),
-        CurrentUser,
-        user
-      ) as Context.Context<R>
+      Context.merge(context, provided) as Context.Context<R>
   )
+}
 
-const withAuthContext = <A, E, R>(self: Effect.Effect<A, E, R>, resolution: Resolution) =>
-  Effect.mapInputContext(
+const withAuthContext = <A, E, R>(self: Effect.Effect<A, E, R>, resolution: Resolution) => {
+  const provided = Context.make(EstablishedResolution, resolution).pipe(
+    Context.add(AuthContext, resolution._tag === "Authenticated" ? resolution.user : guest)
+  )
+  return Effect.mapInputContext(
     self,
     (context: Context.Context<Exclude<R, AuthContext>>) =>
-      Context.add(
-        Context.add(context, EstablishedResolution, resolution),
-        AuthContext,
-        resolution._tag === "Authenticated" ? resolution.user : guest
-      ) as Context.Context<R>
+      Context.merge(context, provided) as Context.Context<R>
   )
+}
 
-export type GuardRequirements = SessionValidator | HttpServerRequest.HttpServerRequest
+export type GuardRequirements = ResolveRequirements
 
 /**
  * Runs `check` on the established resolution (or a fresh one) and either answers with its response
@@ -190,27 +119,24 @@ const authenticatedGuard =
     A | HttpServerResponse.HttpServerResponse,
     E,
     Exclude<R, CurrentUser | AuthContext> | GuardRequirements
-  > => {
-    const admit = (
-      resolution: Resolution,
-      known: boolean
-    ): Effect.Effect<
-      A | HttpServerResponse.HttpServerResponse,
-      E,
-      Exclude<R, CurrentUser | AuthContext>
-    > => {
-      const response = check(resolution, known)
-      if (response !== undefined) return Effect.succeed(response)
-      return resolution._tag === "Authenticated"
-        ? withUser(self, resolution, resolution.user)
-        : Effect.succeed(errorResponse(401, ErrorText.authenticationRequired))
-    }
-    return Effect.flatMap(established, (known) =>
-      Option.isSome(known)
-        ? admit(known.value, true)
-        : Effect.flatMap(resolveFresh(settings), (resolution) => admit(resolution, false))
+  > =>
+    resolve(
+      settings,
+      (
+        resolution,
+        known
+      ): Effect.Effect<
+        A | HttpServerResponse.HttpServerResponse,
+        E,
+        Exclude<R, CurrentUser | AuthContext>
+      > => {
+        const response = check(resolution, known)
+        if (response !== undefined) return Effect.succeed(response)
+        return resolution._tag === "Authenticated"
+          ? withUser(self, resolution, resolution.user)
+          : Effect.succeed(errorResponse(401, ErrorText.authenticationRequired))
+      }
     )
-  }
 
 export const requireAuth = (options?: GuardOptions) =>
   authenticatedGuard(guardSettings("requireAuth", options), rejection)
@@ -220,11 +146,7 @@ export const optionalAuth = (options?: GuardOptions) => {
   return <A, E, R>(
     self: Effect.Effect<A, E, R>
   ): Effect.Effect<A, E, Exclude<R, AuthContext> | GuardRequirements> =>
-    Effect.flatMap(established, (known) =>
-      Option.isSome(known)
-        ? withAuthContext(self, known.value)
-        : Effect.flatMap(resolveFresh(settings), (resolution) => withAuthContext(self, resolution))
-    )
+    resolve(settings, (resolution) => withAuthContext(self, resolution))
 }
 
 /** An established guest is `Authentication required`; a fresh failure is `requireAuth`'s error. */

@@ -1,0 +1,146 @@
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as Option from "effect/Option"
+import * as Runtime from "effect/Runtime"
+import * as RuntimeFlags from "effect/RuntimeFlags"
+import type { AuthenticatedUser } from "../CurrentUser.js"
+import type { SessionData } from "../SessionData.js"
+import { SessionValidator } from "../SessionValidator.js"
+import { SessionValidatorUnavailable } from "../SessionValidatorUnavailable.js"
+import { readSessionId, type SessionIdSource } from "./sessionId.js"
+
+/** The outcome of looking at a request's session: what every later guard on it reuses. */
+export type Resolution =
+  | { readonly _tag: "Missing" }
+  | { readonly _tag: "Malformed" }
+  | { readonly _tag: "Invalid" }
+  | { readonly _tag: "Unavailable" }
+  | { readonly _tag: "Authenticated"; readonly user: AuthenticatedUser }
+
+/** Set by the first guard of a request for the guards it wraps. */
+export class EstablishedResolution extends Context.Tag("svc-sdk/Auth/EstablishedResolution")<
+  EstablishedResolution,
+  Resolution
+>() {}
+
+export interface ResolveSettings {
+  readonly source: SessionIdSource
+  /** `undefined` when the validator is given all the time it wants. */
+  readonly timeout: Duration.Duration | undefined
+}
+
+export type ResolveRequirements = SessionValidator | HttpServerRequest.HttpServerRequest
+
+const missing: Resolution = { _tag: "Missing" }
+const malformed: Resolution = { _tag: "Malformed" }
+const invalid: Resolution = { _tag: "Invalid" }
+const unavailable: Resolution = { _tag: "Unavailable" }
+
+const authenticated = (session: SessionData): Resolution => ({
+  _tag: "Authenticated",
+  user: { user_id: session.user_id, session, is_guest: false }
+})
+
+/**
+ * The established resolution if an earlier guard set one (`known`), else a fresh one: read the id,
+ * and ask the validator only for a well-formed one.
+ */
+export const resolve = <A, E, R>(
+  settings: ResolveSettings,
+  next: (resolution: Resolution, known: boolean) => Effect.Effect<A, E, R>
+): Effect.Effect<A, E, R | ResolveRequirements> =>
+  Effect.contextWithEffect((context: Context.Context<ResolveRequirements>) => {
+    const known = Context.getOption(context, EstablishedResolution)
+    if (Option.isSome(known)) return next(known.value, true)
+    const request = Context.get(context, HttpServerRequest.HttpServerRequest)
+    const reading = readSessionId(request, settings.source)
+    switch (reading._tag) {
+      case "Missing":
+        return next(missing, false)
+      case "Malformed":
+        return next(malformed, false)
+      case "Found": {
+        const validation = Context.get(context, SessionValidator).validate(reading.id)
+        const onAnswer = (resolution: Resolution) => next(resolution, false)
+        // an answer that is already there (`Effect.succeed`, the memory validator) costs nothing more
+        return Exit.isExit(validation)
+          ? answer(validation as Answer, onAnswer)
+          : Effect.flatMap(Effect.runtime<never>(), (runtime) =>
+              validate(runtime, settings, validation, onAnswer)
+            )
+      }
+    }
+  })
+
+/**
+ * Runs the validation synchronously as far as it goes (cache hits finish there, with no fiber
+ * forked and no timer set); only a validation that suspends is awaited under the timeout. It runs
+ * interruptible even where the app runs uninterruptibly (a bare app served by `HttpServer`), so
+ * that a timeout stops a validator that hangs.
+ */
+const validate = <A, E, R>(
+  runtime: Runtime.Runtime<never>,
+  settings: ResolveSettings,
+  validation: Effect.Effect<Option.Option<SessionData>, SessionValidatorUnavailable>,
+  next: (resolution: Resolution) => Effect.Effect<A, E, R>
+): Effect.Effect<A, E, R> => {
+  const interruptible = Runtime.make({
+    context: runtime.context,
+    fiberRefs: runtime.fiberRefs,
+    runtimeFlags: RuntimeFlags.enable(runtime.runtimeFlags, RuntimeFlags.Interruption)
+  })
+  const exit = Runtime.runSyncExit(interruptible, validation)
+  const pending = suspendedFiber(exit)
+  if (pending === undefined) return answer(exit, next)
+  return Effect.flatMap(awaitAnswer(pending, settings.timeout), (late) => answer(late, next))
+}
+
+type Answer = Exit.Exit<Option.Option<SessionData>, SessionValidatorUnavailable>
+
+const suspendedFiber = (
+  exit: Answer
+): Fiber.RuntimeFiber<Option.Option<SessionData>, SessionValidatorUnavailable> | undefined => {
+  if (Exit.isSuccess(exit)) return undefined
+  const defect = Cause.dieOption(exit.cause)
+  return Option.isSome(defect) && Runtime.isAsyncFiberException(defect.value)
+    ? (defect.value.fiber as Fiber.RuntimeFiber<
+        Option.Option<SessionData>,
+        SessionValidatorUnavailable
+      >)
+    : undefined
+}
+
+const awaitAnswer = (
+  fiber: Fiber.RuntimeFiber<Option.Option<SessionData>, SessionValidatorUnavailable>,
+  timeout: Duration.Duration | undefined
+): Effect.Effect<Answer> => {
+  const joined = Effect.interruptible(Fiber.join(fiber))
+  const limited =
+    timeout === undefined
+      ? joined
+      : Effect.timeoutFail(joined, {
+          duration: timeout,
+          onTimeout: () => new SessionValidatorUnavailable({ reason: "Timeout" })
+        })
+  return Effect.exit(limited).pipe(Effect.ensuring(Fiber.interruptFork(fiber)))
+}
+
+const answer = <A, E, R>(
+  exit: Answer,
+  next: (resolution: Resolution) => Effect.Effect<A, E, R>
+): Effect.Effect<A, E, R> => {
+  if (Exit.isSuccess(exit)) {
+    return next(Option.isSome(exit.value) ? authenticated(exit.value.value) : invalid)
+  }
+  return Effect.zipRight(
+    Effect.logWarning("Session validator unavailable", exit.cause).pipe(
+      Effect.annotateLogs("module", "svc-sdk/Auth")
+    ),
+    next(unavailable)
+  )
+}
