@@ -71,33 +71,37 @@ const rejection = (resolution: Resolution): HttpServerResponse.HttpServerRespons
   }
 }
 
-/** Provides the user (and the resolution, for later guards) with one context merge. */
+/** The context plus the given services, with one copy of the context's map. */
+const extend = <R>(
+  context: Context.Context<never>,
+  services: ReadonlyArray<readonly [key: string, service: unknown]>
+): Context.Context<R> => {
+  const map = new Map(context.unsafeMap)
+  for (const [key, service] of services) map.set(key, service)
+  return Context.unsafeMake(map)
+}
+
+/** Provides the user (and the resolution, for later guards). */
 const withUser = <A, E, R>(
   self: Effect.Effect<A, E, R>,
   resolution: Resolution,
   user: AuthenticatedUser
-) => {
-  const provided = Context.make(EstablishedResolution, resolution).pipe(
-    Context.add(AuthContext, user),
-    Context.add(CurrentUser, user)
+) =>
+  Effect.mapInputContext(self, (context: Context.Context<Exclude<R, CurrentUser | AuthContext>>) =>
+    extend<R>(context as Context.Context<never>, [
+      [EstablishedResolution.key, resolution],
+      [AuthContext.key, user],
+      [CurrentUser.key, user]
+    ])
   )
-  return Effect.mapInputContext(
-    self,
-    (context: Context.Context<Exclude<R, CurrentUser | AuthContext>>) =>
-      Context.merge(context, provided) as Context.Context<R>
-  )
-}
 
-const withAuthContext = <A, E, R>(self: Effect.Effect<A, E, R>, resolution: Resolution) => {
-  const provided = Context.make(EstablishedResolution, resolution).pipe(
-    Context.add(AuthContext, resolution._tag === "Authenticated" ? resolution.user : guest)
+const withAuthContext = <A, E, R>(self: Effect.Effect<A, E, R>, resolution: Resolution) =>
+  Effect.mapInputContext(self, (context: Context.Context<Exclude<R, AuthContext>>) =>
+    extend<R>(context as Context.Context<never>, [
+      [EstablishedResolution.key, resolution],
+      [AuthContext.key, resolution._tag === "Authenticated" ? resolution.user : guest]
+    ])
   )
-  return Effect.mapInputContext(
-    self,
-    (context: Context.Context<Exclude<R, AuthContext>>) =>
-      Context.merge(context, provided) as Context.Context<R>
-  )
-}
 
 export type GuardRequirements = ResolveRequirements
 
