@@ -52,6 +52,8 @@ export const loadWith = async (
  */
 const importAsyncStorage = async (): Promise<unknown> => {
   try {
+    // biome-ignore lint/suspicious/noTsIgnore: must hold whether the optional peer is installed or not
+    // @ts-ignore: the optional peer is usually not installed, and its types are not needed here
     return await import("@react-native-async-storage/async-storage")
   } catch {
     return undefined
