@@ -31,22 +31,19 @@ const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon
 const CONNECTIONS = 50
 const SESSION_ID = "bench-session-0123456789abcdef"
 const GOAL = 0.9
-const ROUTES = [
-  { path: "/open", name: "unguarded" },
-  { path: "/memory", name: "requireAuth, memory validator" },
-  { path: "/cached", name: "requireAuth, cached(http(...)) validator" }
+const VALIDATORS = [
+  { server: "memory", name: "requireAuth, memory validator" },
+  { server: "cached", name: "requireAuth, cached(http(...)) validator" }
 ] as const
+type Ports = Record<(typeof VALIDATORS)[number]["server"], number>
 
-const startServer = (): Promise<{ origin: string; child: ChildProcess }> =>
+const startServers = (): Promise<{ ports: Ports; child: ChildProcess }> =>
   new Promise((resolve, reject) => {
     const child = fork(fileURLToPath(new URL("./auth-server.ts", import.meta.url)), [], {
       execArgv: ["--import", "tsx", "--conditions=svc-sdk-source"],
       stdio: ["ignore", "inherit", "inherit", "ipc"]
     })
-    child.once("message", (message) => {
-      const { port } = message as { port: number }
-      resolve({ origin: `http://127.0.0.1:${port}`, child })
-    })
+    child.once("message", (ports) => resolve({ ports: ports as Ports, child }))
     child.once("error", reject)
     child.once("exit", (code) => reject(new Error(`auth bench server exited with ${code}`)))
   })
@@ -68,41 +65,63 @@ const load = async (url: string, seconds: number): Promise<number> => {
   return result.requests.average
 }
 
+interface Pair {
+  readonly open: Array<number>
+  readonly guarded: Array<number>
+  /** guarded / open, per run (both measured back to back, so load drift cancels out). */
+  readonly ratios: Array<number>
+}
+
+/** One run on one server: unguarded and guarded back to back, in alternating order. */
+const measurePair = async (port: number, seconds: number, guardedFirst: boolean, pair: Pair) => {
+  const url = (path: string) => `http://127.0.0.1:${port}${path}`
+  const first = await load(url(guardedFirst ? "/guarded" : "/open"), seconds)
+  const second = await load(url(guardedFirst ? "/open" : "/guarded"), seconds)
+  const [open, guarded] = guardedFirst ? [second, first] : [first, second]
+  pair.open.push(open)
+  pair.guarded.push(guarded)
+  pair.ratios.push(guarded / open)
+}
+
 export const run = async (options: BenchOptions): Promise<Section> => {
-  const { origin, child } = await startServer()
+  const { ports, child } = await startServers()
   try {
-    for (const route of ROUTES) await load(origin + route.path, 1) // warm-up
-    const samples: Record<string, Array<number>> = Object.fromEntries(
-      ROUTES.map((route) => [route.path, []])
-    )
+    const pairs = new Map<string, Pair>()
+    for (const validator of VALIDATORS) {
+      const port = ports[validator.server]
+      await load(`http://127.0.0.1:${port}/open`, 1) // warm-up
+      await load(`http://127.0.0.1:${port}/guarded`, 1)
+      pairs.set(validator.server, { open: [], guarded: [], ratios: [] })
+    }
     for (let i = 0; i < options.runs; i++) {
-      // rotate the order so that no route always runs first or last
-      const order = ROUTES.map((_, k) => ROUTES[(k + i) % ROUTES.length]!)
-      for (const route of order) {
-        samples[route.path]?.push(await load(origin + route.path, options.seconds))
+      for (const validator of VALIDATORS) {
+        const pair = pairs.get(validator.server)!
+        await measurePair(ports[validator.server], options.seconds, i % 2 === 1, pair)
       }
     }
-    const value = (path: string) => median(samples[path] ?? [])
-    const open = value("/open")
-    const figures: Array<Figure> = ROUTES.map((route) => ({
-      name: route.name,
-      value: value(route.path),
-      unit: "req/s",
-      ...(route.path === "/open"
-        ? {}
-        : { ratios: [{ peer: "unguarded", ratio: value(route.path) / open }] })
-    }))
-    const goals: Array<Goal> = ROUTES.filter((route) => route.path !== "/open").map((route) => {
-      const ratio = value(route.path) / open
-      return {
-        text: `${route.name} keeps ≥ ${GOAL}× the unguarded throughput`,
+    const figures: Array<Figure> = []
+    const goals: Array<Goal> = []
+    for (const validator of VALIDATORS) {
+      const pair = pairs.get(validator.server)!
+      const ratio = median(pair.ratios)
+      figures.push(
+        { name: `unguarded (${validator.server} server)`, value: median(pair.open), unit: "req/s" },
+        {
+          name: validator.name,
+          value: median(pair.guarded),
+          unit: "req/s",
+          ratios: [{ peer: "unguarded", ratio }]
+        }
+      )
+      goals.push({
+        text: `${validator.name} keeps ≥ ${GOAL}× the unguarded throughput`,
         met: ratio >= GOAL,
-        detail: `${ratio.toFixed(2)}× (${Math.round(value(route.path))} vs ${Math.round(open)} req/s)`
-      }
-    })
+        detail: `${ratio.toFixed(2)}× (median of per-run ratios: ${pair.ratios.map((r) => r.toFixed(2)).join(", ")})`
+      })
+    }
     return {
       title: "Auth guards: requireAuth throughput",
-      method: `autocannon, ${CONNECTIONS} connections, ${options.seconds} s per route and run, ${options.runs} runs (median), routes in rotating order after a 1 s warm-up each; one @effect/platform-node server in a child process, the same JSON handler on every route, a valid X-Session-Id on every request; cached(http(...)) asks a local auth service (ttl 5 min).`,
+      method: `autocannon, ${CONNECTIONS} connections, ${options.seconds} s per route and run, ${options.runs} runs; per run the unguarded and the guarded route of one server are loaded back to back (order alternating), and the ratio is the median of the per-run ratios. Two @effect/platform-node servers in one child process, each with its validator provided once (memory; cached(http(...)) over a local auth service, ttl 5 min), the same JSON handler on both routes, a valid X-Session-Id on every request.`,
       figures,
       goals
     }

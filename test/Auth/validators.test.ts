@@ -2,7 +2,7 @@
  * The validators: `fromPromise`, `memory`, and `cached` over a counting validator with TestClock.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Layer, Option, Redacted, TestClock } from "effect"
+import { Deferred, Effect, Exit, Fiber, Layer, Option, Redacted, TestClock } from "effect"
 import {
   type SessionDataInput,
   SessionValidator,
@@ -188,6 +188,41 @@ describe("SessionValidator.cached", () => {
         expect(state.calls).toBe(3)
       }).pipe(Effect.provide(SessionValidator.cached(layer, { ttl: "1 minute" })))
     })
+  )
+
+  it.effect(
+    "a hit is an answer already settled (an Exit); concurrent misses share one lookup",
+    () =>
+      Effect.gen(function* () {
+        let calls = 0
+        const gate = yield* Deferred.make<void>()
+        const slow = Layer.succeed(SessionValidator, {
+          validate: () =>
+            Effect.zipRight(
+              Effect.sync(() => calls++),
+              Effect.as(Deferred.await(gate), Option.some({ user_id: "u1" }))
+            )
+        })
+        yield* Effect.gen(function* () {
+          const validator = yield* SessionValidator
+          const id = Redacted.make("s-1")
+          const waiting = yield* Effect.fork(
+            Effect.all([validator.validate(id), validator.validate(id), validator.validate(id)], {
+              concurrency: "unbounded"
+            })
+          )
+          yield* Effect.yieldNow()
+          yield* Deferred.succeed(gate, undefined)
+          const answers = yield* Fiber.join(waiting)
+          expect(answers.every(Option.isSome)).toBe(true)
+          expect(calls).toBe(1)
+          const hit = validator.validate(id)
+          expect(Exit.isExit(hit)).toBe(true)
+          expect(yield* hit).toEqual(Option.some({ user_id: "u1" }))
+          yield* TestClock.adjust("61 seconds")
+          expect(Exit.isExit(validator.validate(id))).toBe(false)
+        }).pipe(Effect.provide(SessionValidator.cached(slow, { ttl: "1 minute" })))
+      })
   )
 
   it.effect("capacity bounds how many ids are remembered", () =>

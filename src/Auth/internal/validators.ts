@@ -121,24 +121,51 @@ export const cacheSettings = (options: CacheOptions) => {
 /**
  * Valid sessions live for `ttl`, invalid ones for `negativeTtl`; an unavailable answer is dropped
  * from the cache at once, so the next request asks again. Keyed by the raw id, which never leaves.
+ *
+ * Effect's `Cache` does the lookups (concurrent requests for one id share one lookup, capacity,
+ * TTL). Beside it, the answers its lookups settled are kept with their expiry time, so that a hit
+ * is answered with an `Exit` — an Effect already done, which the guards use without running it.
  */
 export const cached = (
   underlying: ValidatorService,
   settings: ReturnType<typeof cacheSettings>
 ): Effect.Effect<ValidatorService> =>
-  Effect.map(
-    Cache.makeWith({
+  Effect.gen(function* () {
+    const clock = yield* Effect.clock
+    const settled = new Map<string, Settled>()
+    const remember = (key: string, answer: Option.Option<SessionData>) => {
+      const ttl = Duration.toMillis(Option.isSome(answer) ? settings.ttl : settings.negativeTtl)
+      settled.delete(key)
+      if (ttl <= 0) return
+      settled.set(key, {
+        answer: Exit.succeed(answer),
+        until: clock.unsafeCurrentTimeMillis() + ttl
+      })
+      if (settled.size > settings.capacity) settled.delete(settled.keys().next().value as string)
+    }
+    const cache = yield* Cache.makeWith({
       capacity: settings.capacity,
-      lookup: (id: string) => underlying.validate(Redacted.make(id)),
+      lookup: (key: string) =>
+        Effect.tap(underlying.validate(Redacted.make(key)), (answer) =>
+          Effect.sync(() => remember(key, answer))
+        ),
       timeToLive: Exit.match({
         onFailure: () => Duration.zero,
         onSuccess: (answer) => (Option.isSome(answer) ? settings.ttl : settings.negativeTtl)
       })
-    }),
-    (cache): ValidatorService => ({
+    })
+    return {
       validate: (id) => {
         const key = Redacted.value(id)
+        const hit = settled.get(key)
+        if (hit !== undefined && clock.unsafeCurrentTimeMillis() < hit.until) return hit.answer
         return cache.get(key).pipe(Effect.tapErrorCause(() => cache.invalidate(key)))
       }
-    })
-  )
+    }
+  })
+
+interface Settled {
+  readonly answer: Exit.Exit<Option.Option<SessionData>, SessionValidatorUnavailable>
+  /** Clock time (ms) until which the answer holds. */
+  readonly until: number
+}
