@@ -138,7 +138,7 @@ export const run = async (options: BenchOptions): Promise<Section> => {
       `GET of a small JSON envelope from a node:http server in a separate process on 127.0.0.1; ` +
       `${CONCURRENCY} requests in flight per client, ${options.seconds} s per measurement, ` +
       `median of ${options.runs} runs (order rotated each run, one warm-up pass). ` +
-      `Facade and Effect API run over undici (NodeHttpClient.layerUndici). ` +
+      `The facade runs over its default Node transport (a lean undici dispatcher client); the Effect API over NodeHttpClient.layerUndici. ` +
       `The in-memory rows time the request program over an in-memory HttpClient, without network.`,
     figures,
     goals
