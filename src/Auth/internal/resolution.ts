@@ -65,7 +65,7 @@ export const resolve = <A, E, R>(
       case "Malformed":
         return next(malformed, false)
       case "Found": {
-        const validation = Context.get(context, SessionValidator).validate(reading.id)
+        const validation = startValidation(Context.get(context, SessionValidator), reading.id)
         const onAnswer = (resolution: Resolution) => next(resolution, false)
         // an answer that is already there (`Effect.succeed`, the memory validator) costs nothing more
         return Exit.isExit(validation)
@@ -76,6 +76,18 @@ export const resolve = <A, E, R>(
       }
     }
   })
+
+/** A validator that throws instead of failing is unavailable, like one that fails. */
+const startValidation = (
+  validator: SessionValidator["Type"],
+  id: Parameters<SessionValidator["Type"]["validate"]>[0]
+): Effect.Effect<Option.Option<SessionData>, SessionValidatorUnavailable> => {
+  try {
+    return validator.validate(id)
+  } catch (cause) {
+    return Exit.die(cause)
+  }
+}
 
 /**
  * Runs the validation synchronously as far as it goes (cache hits finish there, with no fiber
