@@ -3,6 +3,7 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import { AuthContext, type AuthenticatedUser, CurrentUser, guest } from "../CurrentUser.js"
+import type { GuardOptions, PermissionOptions } from "../Guards.js"
 import type { SessionData } from "../SessionData.js"
 import { describe, durationOption, nameOption } from "./options.js"
 import {
@@ -14,23 +15,13 @@ import {
 } from "./resolution.js"
 import { ErrorText, errorResponse } from "./responses.js"
 
-export interface GuardOptions {
-  readonly header?: string | undefined
-  readonly cookie?: string | false | undefined
-  readonly query?: string | false | undefined
-  readonly timeout?: Duration.DurationInput | undefined
-}
-
-export interface PermissionOptions extends GuardOptions {
-  readonly isAdmin?: ((session: SessionData) => boolean) | undefined
-}
-
 export const DEFAULT_TIMEOUT = Duration.seconds(5)
 
-type GuardSettings = ResolveSettings
-
 /** Every default in one place; bad options throw here, when the guard is made. */
-export const guardSettings = (guard: string, options: GuardOptions | undefined): GuardSettings => {
+export const guardSettings = (
+  guard: string,
+  options: GuardOptions | undefined
+): ResolveSettings => {
   if (options !== undefined && (options === null || typeof options !== "object")) {
     throw new TypeError(`${guard}: options must be an object, got ${describe(options)}`)
   }
@@ -111,7 +102,7 @@ export type GuardRequirements = ResolveRequirements
  */
 const authenticatedGuard =
   (
-    settings: GuardSettings,
+    settings: ResolveSettings,
     check: (
       resolution: Resolution,
       known: boolean
@@ -176,7 +167,7 @@ export const requireUserType = (types: ReadonlyArray<string>, options?: GuardOpt
     }
   }
   const allowed = new Set(types)
-  const forbidden = errorText403(ErrorText.userTypes([...types]))
+  const forbidden = forbiddenResponse(ErrorText.userTypes([...types]))
   return authenticatedGuard(guardSettings("requireUserType", options), (resolution, known) => {
     if (resolution._tag !== "Authenticated") return rejectGuest(resolution, known)
     const type = resolution.user.session.user_type
@@ -200,7 +191,7 @@ export const requirePermission = (permission: string, options?: PermissionOption
       `requirePermission: options.isAdmin must be a function, got ${describe(isAdmin)}`
     )
   }
-  const forbidden = errorText403(ErrorText.permission(permission))
+  const forbidden = forbiddenResponse(ErrorText.permission(permission))
   return authenticatedGuard(guardSettings("requirePermission", options), (resolution, known) => {
     if (resolution._tag !== "Authenticated") return rejectGuest(resolution, known)
     const session = resolution.user.session
@@ -210,4 +201,4 @@ export const requirePermission = (permission: string, options?: PermissionOption
   })
 }
 
-const errorText403 = (text: string) => () => errorResponse(403, text)
+const forbiddenResponse = (text: string) => () => errorResponse(403, text)
