@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { build, type Plugin } from "esbuild"
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
+import { type Browser, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { ClientOutcome, ClientPage, StoragePage } from "./outcomes.js"
 import { type ApiServer, type Listening, startApiServer, startPageServer } from "./servers.js"
@@ -18,16 +18,6 @@ if (!hasChromium) {
     `Skipping the browser session suite: ${CHROMIUM} is absent (install it with apt-get install -y chromium).`
   )
 }
-
-/**
- * Why the client scenarios cannot pass yet, or `undefined` when they can. Each request of the
- * client carries `b3` and `traceparent` headers (Effect's tracer propagation is on by default),
- * so Chromium preflights them and an API whose CORS allows only `X-Session-Id` refuses every
- * request with "Failed to fetch". The client must turn propagation off for its requests
- * (`HttpClient.withTracerPropagation(false)`, or `HttpClient.TracerPropagationEnabled` false).
- */
-const CLIENT_BLOCKED_BY: string | undefined =
-  "the client sends b3/traceparent headers, which a CORS policy allowing only X-Session-Id refuses"
 
 const NONE = "(none)"
 const SCREENSHOT = fileURLToPath(new URL("../../test-results/browser-session.png", import.meta.url))
@@ -55,14 +45,9 @@ const bundle = async (entry: string): Promise<string> => {
   return result.outputFiles[0]?.text ?? ""
 }
 
-if (hasChromium && CLIENT_BLOCKED_BY !== undefined) {
-  console.warn(`Skipping the client scenarios in the browser: ${CLIENT_BLOCKED_BY}.`)
-}
-
 describe.skipIf(!hasChromium)("session in a real browser", () => {
   const scripts = new Map<string, string>()
   const summary: Array<readonly [scenario: string, expected: string, seen: string]> = []
-  const contexts: Array<BrowserContext> = []
   let browser: Browser
   let site: Listening
   let api: ApiServer
@@ -96,7 +81,6 @@ describe.skipIf(!hasChromium)("session in a real browser", () => {
   /** A fresh browser profile (empty storage and cookies) with the page loaded. */
   const openPage = async (path = "/"): Promise<Page> => {
     const context = await browser.newContext()
-    contexts.push(context)
     const page = await context.newPage()
     const pageErrors: Array<Error> = []
     page.on("pageerror", (error) => pageErrors.push(error))
@@ -266,7 +250,9 @@ describe.skipIf(!hasChromium)("session in a real browser", () => {
     })
   })
 
-  describe.skipIf(CLIENT_BLOCKED_BY !== undefined)("the client", () => {
+  describe("the client", () => {
+    // Chromium preflights every header it sends cross-origin; tracing headers (b3, traceparent)
+    // would make an API that allows only X-Session-Id refuse every request.
     it("asks a cross-origin API to allow no request header but X-Session-Id", async () => {
       const page = await openPage()
       await seed(page, "localStorage", "svc_session_id", "preflighted")
