@@ -10,6 +10,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
+import * as FiberRef from "effect/FiberRef"
 import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
 import type * as Schedule from "effect/Schedule"
@@ -301,6 +302,26 @@ const retryAfterFirstFailure = <A>(
     return Effect.retry(next, { schedule, while: isTransient })
   })
 
+/**
+ * Spans record request headers: add the session header to the redacted names. Only spans read
+ * them, so without a tracer (the facade) this costs nothing.
+ */
+const redactSessionHeader = <A, E, R>(
+  state: ClientState,
+  config: RequestConfig,
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, E, R> =>
+  hasHeader(config.headers, state.sessionHeader)
+    ? Effect.flatMap(FiberRef.get(FiberRef.currentTracerEnabled), (tracing) =>
+        tracing
+          ? Effect.locallyWith(effect, Headers.currentRedactedNames, (names) => [
+              ...names,
+              state.sessionHeader
+            ])
+          : effect
+      )
+    : effect
+
 /** Sends a prepared config with timeout per try and retry; the caller's signal aborts it all. */
 const send = (
   state: ClientState,
@@ -322,13 +343,7 @@ const send = (
       const retried = isRetryableRequest(config.method, config.headers)
         ? retryAfterFirstFailure(once, honourRetryAfter(retrySchedule ?? state.retrySchedule))
         : once
-      const redacted = hasHeader(config.headers, state.sessionHeader)
-        ? Effect.locallyWith(retried, Headers.currentRedactedNames, (names) => [
-            ...names,
-            state.sessionHeader
-          ])
-        : retried
-      return withSignal(redacted, config.signal)
+      return withSignal(redactSessionHeader(state, config, retried), config.signal)
     })
   )
 
