@@ -1,11 +1,45 @@
-// Builds dist/esm (ES modules) and dist/cjs (CommonJS), each with declaration files.
+// Builds dist/esm (ES modules, .js) and dist/cjs (CommonJS, .cjs), each with declaration files.
+// CommonJS files get their own extensions (.cjs, .d.cts) rather than a nested package.json, so
+// that the root package.json (its `exports` and `#transport` import map) governs both formats.
 import { execFileSync } from "node:child_process"
-import { mkdirSync, rmSync, writeFileSync } from "node:fs"
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
 
 const tsc = (project) => execFileSync("npx", ["tsc", "-p", project], { stdio: "inherit" })
 
 rmSync("dist", { recursive: true, force: true })
 tsc("tsconfig.build.json")
 tsc("tsconfig.build.cjs.json")
-mkdirSync("dist/cjs", { recursive: true })
-writeFileSync("dist/cjs/package.json", `${JSON.stringify({ type: "commonjs" })}\n`)
+
+const renames = [
+  [".d.ts.map", ".d.cts.map"],
+  [".d.ts", ".d.cts"],
+  [".js.map", ".cjs.map"],
+  [".js", ".cjs"]
+]
+// Relative specifiers ending in .js, in require(), import(), from "…" and source map comments.
+const relativeJs = /((?:require\(|import\(|from\s+)["']\.{1,2}\/[^"']*?)\.js(["'])/g
+const mapComment = /(\/\/# sourceMappingURL=[^\s]*?)\.(d\.ts|js)\.map/g
+const mapFile = /("file":\s*"[^"]*?)\.(d\.ts|js)"/
+
+const walk = (dir) => {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) {
+      walk(path)
+      continue
+    }
+    const rename = renames.find(([from]) => entry.name.endsWith(from))
+    if (rename === undefined) continue
+    const [from, to] = rename
+    let text = readFileSync(path, "utf8")
+      .replace(relativeJs, "$1.cjs$2")
+      .replace(mapComment, (_, head, kind) => `${head}.${kind === "js" ? "cjs" : "d.cts"}.map`)
+    if (from.endsWith(".map")) {
+      text = text.replace(mapFile, (_, head, kind) => `${head}.${kind === "js" ? "cjs" : "d.cts"}"`)
+    }
+    writeFileSync(path, text)
+    renameSync(path, path.slice(0, -from.length) + to)
+  }
+}
+walk("dist/cjs")
