@@ -23,10 +23,7 @@ export type ParsedFilter = internal.ParsedFilter
  * @since 0.1.0
  * @category models
  */
-export interface ParsedSort {
-  readonly field: string
-  readonly direction: "asc" | "desc"
-}
+export type ParsedSort = internal.ParsedSort
 
 /**
  * What a query holds. `search`, `page`, `limit` and `offset` are absent when not given (and
@@ -37,15 +34,7 @@ export interface ParsedSort {
  * @since 0.1.0
  * @category models
  */
-export interface ParsedQuery {
-  readonly filters: ReadonlyArray<ParsedFilter>
-  readonly search?: string
-  readonly page?: number
-  readonly limit?: number
-  readonly offset?: number
-  readonly sort: ReadonlyArray<ParsedSort>
-  readonly params: Readonly<Record<string, string | ReadonlyArray<string>>>
-}
+export type ParsedQuery = internal.ParsedQuery
 
 /**
  * A query: a query string (a leading `?` is allowed; it is not a URL — pass a `URL` for that),

@@ -6,17 +6,10 @@ import * as Redacted from "effect/Redacted"
 import { SvcClient } from "../../Client/SvcClient.js"
 import type { SvcError } from "../../Client/SvcError.js"
 import { SessionData } from "../SessionData.js"
+import type { HttpValidatorOptions } from "../SessionValidator.js"
 import { SessionValidatorUnavailable } from "../SessionValidatorUnavailable.js"
 import { describe, durationOption, nameOption } from "./options.js"
 import type { ValidatorService } from "./validators.js"
-
-export interface HttpValidatorOptions {
-  readonly url: string
-  readonly header?: string | undefined
-  readonly headers?: Readonly<Record<string, string>> | undefined
-  readonly timeout?: Duration.DurationInput | undefined
-  readonly retryAttempts?: number | undefined
-}
 
 /** Statuses by which the auth service says "no such session". */
 const INVALID_STATUSES: ReadonlySet<number> = new Set([

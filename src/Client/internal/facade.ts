@@ -74,14 +74,7 @@ const run = <A>(
     if (Exit.isSuccess(exit)) return exit.value
     const failure = Cause.failureOption(exit.cause)
     if (failure._tag === "Some") return foldError(failure.value)
-    const error = describeDefect(exit.cause as Cause.Cause<never>)
-    state.report(error)
-    return {
-      success: false,
-      status: 0,
-      error: error.message || "Request failed",
-      code: "NETWORK_ERROR"
-    }
+    return unexpected(describeDefect(exit.cause as Cause.Cause<never>))
   }
   const unexpected = (cause: unknown): ApiResponse<A> => {
     const error = cause instanceof Error ? cause : new Error(String(cause))
