@@ -181,4 +181,46 @@ describe("where the session is sent", () => {
     await svc.get(`${server.origin}/other-path`)
     expect(sentSession()).toBe("secret")
   })
+
+  it("is not sent to URLs that merely start with the base URL's text", async () => {
+    const base = server.origin // http://127.0.0.1:<port>
+    const seen: Array<string | undefined> = []
+    const svc = createSvc(base, {
+      sessionId: "secret",
+      retryAttempts: 0,
+      onRequest: (config) => {
+        seen.push(config.headers["x-session-id"])
+        return config
+      }
+    })
+    await svc.get(`${base}.evil.example/x`) // another host
+    await svc.get(`${base}0/x`) // another port
+    await svc.get(`${base}@${other.origin.slice("http://".length)}/steal`) // userinfo: really `other`
+    expect(seen).toEqual([undefined, undefined, undefined])
+    const stolen = other.requests.filter((request) => request.path === "/steal")
+    for (const request of stolen) expect(request.headers["x-session-id"]).toBeUndefined()
+  })
+
+  it("is taken out again when an interceptor points the request at another origin", async () => {
+    const svc = createSvc(server.origin, { sessionId: "secret" })
+    svc.addRequestInterceptor((config) => ({ ...config, url: `${other.origin}/moved` }))
+    const response = await svc.get("/s")
+    expect(response.success).toBe(true)
+    const moved = other.requests[other.requests.length - 1]!
+    expect(moved.path).toBe("/moved")
+    expect(moved.headers["x-session-id"]).toBeUndefined()
+  })
+
+  it("stays when an interceptor sets its own header for another origin", async () => {
+    const svc = createSvc(server.origin, { sessionId: "secret" })
+    svc.addRequestInterceptor((config) => ({
+      ...config,
+      url: `${other.origin}/moved`,
+      headers: { ...config.headers, "x-session-id": "chosen-by-the-app" }
+    }))
+    await svc.get("/s")
+    expect(other.requests[other.requests.length - 1]!.headers["x-session-id"]).toBe(
+      "chosen-by-the-app"
+    )
+  })
 })

@@ -140,8 +140,30 @@ export const makeState = (baseUrl: string, config: SvcConfig = {}): ClientState 
   }
 }
 
+/** Exactly the base URL's origin; the prefix test is a fast path that only ever says yes rightly. */
 const sameOrigin = (state: ClientState, url: string): boolean =>
-  url.startsWith(state.baseUrl) || isSameOrigin(url, state.origin)
+  url.startsWith(`${state.origin}/`) || isSameOrigin(url, state.origin)
+
+/** A request config and the session id the client put in it, if any. */
+interface Prepared {
+  readonly config: RequestConfig
+  readonly session: string | undefined
+}
+
+/**
+ * The session header stays on the base URL's origin: when an interceptor points the request
+ * elsewhere, the id the client added is taken out again.
+ */
+const dropForeignSession = (
+  state: ClientState,
+  config: RequestConfig,
+  session: string | undefined
+): RequestConfig => {
+  if (session === undefined || sameOrigin(state, config.url)) return config
+  if (config.headers[state.sessionHeader] !== session) return config
+  const { [state.sessionHeader]: _dropped, ...headers } = config.headers
+  return { ...config, headers }
+}
 
 /** The request config before interceptors: URL, merged headers, session, timeout, signal. */
 const prepare = (
@@ -150,7 +172,7 @@ const prepare = (
   endpoint: string,
   body: unknown,
   options: RequestOptions<unknown, unknown>
-): Effect.Effect<RequestConfig> => {
+): Effect.Effect<Prepared> => {
   const url = appendParams(joinUrl(state.baseUrl, endpoint), options.params)
   const headers = assignHeaders(assignHeaders({}, state.headers), options.headers)
   const timeout =
@@ -167,11 +189,13 @@ const prepare = (
   if (options.signal !== undefined) config.signal = options.signal
   const include = options.includeSession ?? state.includeSession
   if (!include || hasHeader(headers, state.sessionHeader) || !sameOrigin(state, url)) {
-    return Effect.succeed(config)
+    return Effect.succeed({ config, session: undefined })
   }
   return Effect.map(resolveSession(state.session), (id) => {
-    if (id !== undefined) headers[state.sessionHeader] = Redacted.value(id)
-    return config
+    if (id === undefined) return { config, session: undefined }
+    const session = Redacted.value(id)
+    headers[state.sessionHeader] = session
+    return { config, session }
   })
 }
 
@@ -385,7 +409,11 @@ export const request = <A, I>(
         : [...state.requestInterceptors, onRequest]
     const responseInterceptors = state.responseInterceptors
     return prepare(state, method, endpoint, body, options as RequestOptions<unknown, unknown>).pipe(
-      Effect.flatMap((config) => runRequestInterceptors(requestInterceptors, config)),
+      Effect.flatMap(({ config, session }) =>
+        Effect.map(runRequestInterceptors(requestInterceptors, config), (intercepted) =>
+          dropForeignSession(state, intercepted, session)
+        )
+      ),
       Effect.flatMap((config) => send(state, config, options.retrySchedule)),
       Effect.map((received) =>
         toApiResponse(received.status, liftEnvelope(received.body), received.statusText)
