@@ -7,6 +7,7 @@ import { NodeHttpClient } from "@effect/platform-node"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Option, Redacted, TestClock } from "effect"
 import { SessionValidator, SessionValidatorUnavailable } from "../../src/Auth/index.js"
+import { recordingTracer } from "../support/recordingTracer.js"
 
 const session = { user_id: "u1", email: "u1@example.com", permissions: ["a"], team: "core" }
 
@@ -58,6 +59,23 @@ const validateWith = (layer: ReturnType<typeof SessionValidator.http>, id: strin
   )
 
 describe("SessionValidator.http", () => {
+  it.effect("keeps the id out of client spans, whatever the header's name", () =>
+    Effect.gen(function* () {
+      const attributes: Array<readonly [string, unknown]> = []
+      for (const header of [undefined, "X-Auth-Session"]) {
+        const layer = SessionValidator.http(header === undefined ? { url } : { url, header })
+        const result = yield* validateWith(layer, "s-user").pipe(
+          Effect.withTracer(recordingTracer(attributes))
+        )
+        expect(result).toEqual(Option.some(session))
+      }
+      const names = attributes.map(([key]) => key)
+      expect(names).toContain("http.request.header.x-session-id")
+      expect(names).toContain("http.request.header.x-auth-session")
+      expect(JSON.stringify(attributes)).not.toContain("s-user")
+    })
+  )
+
   it.effect("200 with SessionData → Some, extra fields kept; the id goes in X-Session-Id", () =>
     Effect.gen(function* () {
       received.length = 0

@@ -1,35 +1,9 @@
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as Tracer from "effect/Tracer"
 import { SvcClient } from "../../src/Client/index.js"
+import { recordingTracer } from "../support/recordingTracer.js"
 import { json, testServer } from "./server.js"
-
-/** A tracer that records every span attribute. */
-const recordingTracer = (attributes: Array<readonly [string, unknown]>) =>
-  Tracer.make({
-    span: (name, parent, context, links, startTime, kind) =>
-      ({
-        _tag: "Span",
-        name,
-        spanId: "span",
-        traceId: "trace",
-        parent,
-        context,
-        status: { _tag: "Started", startTime },
-        attributes: new Map(),
-        links: [...links],
-        sampled: true,
-        kind,
-        end: () => undefined,
-        attribute: (key: string, value: unknown) => {
-          attributes.push([key, value])
-        },
-        event: () => undefined,
-        addLinks: () => undefined
-      }) as unknown as Tracer.Span,
-    context: (f) => f()
-  })
 
 describe("session ids in spans", () => {
   it.scoped("the session header is redacted in client spans, whatever its name", () =>

@@ -60,6 +60,8 @@ export const http = (
   Effect.map(
     SvcClient.make(settings.url, {
       includeSession: false,
+      // the id travels in this header per call: naming it the session header keeps it out of spans
+      sessionHeader: settings.header,
       headers: settings.headers,
       timeout: settings.timeout,
       retryAttempts: settings.retryAttempts
