@@ -24,10 +24,13 @@ for (const [path, entry] of Object.entries({ ...packages })) {
     if (os === undefined || cpu === undefined) {
       throw new Error(`${name} is missing from the lockfile and is not a platform binary`)
     }
-    const platformEntry = { version, cpu: [cpu], optional: true, os: [os] }
+    // keys in the order npm writes them, so that a later `npm install` leaves the entry as it is
+    const platformEntry = { version, cpu: [cpu] }
+    if (entry.dev) platformEntry.dev = true
     if (name.includes("musl")) platformEntry.libc = ["musl"]
     else if (os === "linux" && name.includes("gnu")) platformEntry.libc = ["glibc"]
-    if (entry.dev) platformEntry.dev = true
+    platformEntry.optional = true
+    platformEntry.os = [os]
     packages[key] = platformEntry
     added++
   }
