@@ -1,3 +1,5 @@
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
@@ -91,6 +93,37 @@ describe("timeout (facade)", () => {
       const response = await svc.get("/slow")
       expect(response).toMatchObject({ success: false, status: 0, code: "TIMEOUT" })
       expect(response.error).toMatch(/timed out/)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it("aborts the timed-out request: the server sees its connection close", async () => {
+    let closed!: () => void
+    const connectionClosed = new Promise<void>((resolve) => {
+      closed = resolve
+    })
+    const server = Http.createServer((req) => req.socket.once("close", closed))
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    try {
+      const { port } = server.address() as AddressInfo
+      const svc = createSvc(`http://127.0.0.1:${port}`, { timeout: 50, retryAttempts: 0 })
+      expect(await svc.get("/slow")).toMatchObject({ status: 0, code: "TIMEOUT" })
+      await connectionClosed
+    } finally {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    }
+  })
+
+  it("gives every try its own time limit", async () => {
+    const server = await startServer(() => ({ hang: true }))
+    try {
+      const svc = createSvc(server.origin, { timeout: 30, retryAttempts: 2 })
+      const response = await svc.get("/slow")
+      expect(response).toMatchObject({ success: false, status: 0, code: "TIMEOUT" })
+      expect(response.error).toBe("Request timed out after 30 ms")
+      expect(server.requests).toHaveLength(3)
     } finally {
       await server.close()
     }

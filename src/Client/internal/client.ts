@@ -38,6 +38,7 @@ import { runOnResponse, runRequestInterceptors, runResponseInterceptors } from "
 import { errorText, liftEnvelope, parseBody, statusTextOf, toApiResponse } from "./response.js"
 import { backoff, honourRetryAfter, isRetryableRequest, isTransient } from "./retry.js"
 import { checkSessionId, makeSessionState, resolveSession, type SessionState } from "./session.js"
+import { enforcingClients, TimeLimitExceeded, timeLimits } from "./timeLimit.js"
 import { appendParams, isSameOrigin, joinUrl, parseBaseUrl } from "./url.js"
 
 /** Default timeout: 30 s. */
@@ -206,8 +207,11 @@ interface Received {
   readonly body: unknown
 }
 
-const networkError = (error: HttpClientError.HttpClientError): NetworkError => {
+const transportError = (error: HttpClientError.HttpClientError): NetworkError | TimeoutError => {
   const cause = error.cause
+  if (cause instanceof TimeLimitExceeded) {
+    return new TimeoutError({ timeoutMillis: cause.timeoutMillis })
+  }
   const detail =
     cause instanceof Error
       ? ((cause as Error & { code?: string }).code ?? cause.message)
@@ -225,7 +229,7 @@ const attempt = (
 ): Effect.Effect<Received, SvcError> =>
   client.execute(request).pipe(
     Effect.flatMap((response) => Effect.map(response.text, (text) => ({ response, text }))),
-    Effect.mapError(networkError),
+    Effect.mapError(transportError),
     Effect.flatMap(({ response, text }): Effect.Effect<Received, SvcError> => {
       const status = response.status
       const headers = response.headers
@@ -358,12 +362,17 @@ const send = (
         HttpClientRequest.setBody(body),
         HttpClientRequest.setHeaders(config.headers)
       )
-      const once = withTimeout(
-        attempt(client, request),
+      const timeoutMillis =
         config.timeout === undefined
           ? state.timeoutMillis
           : timeoutMillisOf(config.timeout, "timeout")
-      )
+      let once: Effect.Effect<Received, SvcError>
+      if (enforcingClients.has(client)) {
+        if (timeoutMillis > 0) timeLimits.set(request, timeoutMillis)
+        once = attempt(client, request)
+      } else {
+        once = withTimeout(attempt(client, request), timeoutMillis)
+      }
       const retried = isRetryableRequest(config.method, config.headers)
         ? retryAfterFirstFailure(once, honourRetryAfter(retrySchedule ?? state.retrySchedule))
         : once

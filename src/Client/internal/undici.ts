@@ -5,7 +5,8 @@
  * `FinalizationRegistry` entry, a body `Readable` and the interruption wrappers of
  * `HttpClient.make`; measured here it ran at about a quarter of raw `undici.request`. The facade
  * reads every body in full, so this client dispatches directly, collects the body chunks as they
- * arrive and hands back a buffered response. Interruption aborts the dispatch.
+ * arrive and hands back a buffered response. Interruption aborts the dispatch, and the client
+ * enforces each try's time limit itself (one timer instead of a racing fiber).
  */
 import * as Cookies from "@effect/platform/Cookies"
 import * as Headers from "@effect/platform/Headers"
@@ -21,6 +22,7 @@ import * as Inspectable from "effect/Inspectable"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import type { Dispatcher } from "undici"
+import { enforcingClients, TimeLimitExceeded, timeLimits } from "./timeLimit.js"
 
 type DispatchBody = Exclude<Dispatcher.DispatchOptions["body"], undefined>
 
@@ -142,7 +144,10 @@ class BufferedResponse extends Inspectable.Class implements HttpClientResponse.H
 const transportError = (request: HttpClientRequest.HttpClientRequest, cause: unknown) =>
   new HttpClientError.RequestError({ request, reason: "Transport", cause })
 
-/** Sends one request and collects its whole response; interruption aborts it. */
+/**
+ * Sends one request and collects its whole response. Interruption aborts it, and so does the
+ * request's time limit (see `timeLimit.ts`), failing with a `TimeLimitExceeded` cause.
+ */
 const dispatch = (
   dispatcher: Dispatcher,
   request: HttpClientRequest.HttpClientRequest,
@@ -151,14 +156,34 @@ const dispatch = (
 ) =>
   Effect.async<HttpClientResponse.HttpClientResponse, HttpClientError.RequestError>((resume) => {
     let controller: Dispatcher.DispatchController | undefined
-    let aborted = false
+    let pendingAbort: Error | undefined
+    let timer: ReturnType<typeof setTimeout> | undefined
+    let settled = false
     let status = 0
     let headers: Record<string, string | Array<string> | undefined> = {}
     const chunks: Array<Buffer> = []
+    const settle = (outcome: Effect.Effect<BufferedResponse, HttpClientError.RequestError>) => {
+      if (settled) return
+      settled = true
+      if (timer !== undefined) clearTimeout(timer)
+      resume(outcome)
+    }
+    const abort = (reason: Error) => {
+      if (controller === undefined) pendingAbort = reason
+      else controller.abort(reason)
+    }
+    const limit = timeLimits.get(request)
+    if (limit !== undefined) {
+      timer = setTimeout(() => {
+        const exceeded = new TimeLimitExceeded(limit)
+        settle(Effect.fail(transportError(request, exceeded)))
+        abort(exceeded)
+      }, limit)
+    }
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart: (started) => {
         controller = started
-        if (aborted) started.abort(new Error("Request interrupted"))
+        if (pendingAbort !== undefined) started.abort(pendingAbort)
       },
       onResponseStart: (_controller, statusCode, responseHeaders) => {
         status = statusCode
@@ -169,10 +194,10 @@ const dispatch = (
       },
       onResponseEnd: () => {
         const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
-        resume(Effect.succeed(new BufferedResponse(request, status, headers, bytes)))
+        settle(Effect.succeed(new BufferedResponse(request, status, headers, bytes)))
       },
       onResponseError: (_controller, error) => {
-        if (!aborted) resume(Effect.fail(transportError(request, error)))
+        settle(Effect.fail(transportError(request, error)))
       }
     }
     try {
@@ -183,24 +208,25 @@ const dispatch = (
           method: request.method as Dispatcher.HttpMethod,
           headers: headersOf(request),
           body,
-          // timeouts are the client's own (per try, `0` for none)
+          // the time limit is enforced above (per try; none when the client's timeout is 0)
           headersTimeout: 0,
           bodyTimeout: 0
         },
         handler
       )
     } catch (cause) {
-      resume(Effect.fail(transportError(request, cause)))
+      settle(Effect.fail(transportError(request, cause)))
     }
     return Effect.sync(() => {
-      aborted = true
-      controller?.abort(new Error("Request interrupted"))
+      settled = true
+      if (timer !== undefined) clearTimeout(timer)
+      abort(new Error("Request interrupted"))
     })
   })
 
 /** An `HttpClient` over `dispatcher` that buffers every response body. */
-export const make = (dispatcher: Dispatcher): HttpClient.HttpClient =>
-  HttpClient.makeWith(
+export const make = (dispatcher: Dispatcher): HttpClient.HttpClient => {
+  const client = HttpClient.makeWith(
     Effect.flatMap(
       (
         request
@@ -218,3 +244,6 @@ export const make = (dispatcher: Dispatcher): HttpClient.HttpClient =>
     ),
     Effect.succeed as HttpClient.HttpClient.Preprocess<never, never>
   )
+  enforcingClients.add(client)
+  return client
+}
