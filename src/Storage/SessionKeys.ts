@@ -38,18 +38,17 @@ export const SESSION_STORAGE_KEY = "svc_session_id"
  */
 export const MAX_SESSION_ID_LENGTH = 512
 
+const SESSION_ID = /^[\x21-\x7e]{1,512}$/
+
 /**
- * A non-empty string without whitespace or control characters, at most 512 characters.
+ * 1 to 512 visible ASCII characters (0x21–0x7E): no whitespace, no C0 or C1 control characters, no
+ * DEL, nothing outside ASCII. The same rule as the server's guards.
  *
  * @since 0.1.0
  * @category guards
  */
 export const isValidSessionId = (value: unknown): value is string =>
-  typeof value === "string" &&
-  value.length > 0 &&
-  value.length <= MAX_SESSION_ID_LENGTH &&
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it rejects
-  !/[\s\u0000-\u001f\u007f]/.test(value)
+  typeof value === "string" && SESSION_ID.test(value)
 
 /**
  * The first valid session id found under {@link SESSION_KEYS}, in order. A combined storage
@@ -85,7 +84,7 @@ const findInStore = async (storage: StorageAdapter): Promise<string | undefined>
 export const saveSessionId = async (storage: StorageAdapter, id: string): Promise<void> => {
   if (!isValidSessionId(id)) {
     throw new TypeError(
-      `saveSessionId: id must be a non-empty string of at most ${MAX_SESSION_ID_LENGTH} characters without whitespace or control characters`
+      `saveSessionId: id must be 1 to ${MAX_SESSION_ID_LENGTH} visible ASCII characters (0x21–0x7E)`
     )
   }
   await storage.setItem(SESSION_STORAGE_KEY, id)

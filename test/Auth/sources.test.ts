@@ -151,6 +151,28 @@ const cases: ReadonlyArray<Case> = [
   },
   { name: "DEL in query", path: "/me?session_id=s-%7Fuser", status: 401, body: invalid, calls: 0 },
   {
+    name: "C1 next-line control U+0085 in query (security item 8)",
+    path: "/me?session_id=s-%C2%85user",
+    status: 401,
+    body: invalid,
+    calls: 0
+  },
+  {
+    name: "C1 control U+009B in cookie (security item 8)",
+    path: "/me",
+    headers: { Cookie: "session_id=s-%C2%9Buser" },
+    status: 401,
+    body: invalid,
+    calls: 0
+  },
+  {
+    name: "non-ASCII in query",
+    path: "/me?session_id=s-%C3%BCser",
+    status: 401,
+    body: invalid,
+    calls: 0
+  },
+  {
     name: "newline in query",
     path: "/me?session_id=s-%0Auser",
     status: 401,

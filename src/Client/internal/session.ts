@@ -116,7 +116,7 @@ export const resolveSession = (
 export const checkSessionId = (id: unknown): string => {
   if (!isValidSessionId(id)) {
     throw new TypeError(
-      "sessionId must be a non-empty string of at most 512 characters without whitespace or control characters"
+      "sessionId must be 1 to 512 visible ASCII characters (0x21–0x7E): no whitespace, control characters or non-ASCII"
     )
   }
   return id
