@@ -76,7 +76,7 @@ export const optionalAuth = (options?: Guards.GuardOptions): AuthMiddleware<Auth
  * @category middleware
  */
 export const requireUserType = (
-  types: ReadonlyArray<string>,
+  types: string | ReadonlyArray<string>,
   options?: Guards.GuardOptions
 ): AuthMiddleware<CurrentUser | AuthContext> => fromGuard(Guards.requireUserType(types, options))
 

@@ -107,15 +107,25 @@ export const optionalAuth: (options?: GuardOptions) => AuthGuard<AuthContext> =
   internal.optionalAuth
 
 /**
- * `requireAuth`, then the user's `user_type` must be one of `types`, else 403
- * `Insufficient permissions. Required user types: <types>`. Behind a guard that let a guest through,
- * 401 `Authentication required`. Throws at once for an empty list.
+ * `requireAuth`, then the user's `user_type` must be `types` (one type) or one of `types` (a list),
+ * else 403 `Insufficient permissions. Required user types: <types joined by ", ">`. Behind a guard
+ * that let a guest through, 401 `Authentication required`. Throws at once for an empty list or an
+ * empty type.
+ *
+ * @example
+ * ```ts
+ * import { HttpServerResponse } from "@effect/platform"
+ * import { requireUserType } from "svc-sdk/Auth"
+ *
+ * const admins = HttpServerResponse.text("hi").pipe(requireUserType("admin"))
+ * const staff = HttpServerResponse.text("hi").pipe(requireUserType(["admin", "ops"]))
+ * ```
  *
  * @since 0.1.0
  * @category guards
  */
 export const requireUserType: (
-  types: ReadonlyArray<string>,
+  types: string | ReadonlyArray<string>,
   options?: GuardOptions
 ) => AuthGuard<CurrentUser | AuthContext> = internal.requireUserType
 

@@ -6,8 +6,18 @@
 import * as Schema from "effect/Schema"
 
 /**
+ * Keys that would reach an object's prototype if copied onto it. Decoding drops them, so an auth
+ * service's JSON `{"user_id":"m","__proto__":{"user_type":"admin"}}` is a plain user.
+ */
+const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"])
+
+const ExtraKey = Schema.String.pipe(Schema.filter((key) => !PROTOTYPE_KEYS.has(key)))
+
+/**
  * The session a validator returns: `user_id` is required, `email`, `name`, `user_type` and
- * `permissions` are optional, and any other field is kept as it came.
+ * `permissions` are optional, and any other field is kept as it came — except keys named
+ * `__proto__`, `constructor` or `prototype`, which are dropped so that they never change the
+ * decoded object.
  *
  * @example
  * ```ts
@@ -29,7 +39,7 @@ export const SessionData = Schema.Struct(
     user_type: Schema.optional(Schema.String),
     permissions: Schema.optional(Schema.Array(Schema.String))
   },
-  Schema.Record({ key: Schema.String, value: Schema.Unknown })
+  Schema.Record({ key: ExtraKey, value: Schema.Unknown })
 ).annotations({ identifier: "SessionData" })
 
 /**

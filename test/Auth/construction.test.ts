@@ -25,10 +25,16 @@ const cases: ReadonlyArray<{
     message: /requireUserType: types must not be empty/
   },
   {
-    name: "requireUserType(string)",
-    make: () => requireUserType("admin" as never),
+    name: "requireUserType(number)",
+    make: () => requireUserType(3 as never),
     error: TypeError,
-    message: /requireUserType: types must be an array/
+    message: /requireUserType: types must be a string or an array of strings, got 3/
+  },
+  {
+    name: 'requireUserType("")',
+    make: () => requireUserType(""),
+    error: TypeError,
+    message: /every type must be a non-empty string, got ""/
   },
   {
     name: "requireUserType with an empty type",
@@ -171,6 +177,7 @@ describe("construction-time errors", () => {
     ).toBe("function")
     expect(typeof requirePermission("x", { isAdmin: () => false })).toBe("function")
     expect(typeof requireUserType(["a"])).toBe("function")
+    expect(typeof requireUserType("admin")).toBe("function")
     expect(typeof SessionValidator.cached({ ttl: "1 minute", negativeTtl: 0, capacity: 1 })).toBe(
       "function"
     )

@@ -35,6 +35,7 @@ const router = HttpRouter.empty.pipe(
   HttpRouter.get("/me", me.pipe(requireAuth())),
   HttpRouter.get("/feed", feed.pipe(optionalAuth())),
   HttpRouter.get("/admin", reached("admin").pipe(requireUserType(["admin", "ops"]))),
+  HttpRouter.get("/admin-only", reached("admin-only").pipe(requireUserType("admin"))),
   HttpRouter.del("/posts/:id", reached("delete").pipe(requirePermission("posts:delete"))),
   HttpRouter.get(
     "/guest-then-type",
@@ -172,6 +173,24 @@ const rows: ReadonlyArray<Row> = [
     calls: 1
   },
   // requireUserType
+  {
+    guard: "requireUserType",
+    condition: 'one type as a string, "admin" (security item 3)',
+    path: "/admin-only",
+    id: "s-admin",
+    status: 200,
+    body: { route: "admin-only", id: "a1" },
+    calls: 1
+  },
+  {
+    guard: "requireUserType",
+    condition: "one type as a string, not that type",
+    path: "/admin-only",
+    id: "s-ops",
+    status: 403,
+    body: { error: "Insufficient permissions. Required user types: admin" },
+    calls: 1
+  },
   {
     guard: "requireUserType",
     condition: "no session id (requireAuth first)",

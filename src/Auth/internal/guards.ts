@@ -152,10 +152,14 @@ const rejectGuest = (resolution: Resolution, known: boolean) =>
       ? errorResponse(401, ErrorText.authenticationRequired)
       : rejection(resolution)
 
-export const requireUserType = (types: ReadonlyArray<string>, options?: GuardOptions) => {
+export const requireUserType = (
+  typeOrTypes: string | ReadonlyArray<string>,
+  options?: GuardOptions
+) => {
+  const types = typeof typeOrTypes === "string" ? [typeOrTypes] : typeOrTypes
   if (!Array.isArray(types)) {
     throw new TypeError(
-      `requireUserType: types must be an array of strings, got ${describe(types)}`
+      `requireUserType: types must be a string or an array of strings, got ${describe(typeOrTypes)}`
     )
   }
   if (types.length === 0) throw new RangeError("requireUserType: types must not be empty")
@@ -170,12 +174,25 @@ export const requireUserType = (types: ReadonlyArray<string>, options?: GuardOpt
   const forbidden = forbiddenResponse(ErrorText.userTypes([...types]))
   return authenticatedGuard(guardSettings("requireUserType", options), (resolution, known) => {
     if (resolution._tag !== "Authenticated") return rejectGuest(resolution, known)
-    const type = resolution.user.session.user_type
-    return type !== undefined && allowed.has(type) ? undefined : forbidden()
+    const type = ownField(resolution.user.session, "user_type")
+    return typeof type === "string" && allowed.has(type) ? undefined : forbidden()
   })
 }
 
-export const isAdministrator = (session: SessionData): boolean => session.user_type === "admin"
+/**
+ * A field the session has itself: an inherited one (from a polluted prototype, say) never counts as
+ * the user's type or permissions.
+ */
+const ownField = (session: SessionData, key: "user_type" | "permissions"): unknown =>
+  Object.hasOwn(session, key) ? session[key] : undefined
+
+export const isAdministrator = (session: SessionData): boolean =>
+  ownField(session, "user_type") === "admin"
+
+const hasPermission = (session: SessionData, permission: string): boolean => {
+  const permissions = ownField(session, "permissions")
+  return Array.isArray(permissions) && permissions.includes(permission)
+}
 
 export const requirePermission = (permission: string, options?: PermissionOptions) => {
   if (typeof permission !== "string") {
@@ -195,9 +212,7 @@ export const requirePermission = (permission: string, options?: PermissionOption
   return authenticatedGuard(guardSettings("requirePermission", options), (resolution, known) => {
     if (resolution._tag !== "Authenticated") return rejectGuest(resolution, known)
     const session = resolution.user.session
-    return isAdmin(session) || session.permissions?.includes(permission) === true
-      ? undefined
-      : forbidden()
+    return isAdmin(session) || hasPermission(session, permission) ? undefined : forbidden()
   })
 }
 

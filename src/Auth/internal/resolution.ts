@@ -41,10 +41,26 @@ const malformed: Resolution = { _tag: "Malformed" }
 const invalid: Resolution = { _tag: "Invalid" }
 const unavailable: Resolution = { _tag: "Unavailable" }
 
-const authenticated = (session: SessionData): Resolution => ({
-  _tag: "Authenticated",
-  user: { user_id: session.user_id, session, is_guest: false }
-})
+const authenticated = (answer: SessionData): Resolution => {
+  const session = ownSession(answer)
+  return { _tag: "Authenticated", user: { user_id: session.user_id, session, is_guest: false } }
+}
+
+const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"])
+
+/**
+ * The session as a plain object of its own fields. The validators' decoding already gives one; a
+ * validator of the application's own that hands over an object with another prototype (one that
+ * copied a `__proto__` key, say) is copied, so that no inherited field is ever read as the user's.
+ */
+const ownSession = (session: SessionData): SessionData => {
+  if (Object.getPrototypeOf(session) === Object.prototype) return session
+  const own: Record<string, unknown> = {}
+  for (const key of Object.keys(session)) {
+    if (!PROTOTYPE_KEYS.has(key)) own[key] = session[key]
+  }
+  return own as SessionData
+}
 
 /**
  * The established resolution if an earlier guard set one (`known`), else a fresh one: read the id,
