@@ -127,10 +127,12 @@ describe("prototype keys in a validator's answer (security item 1)", () => {
       value.map((v) => `${JSON.stringify(key)}:${JSON.stringify(v)}`)
     const type = fc.constantFrom("admin", "user", "x", "")
     const permissions = fc.array(fc.constantFrom("x", "y", "admin"), { maxLength: 3 })
-    const object = (members: ReadonlyArray<fc.Arbitrary<string>>) =>
+    const object = (members: ReadonlyArray<fc.Arbitrary<string>>): fc.Arbitrary<Array<string>> =>
       fc
         .subarray([...members])
-        .chain((chosen) => (chosen.length === 0 ? fc.constant([]) : fc.tuple(...chosen)))
+        .chain((chosen) =>
+          chosen.length === 0 ? fc.constant<Array<string>>([]) : fc.tuple(...chosen)
+        )
         .chain((texts) => fc.shuffledSubarray(texts, { minLength: texts.length }))
     const grants = [member("user_type", type), member("permissions", permissions)]
     const sneaky = object(grants).map((texts) => `{${texts.join(",")}}`)

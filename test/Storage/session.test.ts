@@ -143,13 +143,16 @@ describe("which values count as a session id", () => {
 
   it("agrees with its definition on arbitrary strings", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 600, unit: "binary" }), fc.string({ maxLength: 600 })), (value) => {
-        const expected =
-          value.length >= 1 &&
-          value.length <= 512 &&
-          [...value].every((char) => char >= "\u0021" && char <= "\u007e")
-        expect(isValidSessionId(value)).toBe(expected)
-      })
+      fc.property(
+        fc.oneof(fc.string({ maxLength: 600, unit: "binary" }), fc.string({ maxLength: 600 })),
+        (value) => {
+          const expected =
+            value.length >= 1 &&
+            value.length <= 512 &&
+            [...value].every((char) => char >= "\u0021" && char <= "\u007e")
+          expect(isValidSessionId(value)).toBe(expected)
+        }
+      )
     )
   })
 })
