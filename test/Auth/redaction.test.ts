@@ -2,12 +2,16 @@
  * Session ids are `Redacted` from the moment they are read: the validator gets a `Redacted`, and
  * neither logs nor error responses nor the unavailable error carry the id.
  */
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Layer, Logger, Redacted } from "effect"
+import { NodeHttpClient } from "@effect/platform-node"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect, Layer, Logger, Redacted } from "effect"
 import {
   optionalAuth,
   requireAuth,
+  type SessionData,
   SessionValidator,
   SessionValidatorUnavailable
 } from "../../src/Auth/index.js"
@@ -24,12 +28,10 @@ const run = <E>(
   >,
   validator: Layer.Layer<SessionValidator>
 ) => {
+  // each line as a logfmt logger writes it (message, annotations and any cause with its stack)
   const lines: Array<string> = []
-  const logger = Logger.make(({ message, cause, annotations }) => {
-    lines.push(
-      JSON.stringify({ message, annotations: [...annotations] }),
-      Cause.pretty(cause, { renderErrorCause: true })
-    )
+  const logger = Logger.make((options) => {
+    lines.push(Logger.logfmtLogger.log(options))
   })
   const request = HttpServerRequest.fromWeb(new Request(`http://localhost/x?session_id=${SECRET}`))
   return HttpServerResponse.text("ok").pipe(
@@ -83,20 +85,76 @@ describe("redaction", () => {
     [
       "fromPromise rejecting",
       SessionValidator.fromPromise(() => Promise.reject(new Error("db down")))
+    ],
+    [
+      "fromPromise rejecting with the raw id in its message (security item 9)",
+      SessionValidator.fromPromise((id) => Promise.reject(new Error(`no row for ${id}`)))
+    ],
+    [
+      "fromPromise answering something else that quotes the id (security item 9)",
+      SessionValidator.fromPromise(
+        (id) => ({ user_id: 42, note: `unknown session ${id}` }) as unknown as SessionData
+      )
     ]
   ]
 
-  it.effect.each(failing)("%s: logged once, without the id", ([, validator]) =>
+  it.effect.each(failing)("%s: one short line, without the id", ([, validator]) =>
     Effect.gen(function* () {
-      for (const guard of [requireAuth(), optionalAuth()]) {
+      for (const [guard, status] of [
+        [requireAuth(), 500],
+        [optionalAuth(), 200]
+      ] as const) {
         const { response, text, lines } = yield* run(guard, validator)
-        expect(lines.join("\n")).toContain("Session validator unavailable")
-        expect(lines.join("\n")).not.toContain(SECRET)
+        expect(lines).toHaveLength(1)
+        expect(lines[0]).toMatch(
+          /Session validator unavailable \((Failure|Defect|InvalidResponse)\)/
+        )
+        expect(lines[0]).not.toContain(SECRET)
+        expect(lines[0]).not.toMatch(/\n|\bat /)
+        expect(new TextEncoder().encode(lines[0]).byteLength).toBeLessThan(200)
         expect(text).not.toContain(SECRET)
-        expect(response.status === 500 || response.status === 200).toBe(true)
+        expect(response.status).toBe(status)
       }
     })
   )
+
+  describe("SessionValidator.http, against a real auth service that quotes the id", () => {
+    let auth: Server
+    let url = ""
+    beforeAll(async () => {
+      auth = createServer((request, response) => {
+        const id = String(request.headers["x-session-id"])
+        if (request.url === "/text") {
+          response.writeHead(200, { "content-type": "text/plain" })
+          response.end(`unknown session ${id}`)
+        } else {
+          response.writeHead(200, { "content-type": "application/json" })
+          response.end(JSON.stringify({ user_id: null, error: `unknown session ${id}` }))
+        }
+      })
+      await new Promise<void>((resolve) => auth.listen(0, "127.0.0.1", resolve))
+      url = `http://127.0.0.1:${(auth.address() as AddressInfo).port}`
+    })
+    afterAll(() => new Promise<void>((resolve) => auth.close(() => resolve())))
+
+    it.scoped.each(["/text", "/json"])(
+      "a 200 %s answer that is not SessionData is logged without its body (security item 9)",
+      (path) =>
+        Effect.gen(function* () {
+          const undici = yield* Layer.build(NodeHttpClient.layerUndici)
+          const validator = SessionValidator.http({ url: url + path }).pipe(
+            Layer.provide(Layer.succeedContext(undici))
+          )
+          const { response, text, lines } = yield* run(requireAuth(), validator)
+          expect(response.status).toBe(500)
+          expect(lines).toHaveLength(1)
+          expect(lines[0]).toContain("Session validator unavailable (InvalidResponse)")
+          expect(lines[0]).not.toContain(SECRET)
+          expect(lines[0]).not.toContain("unknown session")
+          expect(text).not.toContain(SECRET)
+        })
+    )
+  })
 
   it.effect("the unavailable error's message and JSON do not carry the id", () =>
     Effect.gen(function* () {

@@ -102,10 +102,8 @@ const answerOfFailure = (
     case "TimeoutError":
       return unavailable("Timeout", error.message)
     case "DecodeError":
-      return unavailable(
-        "InvalidResponse",
-        `the auth service's answer is not SessionData: ${error.detail}`
-      )
+      // the answer's text stays out: an auth service may quote the id in it
+      return unavailable("InvalidResponse", "the auth service's answer is not SessionData")
     default:
       return unavailable("Failure", error.message)
   }

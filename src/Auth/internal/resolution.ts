@@ -165,10 +165,18 @@ const answer = <A, E, R>(
   if (Exit.isSuccess(exit)) {
     return next(Option.isSome(exit.value) ? authenticated(exit.value.value) : invalid)
   }
-  return Effect.zipRight(
-    Effect.logWarning("Session validator unavailable", exit.cause).pipe(
-      Effect.annotateLogs("module", "svc-sdk/Auth")
-    ),
-    next(unavailable)
+  return Effect.zipRight(logUnavailable(exit.cause), next(unavailable))
+}
+
+/**
+ * One short line per validation that could not answer: the reason only. Neither the cause (a
+ * lookup's error may quote the id) nor a description (an auth service's answer may hold it) nor a
+ * stack trace goes into the log.
+ */
+const logUnavailable = (cause: Cause.Cause<SessionValidatorUnavailable>) => {
+  const failure = Cause.failureOption(cause)
+  const reason = Option.isSome(failure) ? failure.value.reason : "Defect"
+  return Effect.logWarning(`Session validator unavailable (${reason})`).pipe(
+    Effect.annotateLogs("module", "svc-sdk/Auth")
   )
 }

@@ -30,10 +30,20 @@ export const decodeAnswer = (
           (error) =>
             new SessionValidatorUnavailable({
               reason: "InvalidResponse",
-              description: ParseResult.TreeFormatter.formatErrorSync(error)
+              description: `the answer is not SessionData (at ${pathsOf(error)})`
             })
         )
       )
+
+/** Where an answer failed to decode, without the values found there (they may quote the id). */
+const pathsOf = (error: ParseResult.ParseError): string =>
+  [
+    ...new Set(
+      ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) =>
+        issue.path.length === 0 ? "the root" : issue.path.map(String).join(".")
+      )
+    )
+  ].join(", ")
 
 export type PromiseLookup = (
   id: string,
