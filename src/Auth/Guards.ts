@@ -42,6 +42,23 @@ export interface GuardOptions {
    * @default "5 seconds"
    */
   readonly timeout?: Duration.DurationInput | undefined
+  /**
+   * Refuse cross-site requests that change state (any method but GET, HEAD, OPTIONS) when the
+   * session id came from the cookie or the query parameter, which a browser sends by itself: 403
+   * `Cross-site request refused`, before the validator is asked. A request is same-site when its
+   * `Origin` is in `trustedOrigins`, else when `Sec-Fetch-Site` is `same-origin` or `none`, else
+   * (no `Sec-Fetch-Site`) when it has no `Origin` (not a browser) or the `Origin`'s host equals
+   * `Host`. An id in the header is exempt: a page cannot send a custom header cross-site without
+   * CORS. `false` turns the check off.
+   * @default true
+   */
+  readonly csrf?: boolean | undefined
+  /**
+   * Origins (`https://app.example.com`) whose state-changing requests with a cookie or query id
+   * are always allowed: a front end on another origin that you trust.
+   * @default []
+   */
+  readonly trustedOrigins?: ReadonlyArray<string> | undefined
 }
 
 /**
@@ -75,7 +92,9 @@ export type AuthGuard<Provides> = <A, E, R>(
 /**
  * Lets only requests with a valid session through and provides `CurrentUser` and `AuthContext`.
  * No id → 401 `Session ID required`; malformed or invalid id → 401 `Invalid session`; validator
- * failed or timed out → 500 `Authentication service unavailable`.
+ * failed or timed out → 500 `Authentication service unavailable`; a cross-site request that
+ * changes state with a cookie or query id → 403 `Cross-site request refused` (see
+ * {@link GuardOptions.csrf}).
  *
  * @example
  * ```ts
@@ -98,7 +117,8 @@ export const requireAuth: (options?: GuardOptions) => AuthGuard<CurrentUser | Au
 
 /**
  * Never rejects: provides `AuthContext`, the user when the session is valid, `{ is_guest: true }`
- * when the id is absent, invalid, or the validator is unavailable.
+ * when the id is absent, invalid, the validator is unavailable, or the request is cross-site and
+ * changes state with a cookie or query id (its session is not used).
  *
  * @since 0.1.0
  * @category guards

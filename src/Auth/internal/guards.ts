@@ -5,6 +5,7 @@ import * as Effect from "effect/Effect"
 import { AuthContext, type AuthenticatedUser, CurrentUser, guest } from "../CurrentUser.js"
 import type { GuardOptions, PermissionOptions } from "../Guards.js"
 import type { SessionData } from "../SessionData.js"
+import { trustedOriginsOption } from "./crossSite.js"
 import { describe, durationOption, nameOption } from "./options.js"
 import {
   EstablishedResolution,
@@ -26,13 +27,24 @@ export const guardSettings = (
     throw new TypeError(`${guard}: options must be an object, got ${describe(options)}`)
   }
   const timeout = timeoutOption(`${guard}: options.timeout`, options?.timeout)
+  const csrf = options?.csrf ?? true
+  if (typeof csrf !== "boolean") {
+    throw new TypeError(`${guard}: options.csrf must be a boolean, got ${describe(csrf)}`)
+  }
   return {
     source: {
       header: nameOption(`${guard}: options.header`, options?.header, "X-Session-Id").toLowerCase(),
       cookie: switchableName(`${guard}: options.cookie`, options?.cookie),
       query: switchableName(`${guard}: options.query`, options?.query)
     },
-    timeout
+    timeout,
+    crossSite: {
+      enabled: csrf,
+      trustedOrigins: trustedOriginsOption(
+        `${guard}: options.trustedOrigins`,
+        options?.trustedOrigins
+      )
+    }
   }
 }
 
@@ -59,6 +71,8 @@ const rejection = (resolution: Resolution): HttpServerResponse.HttpServerRespons
       return errorResponse(401, ErrorText.invalidSession)
     case "Unavailable":
       return errorResponse(500, ErrorText.unavailable)
+    case "CrossSite":
+      return errorResponse(403, ErrorText.crossSite)
   }
 }
 
@@ -144,11 +158,14 @@ export const optionalAuth = (options?: GuardOptions) => {
     resolve(settings, (resolution) => withAuthContext(self, resolution))
 }
 
-/** An established guest is `Authentication required`; a fresh failure is `requireAuth`'s error. */
+/**
+ * An established guest is `Authentication required`; a fresh failure is `requireAuth`'s error, and
+ * so is a cross-site request, however it was established.
+ */
 const rejectGuest = (resolution: Resolution, known: boolean) =>
   resolution._tag === "Authenticated"
     ? undefined
-    : known
+    : known && resolution._tag !== "CrossSite"
       ? errorResponse(401, ErrorText.authenticationRequired)
       : rejection(resolution)
 

@@ -12,6 +12,7 @@ import type { AuthenticatedUser } from "../CurrentUser.js"
 import type { SessionData } from "../SessionData.js"
 import { SessionValidator } from "../SessionValidator.js"
 import { SessionValidatorUnavailable } from "../SessionValidatorUnavailable.js"
+import { type CrossSiteSettings, isSameSiteRequest } from "./crossSite.js"
 import { readSessionId, type SessionIdSource } from "./sessionId.js"
 
 /** The outcome of looking at a request's session: what every later guard on it reuses. */
@@ -20,6 +21,7 @@ export type Resolution =
   | { readonly _tag: "Malformed" }
   | { readonly _tag: "Invalid" }
   | { readonly _tag: "Unavailable" }
+  | { readonly _tag: "CrossSite" }
   | { readonly _tag: "Authenticated"; readonly user: AuthenticatedUser }
 
 /** Set by the first guard of a request for the guards it wraps. */
@@ -32,6 +34,7 @@ export interface ResolveSettings {
   readonly source: SessionIdSource
   /** `undefined` when the validator is given all the time it wants. */
   readonly timeout: Duration.Duration | undefined
+  readonly crossSite: CrossSiteSettings
 }
 
 export type ResolveRequirements = SessionValidator | HttpServerRequest.HttpServerRequest
@@ -40,6 +43,7 @@ const missing: Resolution = { _tag: "Missing" }
 const malformed: Resolution = { _tag: "Malformed" }
 const invalid: Resolution = { _tag: "Invalid" }
 const unavailable: Resolution = { _tag: "Unavailable" }
+const crossSite: Resolution = { _tag: "CrossSite" }
 
 const authenticated = (answer: SessionData): Resolution => {
   const session = ownSession(answer)
@@ -81,6 +85,10 @@ export const resolve = <A, E, R>(
       case "Malformed":
         return next(malformed, false)
       case "Found": {
+        // refused before the validator is asked: a forged request learns nothing, costs nothing
+        if (reading.ambient && !isSameSiteRequest(request, settings.crossSite)) {
+          return next(crossSite, false)
+        }
         const validation = startValidation(Context.get(context, SessionValidator), reading.id)
         const onAnswer = (resolution: Resolution) => next(resolution, false)
         // an answer that is already there (`Effect.succeed`, the memory validator) costs nothing more

@@ -6,6 +6,7 @@ export const ErrorText = {
   invalidSession: "Invalid session",
   unavailable: "Authentication service unavailable",
   authenticationRequired: "Authentication required",
+  crossSite: "Cross-site request refused",
   userTypes: (types: ReadonlyArray<string>) =>
     `Insufficient permissions. Required user types: ${types.join(", ")}`,
   permission: (permission: string) => `Permission required: ${permission}`

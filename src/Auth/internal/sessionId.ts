@@ -13,25 +13,34 @@ export interface SessionIdSource {
 export type SessionIdReading =
   | { readonly _tag: "Missing" }
   | { readonly _tag: "Malformed" }
-  | { readonly _tag: "Found"; readonly id: Redacted.Redacted<string> }
+  | {
+      readonly _tag: "Found"
+      readonly id: Redacted.Redacted<string>
+      /** Whether a browser could have sent it cross-site on its own (cookie, query parameter). */
+      readonly ambient: boolean
+    }
 
 const missing: SessionIdReading = { _tag: "Missing" }
 const malformed: SessionIdReading = { _tag: "Malformed" }
 
+const found = (raw: string, ambient: boolean): SessionIdReading =>
+  isValidSessionId(raw) ? { _tag: "Found", id: Redacted.make(raw), ambient } : malformed
+
 /**
- * The first non-empty value of header, cookie, query parameter. A value longer than 512 characters
- * or with whitespace/control characters is `Malformed`; a good one is wrapped in `Redacted` at once.
+ * The first non-empty value of header, cookie, query parameter. A value that is not 1–512 visible
+ * ASCII characters is `Malformed`; a good one is wrapped in `Redacted` at once.
  */
 export const readSessionId = (
   request: HttpServerRequest.HttpServerRequest,
   source: SessionIdSource
 ): SessionIdReading => {
-  const raw =
-    nonEmpty(request.headers[source.header]) ??
-    (source.cookie === false ? undefined : nonEmpty(request.cookies[source.cookie])) ??
-    (source.query === false ? undefined : nonEmpty(queryParameter(request.url, source.query)))
-  if (raw === undefined) return missing
-  return isValidSessionId(raw) ? { _tag: "Found", id: Redacted.make(raw) } : malformed
+  const header = nonEmpty(request.headers[source.header])
+  if (header !== undefined) return found(header, false)
+  const cookie = source.cookie === false ? undefined : nonEmpty(request.cookies[source.cookie])
+  if (cookie !== undefined) return found(cookie, true)
+  const query =
+    source.query === false ? undefined : nonEmpty(queryParameter(request.url, source.query))
+  return query === undefined ? missing : found(query, true)
 }
 
 const nonEmpty = (value: string | undefined): string | undefined =>

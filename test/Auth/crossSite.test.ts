@@ -1,0 +1,211 @@
+/**
+ * Security item 10, SPEC 6.3a: a state-changing request whose session id a browser attaches by
+ * itself (cookie, query parameter) is refused cross-site with 403 before the validator is asked.
+ * A table over method × where the id is × `Sec-Fetch-Site`/`Origin`, on a real server.
+ */
+import {
+  HttpClient,
+  HttpClientRequest,
+  HttpRouter,
+  HttpServer,
+  HttpServerResponse
+} from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { AuthContext, optionalAuth, requireAuth, requireUserType } from "../../src/Auth/index.js"
+import { makeProbe, probeValidator, ServerLayer, serve } from "./fixtures.js"
+
+const reached = HttpServerResponse.unsafeJson({ reached: true })
+const router = HttpRouter.empty.pipe(
+  HttpRouter.all("/me", reached.pipe(requireAuth())),
+  HttpRouter.all("/trusted", reached.pipe(requireAuth({ trustedOrigins: ["http://app.example"] }))),
+  HttpRouter.all("/off", reached.pipe(requireAuth({ csrf: false }))),
+  HttpRouter.all(
+    "/feed",
+    Effect.map(AuthContext, (context) =>
+      HttpServerResponse.unsafeJson({ guest: context.is_guest })
+    ).pipe(optionalAuth())
+  ),
+  HttpRouter.all("/typed", reached.pipe(requireUserType("user"), optionalAuth()))
+)
+
+type Method = "GET" | "HEAD" | "OPTIONS" | "POST" | "PUT" | "PATCH" | "DELETE"
+const SAFE: ReadonlyArray<Method> = ["GET", "HEAD", "OPTIONS"]
+const UNSAFE: ReadonlyArray<Method> = ["POST", "PUT", "PATCH", "DELETE"]
+type Source = "header" | "cookie" | "query"
+
+/** What the browser says about where the request came from; `SAME` stands for the server's origin. */
+interface Site {
+  readonly name: string
+  readonly origin?: string
+  readonly fetchSite?: string
+  /** Whether an unsafe request with an ambient id is allowed. */
+  readonly allowed: boolean
+}
+
+const sites: ReadonlyArray<Site> = [
+  { name: "no Origin, no Sec-Fetch-Site (not a browser)", allowed: true },
+  { name: "Sec-Fetch-Site: same-origin", origin: "SAME", fetchSite: "same-origin", allowed: true },
+  { name: "Sec-Fetch-Site: none (typed by the user)", fetchSite: "none", allowed: true },
+  {
+    name: "Sec-Fetch-Site: cross-site, Origin evil",
+    origin: "http://evil.example",
+    fetchSite: "cross-site",
+    allowed: false
+  },
+  {
+    name: "Sec-Fetch-Site: same-site (a sibling subdomain)",
+    origin: "http://other.127.0.0.1.nip.example",
+    fetchSite: "same-site",
+    allowed: false
+  },
+  {
+    name: "Sec-Fetch-Site: cross-site even with a same-host Origin",
+    origin: "SAME",
+    fetchSite: "cross-site",
+    allowed: false
+  },
+  {
+    name: "Origin evil, no Sec-Fetch-Site (older browser)",
+    origin: "http://evil.example",
+    allowed: false
+  },
+  { name: "Origin the server's own host, no Sec-Fetch-Site", origin: "SAME", allowed: true },
+  { name: "Origin null (sandboxed page)", origin: "null", allowed: false }
+]
+
+interface Row {
+  readonly method: Method
+  readonly source: Source
+  readonly site: Site
+  readonly status: number
+}
+
+const rows: Array<Row> = []
+for (const method of [...SAFE, ...UNSAFE]) {
+  for (const source of ["header", "cookie", "query"] as const) {
+    for (const site of sites) {
+      const refused = UNSAFE.includes(method) && source !== "header" && !site.allowed
+      rows.push({ method, source, site, status: refused ? 403 : 200 })
+    }
+  }
+}
+
+interface Sent {
+  readonly path: string
+  readonly method: Method
+  readonly source: Source
+  readonly id?: string
+  readonly origin?: string | undefined
+  readonly fetchSite?: string | undefined
+}
+
+/** Sends one request to the test server; `SAME` becomes the server's own origin. */
+const send = (sent: Sent) =>
+  Effect.gen(function* () {
+    const server = yield* HttpServer.HttpServer
+    const address = server.address as HttpServer.TcpAddress
+    const own = `http://127.0.0.1:${address.port}`
+    const id = sent.id ?? "s-user"
+    const headers: Record<string, string> = {}
+    if (sent.source === "header") headers["x-session-id"] = id
+    if (sent.source === "cookie") headers.cookie = `session_id=${id}`
+    if (sent.origin !== undefined) headers.origin = sent.origin === "SAME" ? own : sent.origin
+    if (sent.fetchSite !== undefined) headers["sec-fetch-site"] = sent.fetchSite
+    const path = sent.source === "query" ? `${sent.path}?session_id=${id}` : sent.path
+    const client = yield* HttpClient.HttpClient
+    const response = yield* client.execute(HttpClientRequest.make(sent.method)(path, { headers }))
+    const text = yield* response.text
+    return {
+      status: response.status,
+      body: text === "" ? undefined : (JSON.parse(text) as unknown)
+    }
+  }).pipe(Effect.orDie)
+
+describe("cross-site requests (SPEC 6.3a, security item 10)", () => {
+  it.scoped.each(rows)("$method, id in $source, $site.name → $status", (row) =>
+    Effect.gen(function* () {
+      const probe = yield* makeProbe
+      yield* serve(HttpRouter.toHttpApp(router).pipe(Effect.flatten), probeValidator(probe))
+      const reply = yield* send({
+        path: "/me",
+        method: row.method,
+        source: row.source,
+        origin: row.site.origin,
+        fetchSite: row.site.fetchSite
+      })
+      expect(reply.status).toBe(row.status)
+      if (row.method !== "HEAD") {
+        expect(reply.body).toEqual(
+          row.status === 403 ? { error: "Cross-site request refused" } : { reached: true }
+        )
+      }
+      // refused before the validator is asked
+      expect(probe.calls).toBe(row.status === 403 ? 0 : 1)
+    }).pipe(Effect.provide(ServerLayer))
+  )
+
+  const evil = { origin: "http://evil.example", fetchSite: "cross-site" } as const
+
+  it.scoped("trustedOrigins lets a trusted front end on another origin through", () =>
+    Effect.gen(function* () {
+      const probe = yield* makeProbe
+      yield* serve(HttpRouter.toHttpApp(router).pipe(Effect.flatten), probeValidator(probe))
+      const trusted = yield* send({
+        path: "/trusted",
+        method: "POST",
+        source: "cookie",
+        origin: "http://app.example",
+        fetchSite: "cross-site"
+      })
+      expect(trusted.status).toBe(200)
+      const other = yield* send({ path: "/trusted", method: "POST", source: "cookie", ...evil })
+      expect(other).toEqual({ status: 403, body: { error: "Cross-site request refused" } })
+    }).pipe(Effect.provide(ServerLayer))
+  )
+
+  it.scoped("csrf: false turns the check off", () =>
+    Effect.gen(function* () {
+      const probe = yield* makeProbe
+      yield* serve(HttpRouter.toHttpApp(router).pipe(Effect.flatten), probeValidator(probe))
+      const reply = yield* send({ path: "/off", method: "DELETE", source: "cookie", ...evil })
+      expect(reply).toEqual({ status: 200, body: { reached: true } })
+    }).pipe(Effect.provide(ServerLayer))
+  )
+
+  it.scoped(
+    "optionalAuth treats a refused cross-site request as a guest; a later guard refuses it",
+    () =>
+      Effect.gen(function* () {
+        const probe = yield* makeProbe
+        yield* serve(HttpRouter.toHttpApp(router).pipe(Effect.flatten), probeValidator(probe))
+        const feed = yield* send({ path: "/feed", method: "POST", source: "cookie", ...evil })
+        expect(feed).toEqual({ status: 200, body: { guest: true } })
+        const typed = yield* send({ path: "/typed", method: "POST", source: "query", ...evil })
+        expect(typed).toEqual({ status: 403, body: { error: "Cross-site request refused" } })
+        expect(probe.calls).toBe(0)
+        const sameSite = yield* send({ path: "/typed", method: "POST", source: "cookie" })
+        expect(sameSite).toEqual({ status: 200, body: { reached: true } })
+      }).pipe(Effect.provide(ServerLayer))
+  )
+
+  it("bad trustedOrigins and csrf throw when the guard is made, naming the option", () => {
+    for (const origins of [
+      ["https://app.example/path"],
+      ["app.example"],
+      ["ftp://a.example"],
+      [3]
+    ]) {
+      expect(() => requireAuth({ trustedOrigins: origins as never })).toThrow(
+        /requireAuth: options\.trustedOrigins must hold origins/
+      )
+    }
+    expect(() => requireAuth({ trustedOrigins: "https://a.example" as never })).toThrow(
+      /options\.trustedOrigins must be an array/
+    )
+    expect(() => optionalAuth({ csrf: "no" as never })).toThrow(
+      /optionalAuth: options\.csrf must be a boolean, got "no"/
+    )
+    expect(typeof requireAuth({ trustedOrigins: ["https://App.Example:8443/"] })).toBe("function")
+  })
+})
