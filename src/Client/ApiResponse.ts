@@ -31,6 +31,7 @@ export type ErrorCode =
   | "ABORTED"
   | "DECODE_ERROR"
   | "INTERCEPTOR_ERROR"
+  | "INVALID_REQUEST"
 
 /**
  * The outcome of a request. `success` is `true` exactly when the HTTP status is 2xx (and, with a

@@ -123,7 +123,9 @@ export interface SvcConfig {
    */
   readonly retryAttempts?: number
   /**
-   * Time allowed for each try: milliseconds, or any `Duration`. `0` disables the timeout.
+   * Time allowed for each try, and for each piece of your code a request waits on (the session
+   * lookup, interceptors, `onRequest`, `onResponse`): milliseconds, or any `Duration`, at most
+   * 2 147 483 647 ms. `0` disables the timeout.
    * @default 30000
    */
   readonly timeout?: Duration.DurationInput
@@ -135,10 +137,12 @@ export interface SvcConfig {
    */
   readonly retrySchedule?: Schedule.Schedule<unknown, SvcError>
   /**
-   * Runs after the request interceptors, on the request config.
+   * Observes the final request config, after the request interceptors, just before it is sent.
+   * What it returns is ignored (change requests with `addRequestInterceptor`); a throw or
+   * rejection ends the request with `INTERCEPTOR_ERROR`. Sync or async; bounded by the timeout.
    * @default undefined
    */
-  readonly onRequest?: RequestInterceptor
+  readonly onRequest?: (config: RequestConfig) => void
   /**
    * Observes every successful response, after the response interceptors and schema decoding.
    * A throw or rejection turns the request into an `INTERCEPTOR_ERROR` failure.
@@ -151,6 +155,38 @@ export interface SvcConfig {
    * @default undefined
    */
   readonly onError?: (error: Error) => unknown
+}
+
+/**
+ * A Standard Schema v1 validator (https://standardschema.dev): what zod, valibot and arktype
+ * schemas are. Only `~standard.validate` is used.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface StandardSchemaV1<Output = unknown> {
+  readonly "~standard": {
+    readonly version: 1
+    readonly vendor: string
+    readonly validate: (
+      value: unknown
+    ) => StandardSchemaV1.Result<Output> | Promise<StandardSchemaV1.Result<Output>>
+  }
+}
+
+/**
+ * @since 0.1.0
+ */
+export declare namespace StandardSchemaV1 {
+  /** @since 0.1.0 */
+  export type Result<Output> =
+    | { readonly value: Output; readonly issues?: undefined }
+    | {
+        readonly issues: ReadonlyArray<{
+          readonly message: string
+          readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined
+        }>
+      }
 }
 
 /**
@@ -181,16 +217,18 @@ export interface RequestOptions<A = unknown, I = A> {
    */
   readonly includeSession?: boolean
   /**
-   * Aborts the request at once (code `ABORTED`); an abort is never retried.
+   * Aborts the request at once, in whatever phase it is (session lookup, interceptors, sending,
+   * reading, waiting to retry): code `ABORTED`, never retried.
    * @default undefined
    */
   readonly signal?: AbortSignal
   /**
-   * Decodes `data` of a 2xx response; a mismatch fails with `DecodeError` (code `DECODE_ERROR`,
-   * the real status) — the one case where a 2xx is not a success.
+   * Decodes `data` of a 2xx response, with an `effect/Schema` or a Standard Schema v1 validator
+   * (zod, valibot…); a mismatch fails with `DecodeError` (code `DECODE_ERROR`, the real status) —
+   * the one case where a 2xx is not a success.
    * @default undefined
    */
-  readonly schema?: Schema.Schema<A, I, never>
+  readonly schema?: Schema.Schema<A, I, never> | StandardSchemaV1<A>
   /**
    * Replaces the client's retry schedule for this request.
    * @default the client's schedule

@@ -48,20 +48,23 @@ export class NetworkError extends Data.TaggedError("NetworkError")<{
 }
 
 /**
- * No response came within the timeout.
+ * No response came within the timeout, or a piece of the application's code the request waited on
+ * (`waitingFor`: the session lookup, an interceptor, a callback) did not finish within it.
  *
  * @since 0.1.0
  * @category errors
  */
 export class TimeoutError extends Data.TaggedError("TimeoutError")<{
   readonly timeoutMillis: number
+  readonly waitingFor?: string
   readonly cause?: unknown
 }> {
   /** @since 0.1.0 */
   readonly code: ErrorCode = "TIMEOUT"
   /** @since 0.1.0 */
   override get message(): string {
-    return `Request timed out after ${this.timeoutMillis} ms`
+    const base = `Request timed out after ${this.timeoutMillis} ms`
+    return this.waitingFor === undefined ? base : `${base} waiting for ${this.waitingFor}`
   }
 }
 
@@ -103,8 +106,8 @@ export class DecodeError extends Data.TaggedError("DecodeError")<{
 }
 
 /**
- * A request or response interceptor, or the `onRequest`/`onResponse` callback, threw, rejected or
- * returned something that is not a request config.
+ * A request or response interceptor, or the `onRequest`/`onResponse` callback, threw or rejected,
+ * or an interceptor returned something that is not a request config or a response.
  *
  * @since 0.1.0
  * @category errors
@@ -123,6 +126,29 @@ export class InterceptorError extends Data.TaggedError("InterceptorError")<{
 }
 
 /**
+ * A mistake of the caller's, seen when the request is made: a bad `timeout`, `signal`, `schema`,
+ * options object or endpoint, or a body that cannot be sent (a function, a Symbol, a BigInt, a
+ * circular object). `message` names the argument; nothing was sent.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class InvalidRequestError extends Data.TaggedError("InvalidRequestError")<{
+  /** The argument at fault, e.g. `options.signal`. */
+  readonly argument: string
+  /** What is wrong with it, e.g. `must be an AbortSignal, got a string`. */
+  readonly reason: string
+  readonly cause?: unknown
+}> {
+  /** @since 0.1.0 */
+  readonly code: ErrorCode = "INVALID_REQUEST"
+  /** @since 0.1.0 */
+  override get message(): string {
+    return `${this.argument} ${this.reason}`
+  }
+}
+
+/**
  * Every way a request can fail.
  *
  * @since 0.1.0
@@ -135,3 +161,4 @@ export type SvcError =
   | AbortedError
   | DecodeError
   | InterceptorError
+  | InvalidRequestError

@@ -13,6 +13,7 @@ export {
   type RequestOptions,
   type RequestParams,
   type ResponseInterceptor,
+  type StandardSchemaV1,
   SvcClient,
   type SvcClientService,
   type SvcConfig
@@ -22,6 +23,7 @@ export {
   DecodeError,
   HttpError,
   InterceptorError,
+  InvalidRequestError,
   NetworkError,
   type SvcError,
   TimeoutError

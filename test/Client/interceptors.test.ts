@@ -127,6 +127,27 @@ describe("interceptors and callbacks", () => {
     expect((await onResponse.get("/x")).code).toBe("INTERCEPTOR_ERROR")
   })
 
+  it("onRequest is an observer: returning nothing is fine (security item 2)", async () => {
+    const seen: Array<string> = []
+    const svc = createSvc(server.origin, {
+      onRequest: (config) => {
+        seen.push(config.url)
+      }
+    })
+    expect(await svc.get("/x")).toMatchObject({ success: true, status: 200 })
+    const async = createSvc(server.origin, { onRequest: async () => undefined })
+    expect(await async.get("/x")).toMatchObject({ success: true, status: 200 })
+    expect(seen).toEqual([`${server.origin}/x`])
+  })
+
+  it("onRequest's return value is ignored: it cannot change the request", async () => {
+    const svc = createSvc(server.origin, {
+      onRequest: (config) => ({ ...config, url: `${server.origin}/elsewhere` }) as never
+    })
+    expect((await svc.get("/x")).success).toBe(true)
+    expect(last().path).toBe("/x")
+  })
+
   it("onError receives an Error for every failure, and its own throw changes nothing", async () => {
     server.script = () => json({ error: "bad" }, 400)
     try {

@@ -211,6 +211,32 @@ describe("where the session is sent", () => {
     expect(moved.headers["x-session-id"]).toBeUndefined()
   })
 
+  it("is taken out whatever the case an interceptor leaves its name in (security item 7)", async () => {
+    for (const name of ["X-SESSION-ID", "X-Session-Id", "x-SeSsIoN-iD"]) {
+      const svc = createSvc(server.origin, { sessionId: "secret", retryAttempts: 0 })
+      svc.addRequestInterceptor((config) => {
+        const { "x-session-id": id, ...headers } = config.headers
+        return { ...config, url: `${other.origin}/moved`, headers: { ...headers, [name]: id! } }
+      })
+      expect((await svc.get("/s")).success).toBe(true)
+      const moved = other.requests[other.requests.length - 1]!
+      expect(moved.path).toBe("/moved")
+      expect(moved.headers["x-session-id"]).toBeUndefined()
+      expect(JSON.stringify(moved.headers)).not.toContain("secret")
+    }
+  })
+
+  it("a name given twice in two cases is sent once, the later spelling winning", async () => {
+    const svc = createSvc(server.origin, { retryAttempts: 0 })
+    svc.addRequestInterceptor((config) => ({
+      ...config,
+      headers: { ...config.headers, "x-trace": "first", "X-Trace": "second" }
+    }))
+    await svc.get("/s")
+    expect(sentSession()).toBeUndefined()
+    expect(server.requests[server.requests.length - 1]!.headers["x-trace"]).toBe("second")
+  })
+
   it("stays when an interceptor sets its own header for another origin", async () => {
     const svc = createSvc(server.origin, { sessionId: "secret" })
     svc.addRequestInterceptor((config) => ({
@@ -222,5 +248,41 @@ describe("where the session is sent", () => {
     expect(other.requests[other.requests.length - 1]!.headers["x-session-id"]).toBe(
       "chosen-by-the-app"
     )
+  })
+})
+
+describe("which ids are sent (security item 8)", () => {
+  it("config.sessionId with a C1 control or non-ASCII throws at construction", () => {
+    for (const id of ["abc\u0085def", "abc\u009bdef", "ünï", "a b"]) {
+      expect(() => createSvc(server.origin, { sessionId: id })).toThrow(
+        /sessionId must be 1 to 512 visible ASCII characters/
+      )
+    }
+  })
+
+  it("an id from getSessionId or storage with a C1 control is never sent; onError is told", async () => {
+    const errors: Array<Error> = []
+    const svc = createSvc(server.origin, {
+      getSessionId: () => "abc\u0085def",
+      onError: (error) => errors.push(error)
+    })
+    await svc.get("/s")
+    expect(sentSession()).toBeUndefined()
+    expect(errors.map((error) => error.message)).toEqual([
+      "getSessionId returned a value that is not a session id (1 to 512 visible ASCII characters)"
+    ])
+    const stored = createSvc(server.origin, { storage: memoryStorage([["sid", "abc\u009bdef"]]) })
+    await stored.get("/s")
+    expect(sentSession()).toBeUndefined()
+  })
+
+  it("setSessionId refuses a C1 control with a TypeError that does not show the id", () => {
+    const svc = createSvc(server.origin)
+    expect(() => svc.setSessionId("secret\u0085")).toThrow(TypeError)
+    try {
+      void svc.setSessionId("secret\u0085")
+    } catch (error) {
+      expect((error as Error).message).not.toContain("secret")
+    }
   })
 })

@@ -23,8 +23,11 @@ describe("timeout (Effect API, TestClock)", () => {
   it.scoped("defaults to 30 s and fails with TimeoutError", () =>
     Effect.gen(function* () {
       const server = yield* hangingServer()
-      const fiber = yield* withClient(server.origin, { retryAttempts: 0 }, (client) =>
-        Effect.flip(client.get("/slow"))
+      // a fixed session: no lookup, whose own time limit would be a second TestClock sleep
+      const fiber = yield* withClient(
+        server.origin,
+        { retryAttempts: 0, sessionId: "s" },
+        (client) => Effect.flip(client.get("/slow"))
       ).pipe(Effect.fork)
       expect(yield* awaitSleeps(1)).toEqual([30_000])
       yield* TestClock.adjust("30 seconds")
@@ -39,7 +42,7 @@ describe("timeout (Effect API, TestClock)", () => {
       const server = yield* hangingServer()
       const fiber = yield* withClient(
         server.origin,
-        { retryAttempts: 0, timeout: "10 seconds" },
+        { retryAttempts: 0, timeout: "10 seconds", sessionId: "s" },
         (client) => Effect.flip(client.get("/slow", { timeout: 1_500 }))
       ).pipe(Effect.fork)
       expect(yield* awaitSleeps(1)).toEqual([1_500])
@@ -51,7 +54,7 @@ describe("timeout (Effect API, TestClock)", () => {
   it.scoped("timeouts are retried, each try getting its own timeout", () =>
     Effect.gen(function* () {
       const server = yield* hangingServer(1)
-      const fiber = yield* withClient(server.origin, { timeout: 1_000 }, (client) =>
+      const fiber = yield* withClient(server.origin, { timeout: 1_000, sessionId: "s" }, (client) =>
         client.get("/slow")
       ).pipe(Effect.fork)
       expect(yield* awaitSleeps(1)).toEqual([1_000])

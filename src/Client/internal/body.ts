@@ -4,20 +4,45 @@
  */
 import * as HttpBody from "@effect/platform/HttpBody"
 import * as Effect from "effect/Effect"
+import { InvalidRequestError } from "../SvcError.js"
 
 const isBlob = (body: unknown): body is Blob => typeof Blob !== "undefined" && body instanceof Blob
 
 const isFormData = (body: unknown): body is FormData =>
   typeof FormData !== "undefined" && body instanceof FormData
 
-const toJson = (body: unknown): Effect.Effect<HttpBody.HttpBody> =>
-  Effect.try({
-    try: () => HttpBody.text(JSON.stringify(body), "application/json"),
-    catch: (cause) =>
-      new TypeError(
-        `body could not be encoded as JSON: ${cause instanceof Error ? cause.message : String(cause)}`
-      )
-  }).pipe(Effect.orDie)
+/**
+ * Objects and arrays as JSON text. A value JSON cannot carry (a function, a Symbol, a BigInt, a
+ * circular object) is the caller's mistake: nothing is sent.
+ */
+const toJson = (body: unknown): Effect.Effect<HttpBody.HttpBody, InvalidRequestError> => {
+  if (typeof body === "function" || typeof body === "symbol") {
+    return Effect.fail(
+      new InvalidRequestError({
+        argument: "body",
+        reason: `cannot be sent: a ${typeof body} has no JSON form`
+      })
+    )
+  }
+  let text: string | undefined
+  try {
+    text = JSON.stringify(body)
+  } catch (cause) {
+    return Effect.fail(
+      new InvalidRequestError({
+        argument: "body",
+        reason: `cannot be encoded as JSON: ${cause instanceof Error ? cause.message : String(cause)}`,
+        cause
+      })
+    )
+  }
+  if (text === undefined) {
+    return Effect.fail(
+      new InvalidRequestError({ argument: "body", reason: "cannot be encoded as JSON" })
+    )
+  }
+  return Effect.succeed(HttpBody.text(text, "application/json"))
+}
 
 /**
  * FormData serialised by the platform's own `Response`, so that any transport sends the same
@@ -31,7 +56,9 @@ const multipart = (form: FormData): Effect.Effect<HttpBody.HttpBody> =>
   })
 
 /** The wire body for a request body given by the caller. */
-export const encodeBody = (body: unknown): Effect.Effect<HttpBody.HttpBody> => {
+export const encodeBody = (
+  body: unknown
+): Effect.Effect<HttpBody.HttpBody, InvalidRequestError> => {
   if (body === undefined) return Effect.succeed(HttpBody.empty)
   if (typeof body === "string") return Effect.succeed(HttpBody.text(body))
   if (body instanceof URLSearchParams) {

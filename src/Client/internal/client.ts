@@ -8,7 +8,8 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import type * as Exit from "effect/Exit"
+import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
 import * as ParseResult from "effect/ParseResult"
@@ -28,27 +29,36 @@ import {
   AbortedError,
   DecodeError,
   HttpError,
+  InvalidRequestError,
   NetworkError,
   type SvcError,
   TimeoutError
 } from "../SvcError.js"
 import { encodeBody } from "./body.js"
 import { assignHeaders, checkHeader, type HeaderRecord, hasHeader } from "./headers.js"
-import { runOnResponse, runRequestInterceptors, runResponseInterceptors } from "./interceptors.js"
+import {
+  runOnRequest,
+  runOnResponse,
+  runRequestInterceptors,
+  runResponseInterceptors
+} from "./interceptors.js"
+import {
+  checkConfig,
+  checkRequest,
+  configTimeoutMillis,
+  DEFAULT_RETRY_ATTEMPTS,
+  DEFAULT_SESSION_HEADER,
+  DEFAULT_TIMEOUT_MILLIS,
+  describe,
+  isAbortSignal,
+  isStandardSchema,
+  timeoutMillis
+} from "./normalize.js"
 import { errorText, liftEnvelope, parseBody, statusTextOf, toApiResponse } from "./response.js"
 import { backoff, honourRetryAfter, isRetryableRequest, isTransient } from "./retry.js"
-import { checkSessionId, makeSessionState, resolveSession, type SessionState } from "./session.js"
+import { makeSessionState, resolveSession, type SessionState } from "./session.js"
 import { enforcingClients, TimeLimitExceeded, timeLimits } from "./timeLimit.js"
 import { appendParams, isSameOrigin, joinUrl, parseBaseUrl } from "./url.js"
-
-/** Default timeout: 30 s. */
-export const DEFAULT_TIMEOUT_MILLIS = 30_000
-
-/** Default number of retries. */
-export const DEFAULT_RETRY_ATTEMPTS = 2
-
-/** Default session header. */
-export const DEFAULT_SESSION_HEADER = "X-Session-Id"
 
 /** Everything one client holds; shared by its two faces. */
 export interface ClientState {
@@ -64,42 +74,6 @@ export interface ClientState {
   readonly timeoutMillis: number
   readonly retrySchedule: Schedule.Schedule<unknown, SvcError>
   readonly report: (error: Error) => void
-}
-
-/** A timeout in milliseconds from a number (ms) or a Duration; `0` disables. */
-export const timeoutMillisOf = (value: Duration.DurationInput, name: string): number => {
-  if (typeof value === "number") {
-    if (!Number.isFinite(value) || value < 0) {
-      throw new RangeError(`${name} must be a finite number of milliseconds ≥ 0, got ${value}`)
-    }
-    return value
-  }
-  const decoded = Duration.decodeUnknown(value)
-  if (decoded._tag === "None")
-    throw new TypeError(`${name} must be a number of milliseconds or a Duration`)
-  const millis = Duration.toMillis(decoded.value)
-  if (!Number.isFinite(millis) || millis < 0) throw new RangeError(`${name} must be finite and ≥ 0`)
-  return millis
-}
-
-const checkConfig = (config: SvcConfig): void => {
-  if (typeof config !== "object" || config === null) {
-    throw new TypeError("config must be an object")
-  }
-  const attempts = config.retryAttempts
-  if (attempts !== undefined && (!Number.isInteger(attempts) || attempts < 0)) {
-    throw new RangeError(`retryAttempts must be an integer ≥ 0, got ${attempts}`)
-  }
-  if (config.sessionHeader !== undefined) checkHeader(config.sessionHeader, "")
-  if (config.headers !== undefined) {
-    for (const [name, value] of Object.entries(config.headers)) checkHeader(name, value)
-  }
-  if (config.sessionId !== undefined) checkSessionId(config.sessionId)
-  for (const name of ["getSessionId", "onRequest", "onResponse", "onError"] as const) {
-    if (config[name] !== undefined && typeof config[name] !== "function") {
-      throw new TypeError(`${name} must be a function`)
-    }
-  }
 }
 
 const safeReport =
@@ -135,7 +109,7 @@ export const makeState = (baseUrl: string, config: SvcConfig = {}): ClientState 
     timeoutMillis:
       config.timeout === undefined
         ? DEFAULT_TIMEOUT_MILLIS
-        : timeoutMillisOf(config.timeout, "timeout"),
+        : configTimeoutMillis(config.timeout, "timeout"),
     retrySchedule: config.retrySchedule ?? backoff(config.retryAttempts ?? DEFAULT_RETRY_ATTEMPTS),
     report
   }
@@ -152,18 +126,58 @@ interface Prepared {
 }
 
 /**
+ * The config an interceptor handed back, made ready to send: header names in lower case (a later
+ * spelling of a name wins), checked like the caller's own; a timeout and signal it set, checked.
  * The session header stays on the base URL's origin: when an interceptor points the request
- * elsewhere, the id the client added is taken out again.
+ * elsewhere, the id the client added is taken out again, under whatever case of its name.
  */
-const dropForeignSession = (
+const finalConfig = (
   state: ClientState,
   config: RequestConfig,
   session: string | undefined
-): RequestConfig => {
-  if (session === undefined || sameOrigin(state, config.url)) return config
-  if (config.headers[state.sessionHeader] !== session) return config
-  const { [state.sessionHeader]: _dropped, ...headers } = config.headers
-  return { ...config, headers }
+): Either.Either<RequestConfig, InvalidRequestError> => {
+  const headers: HeaderRecord = {}
+  for (const name of Object.keys(config.headers)) {
+    const value = config.headers[name]
+    try {
+      checkHeader(name, value)
+    } catch (cause) {
+      return Either.left(
+        new InvalidRequestError({
+          argument: "RequestConfig.headers",
+          reason: `(from an interceptor) are invalid: ${(cause as Error).message}`
+        })
+      )
+    }
+    headers[name.toLowerCase()] = value as string
+  }
+  if (
+    session !== undefined &&
+    headers[state.sessionHeader] === session &&
+    !sameOrigin(state, config.url)
+  ) {
+    delete headers[state.sessionHeader]
+  }
+  if (config.timeout !== undefined) {
+    const checked = timeoutMillis(config.timeout)
+    if (Either.isLeft(checked)) {
+      return Either.left(
+        new InvalidRequestError({
+          argument: "RequestConfig.timeout",
+          reason: `(from an interceptor) ${checked.left}`
+        })
+      )
+    }
+  }
+  if (config.signal !== undefined && !isAbortSignal(config.signal)) {
+    return Either.left(
+      new InvalidRequestError({
+        argument: "RequestConfig.signal",
+        reason: `(from an interceptor) must be an AbortSignal, got ${describe(config.signal)}`
+      })
+    )
+  }
+  return Either.right({ ...config, headers })
 }
 
 /** The request config before interceptors: URL, merged headers, session, timeout, signal. */
@@ -172,14 +186,11 @@ const prepare = (
   method: HttpMethod,
   endpoint: string,
   body: unknown,
-  options: RequestOptions<unknown, unknown>
-): Effect.Effect<Prepared> => {
+  options: RequestOptions<unknown, unknown>,
+  timeout: number
+): Effect.Effect<Prepared, TimeoutError> => {
   const url = appendParams(joinUrl(state.baseUrl, endpoint), options.params)
   const headers = assignHeaders(assignHeaders({}, state.headers), options.headers)
-  const timeout =
-    options.timeout === undefined
-      ? state.timeoutMillis
-      : timeoutMillisOf(options.timeout, "options.timeout")
   const config: { -readonly [K in keyof RequestConfig]: RequestConfig[K] } = {
     method,
     url,
@@ -192,7 +203,10 @@ const prepare = (
   if (!include || hasHeader(headers, state.sessionHeader) || !sameOrigin(state, url)) {
     return Effect.succeed({ config, session: undefined })
   }
-  return Effect.map(resolveSession(state.session), (id) => {
+  const lookup = resolveSession(state.session)
+  // only a lookup that runs the application's code (getSessionId, storage) can take time
+  const bounded = Exit.isExit(lookup) ? lookup : withTimeout(lookup, timeout, "the session lookup")
+  return Effect.map(bounded, (id) => {
     if (id === undefined) return { config, session: undefined }
     const session = Redacted.value(id)
     headers[state.sessionHeader] = session
@@ -254,19 +268,24 @@ const LiveClock = Clock.make().constructor
  * Fails with `TimeoutError` when the live clock passes `timeoutMillis`: one forked fiber and a
  * timer, cheaper per request than a race against a sleeping fiber.
  */
-const liveTimeout = <A>(effect: Effect.Effect<A, SvcError>, timeoutMillis: number) =>
+const liveTimeout = <A, E>(
+  effect: Effect.Effect<A, E>,
+  timeoutMillis: number,
+  waitingFor: string | undefined
+) =>
   Effect.flatMap(Effect.fork(effect), (fiber) =>
-    Effect.async<A, SvcError>((resume) => {
+    Effect.async<A, E | TimeoutError>((resume) => {
       let done = false
       const timer = setTimeout(() => {
         if (done) return
         done = true
         fiber.removeObserver(observer)
-        resume(
-          Effect.zipRight(Fiber.interrupt(fiber), Effect.fail(new TimeoutError({ timeoutMillis })))
-        )
+        resume(Effect.zipRight(Fiber.interrupt(fiber), Effect.fail(timeoutError)))
       }, timeoutMillis)
-      const observer = (exit: Exit.Exit<A, SvcError>) => {
+      const timeoutError = new TimeoutError(
+        waitingFor === undefined ? { timeoutMillis } : { timeoutMillis, waitingFor }
+      )
+      const observer = (exit: Exit.Exit<A, E>) => {
         if (done) return
         done = true
         clearTimeout(timer)
@@ -282,25 +301,33 @@ const liveTimeout = <A>(effect: Effect.Effect<A, SvcError>, timeoutMillis: numbe
     })
   )
 
-const withTimeout = <A>(
-  effect: Effect.Effect<A, SvcError>,
-  timeoutMillis: number
-): Effect.Effect<A, SvcError> =>
+/**
+ * Fails with `TimeoutError` when `effect` takes longer than `timeoutMillis` (`0`: no limit).
+ * `waitingFor` names the application's code it waited on, when it is not the exchange itself.
+ */
+const withTimeout = <A, E>(
+  effect: Effect.Effect<A, E>,
+  timeoutMillis: number,
+  waitingFor?: string
+): Effect.Effect<A, E | TimeoutError> =>
   timeoutMillis > 0
     ? Effect.clockWith((clock) =>
         clock.constructor === LiveClock
-          ? liveTimeout(effect, timeoutMillis)
+          ? liveTimeout(effect, timeoutMillis, waitingFor)
           : Effect.timeoutFail(effect, {
               duration: Duration.millis(timeoutMillis),
-              onTimeout: () => new TimeoutError({ timeoutMillis })
+              onTimeout: () =>
+                new TimeoutError(
+                  waitingFor === undefined ? { timeoutMillis } : { timeoutMillis, waitingFor }
+                )
             })
       )
     : effect
 
-const withSignal = <A>(
-  effect: Effect.Effect<A, SvcError>,
+const withSignal = <A, E, R>(
+  effect: Effect.Effect<A, E, R>,
   signal: AbortSignal | undefined
-): Effect.Effect<A, SvcError> => {
+): Effect.Effect<A, E | AbortedError, R> => {
   if (signal === undefined) return effect
   if (signal.aborted) return Effect.fail(new AbortedError({ cause: signal.reason }))
   const aborted = Effect.async<never, AbortedError>((resume) => {
@@ -354,7 +381,8 @@ const redactSessionHeader = <A, E, R>(
 const send = (
   state: ClientState,
   config: RequestConfig,
-  retrySchedule: Schedule.Schedule<unknown, SvcError> | undefined
+  retrySchedule: Schedule.Schedule<unknown, SvcError> | undefined,
+  callerSignal: AbortSignal | undefined
 ): Effect.Effect<Received, SvcError, HttpClient.HttpClient> =>
   Effect.flatMap(HttpClient.HttpClient, (client) =>
     Effect.flatMap(encodeBody(config.body), (body) => {
@@ -362,10 +390,7 @@ const send = (
         HttpClientRequest.setBody(body),
         HttpClientRequest.setHeaders(config.headers)
       )
-      const timeoutMillis =
-        config.timeout === undefined
-          ? state.timeoutMillis
-          : timeoutMillisOf(config.timeout, "timeout")
+      const timeoutMillis = config.timeout ?? state.timeoutMillis
       let once: Effect.Effect<Received, SvcError>
       if (enforcingClients.has(client)) {
         if (timeoutMillis > 0) timeLimits.set(request, timeoutMillis)
@@ -373,33 +398,54 @@ const send = (
       } else {
         once = withTimeout(attempt(client, request), timeoutMillis)
       }
+      // the caller's signal governs the whole request; one an interceptor set governs the exchange
+      const signal = config.signal === callerSignal ? undefined : config.signal
       const retried = isRetryableRequest(config.method, config.headers)
         ? retryAfterFirstFailure(once, honourRetryAfter(retrySchedule ?? state.retrySchedule))
         : once
-      return withSignal(redactSessionHeader(state, config, retried), config.signal)
+      return withSignal(redactSessionHeader(state, config, retried), signal)
     })
   )
 
+/** Decodes `data` with an `effect/Schema` or a Standard Schema validator. */
 const decode = <A, I>(
   response: ApiResponse<unknown>,
-  schema: Schema.Schema<A, I, never> | undefined
+  schema: RequestOptions<A, I>["schema"]
 ): Effect.Effect<ApiResponse<A>, DecodeError> => {
   if (schema === undefined) return Effect.succeed(response as ApiResponse<A>)
-  return Schema.decodeUnknown(schema)(response.data).pipe(
-    Effect.map((data): ApiResponse<A> => ({ ...response, data })),
-    Effect.mapError(
-      (cause) =>
-        new DecodeError({
-          status: response.status,
-          body: response.data,
-          detail: ParseResult.TreeFormatter.formatErrorSync(cause),
-          cause
-        })
+  const failed = (detail: string, cause: unknown) =>
+    new DecodeError({ status: response.status, body: response.data, detail, cause })
+  if (isStandardSchema(schema)) {
+    return Effect.tryPromise({
+      try: async () => schema["~standard"].validate(response.data),
+      catch: (cause) => failed(cause instanceof Error ? cause.message : String(cause), cause)
+    }).pipe(
+      Effect.flatMap((result) =>
+        result.issues === undefined
+          ? Effect.succeed({ ...response, data: result.value as A })
+          : Effect.fail(failed(result.issues.map(describeIssue).join("; "), result.issues))
+      )
     )
+  }
+  return Schema.decodeUnknown(schema as Schema.Schema<A, I, never>)(response.data).pipe(
+    Effect.map((data): ApiResponse<A> => ({ ...response, data })),
+    Effect.mapError((cause) => failed(ParseResult.TreeFormatter.formatErrorSync(cause), cause))
   )
 }
 
-/** The whole request: prepare, interceptors, send with retry and timeout, envelope, decode. */
+const describeIssue = (issue: {
+  readonly message: string
+  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined
+}): string => {
+  const path = (issue.path ?? []).map((part) => String(typeof part === "object" ? part.key : part))
+  return path.length === 0 ? issue.message : `${path.join(".")}: ${issue.message}`
+}
+
+/**
+ * The whole request: check, prepare, interceptors, `onRequest`, send (retry, timeout), envelope,
+ * response interceptors, decode, `onResponse`. The caller's signal aborts every phase; the timeout
+ * bounds each try and every piece of the application's code the request waits on.
+ */
 export const request = <A, I>(
   state: ClientState,
   method: HttpMethod,
@@ -408,28 +454,59 @@ export const request = <A, I>(
   options: RequestOptions<A, I> = {}
 ): Effect.Effect<ApiResponse<A>, SvcError, HttpClient.HttpClient> =>
   Effect.suspend(() => {
-    if (typeof endpoint !== "string") {
-      return Effect.die(new TypeError(`endpoint must be a string, got ${typeof endpoint}`))
+    const checked = checkRequest(
+      endpoint,
+      options as RequestOptions<unknown, unknown>,
+      state.timeoutMillis
+    )
+    if (Either.isLeft(checked)) {
+      state.report(checked.left)
+      return Effect.fail(checked.left)
     }
-    const onRequest = state.config.onRequest
-    const requestInterceptors =
-      onRequest === undefined
-        ? state.requestInterceptors
-        : [...state.requestInterceptors, onRequest]
+    const timeout = checked.right.timeoutMillis
+    // the application's code runs only when there is some: no timer is set otherwise
+    const bounded = <B, E>(effect: Effect.Effect<B, E>, waitingFor: string) =>
+      Exit.isExit(effect) ? effect : withTimeout(effect, timeout, waitingFor)
+    const { onRequest, onResponse } = state.config
+    const requestInterceptors = state.requestInterceptors
     const responseInterceptors = state.responseInterceptors
-    return prepare(state, method, endpoint, body, options as RequestOptions<unknown, unknown>).pipe(
+    const program = prepare(
+      state,
+      method,
+      endpoint,
+      body,
+      options as RequestOptions<unknown, unknown>,
+      timeout
+    ).pipe(
       Effect.flatMap(({ config, session }) =>
-        Effect.map(runRequestInterceptors(requestInterceptors, config), (intercepted) =>
-          dropForeignSession(state, intercepted, session)
+        Effect.flatMap(
+          bounded(runRequestInterceptors(requestInterceptors, config), "the request interceptors"),
+          (intercepted) => finalConfig(state, intercepted, session)
         )
       ),
-      Effect.flatMap((config) => send(state, config, options.retrySchedule)),
+      Effect.tap((config) =>
+        onRequest === undefined
+          ? Effect.void
+          : bounded(runOnRequest(onRequest, config), "onRequest")
+      ),
+      Effect.flatMap((config) => send(state, config, options.retrySchedule, options.signal)),
       Effect.map((received) =>
         toApiResponse(received.status, liftEnvelope(received.body), received.statusText)
       ),
-      Effect.flatMap((response) => runResponseInterceptors(responseInterceptors, response)),
+      Effect.flatMap((response) =>
+        bounded(
+          runResponseInterceptors(responseInterceptors, response),
+          "the response interceptors"
+        )
+      ),
       Effect.flatMap((response) => decode(response, options.schema)),
-      Effect.tap((response) => runOnResponse(state.config.onResponse, response)),
+      Effect.tap((response) =>
+        onResponse === undefined
+          ? Effect.void
+          : bounded(runOnResponse(onResponse, response), "onResponse")
+      )
+    )
+    return withSignal(program, options.signal).pipe(
       Effect.tapError((error) => Effect.sync(() => state.report(error)))
     )
   })

@@ -43,4 +43,8 @@ export const checkHeader = (name: unknown, value: unknown): void => {
   if (typeof value !== "string") {
     throw new TypeError(`header value for ${name} must be a string, got ${typeof value}`)
   }
+  // the value stays out of the message: it may be a credential
+  if (/[\r\n\0]/.test(value)) {
+    throw new TypeError(`header value for ${name} must not contain CR, LF or NUL`)
+  }
 }

@@ -1,9 +1,10 @@
 /**
- * The interceptor pipeline: request interceptors in registration order then `onRequest`;
- * response interceptors in order then `onResponse`. Any throw, rejection or wrong return value
- * ends the request with an `InterceptorError`.
+ * The interceptor pipeline: request interceptors in registration order, then `onRequest` (an
+ * observer); response interceptors in order, then `onResponse` (an observer). Any throw or
+ * rejection, or an interceptor's wrong return value, ends the request with an `InterceptorError`.
  */
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import type { ApiResponse } from "../ApiResponse.js"
 import type { RequestConfig, RequestInterceptor, ResponseInterceptor } from "../SvcClient.js"
 import { InterceptorError } from "../SvcError.js"
@@ -49,12 +50,12 @@ const isApiResponse = (value: unknown): value is ApiResponse<unknown> =>
   typeof (value as ApiResponse).success === "boolean" &&
   typeof (value as ApiResponse).status === "number"
 
-/** Runs request interceptors then `onRequest`, each on the previous one's result. */
+/** Runs request interceptors in order, each on the previous one's result. */
 export const runRequestInterceptors = (
   interceptors: ReadonlyArray<RequestInterceptor>,
   config: RequestConfig
 ): Effect.Effect<RequestConfig, InterceptorError> => {
-  if (interceptors.length === 0) return Effect.succeed(config)
+  if (interceptors.length === 0) return Exit.succeed(config)
   return Effect.reduce(interceptors, config, (current, interceptor) =>
     Effect.flatMap(
       call("request", () => interceptor(current)),
@@ -77,7 +78,7 @@ export const runResponseInterceptors = (
   interceptors: ReadonlyArray<ResponseInterceptor>,
   response: ApiResponse<unknown>
 ): Effect.Effect<ApiResponse<unknown>, InterceptorError> => {
-  if (interceptors.length === 0) return Effect.succeed(response)
+  if (interceptors.length === 0) return Exit.succeed(response)
   return Effect.reduce(interceptors, response, (current, interceptor) =>
     Effect.flatMap(
       call("response", () => interceptor(current)),
@@ -93,6 +94,12 @@ export const runResponseInterceptors = (
     )
   )
 }
+
+/** Calls `onRequest`, which observes the final config: what it returns is ignored. */
+export const runOnRequest = (
+  onRequest: (config: RequestConfig) => unknown,
+  config: RequestConfig
+): Effect.Effect<void, InterceptorError> => Effect.asVoid(call("request", () => onRequest(config)))
 
 /** Calls `onResponse`, which observes the final response. */
 export const runOnResponse = (

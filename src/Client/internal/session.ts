@@ -3,6 +3,7 @@
  * `config.getSessionId()`, then storage. Ids stay `Redacted` until the header is written.
  */
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Redacted from "effect/Redacted"
 import { detectStorage } from "../../Storage/Detect.js"
 import {
@@ -75,7 +76,16 @@ const fromCallback = (
     try: async () => callback(),
     catch: (cause) => asError(cause, "getSessionId failed")
   }).pipe(
-    Effect.map((value) => (isValidSessionId(value) ? Redacted.make(value) : undefined)),
+    Effect.flatMap((value) => {
+      if (value === null || value === undefined) return Effect.succeed(undefined)
+      if (isValidSessionId(value)) return Effect.succeed(Redacted.make(value))
+      // the value stays out of the message: it may be most of a real id
+      return Effect.fail(
+        new TypeError(
+          "getSessionId returned a value that is not a session id (1 to 512 visible ASCII characters)"
+        )
+      )
+    }),
     Effect.catchAll((error) => Effect.sync(() => state.report(error)).pipe(Effect.as(undefined)))
   )
 }
@@ -99,13 +109,14 @@ const fromStorage = (state: SessionState): Effect.Effect<Redacted.Redacted<strin
 export const resolveSession = (
   state: SessionState
 ): Effect.Effect<Redacted.Redacted<string> | undefined> => {
-  if (state.manual !== undefined) return Effect.succeed(state.manual)
+  // an `Exit` is an Effect already done: the request knows no application code runs here
+  if (state.manual !== undefined) return Exit.succeed(state.manual)
   const configured = state.sources.sessionId
   if (!state.cleared && configured !== undefined) {
-    return Effect.succeed(Redacted.make(configured))
+    return Exit.succeed(Redacted.make(configured))
   }
   if (state.sources.getSessionId === undefined && state.storage === null) {
-    return Effect.succeed(undefined)
+    return Exit.succeed(undefined)
   }
   return Effect.flatMap(fromCallback(state), (id) =>
     id === undefined ? fromStorage(state) : Effect.succeed(id)

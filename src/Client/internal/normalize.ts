@@ -1,0 +1,233 @@
+/**
+ * Every check of what the caller gives the client, in one place: the config once, at
+ * construction (a bad value throws), and each request's endpoint and options (a bad value is an
+ * `InvalidRequestError`, and nothing is sent).
+ */
+import * as Duration from "effect/Duration"
+import * as Either from "effect/Either"
+import * as Schedule from "effect/Schedule"
+import type { RequestOptions, SvcConfig } from "../SvcClient.js"
+import { InvalidRequestError } from "../SvcError.js"
+import { checkHeader } from "./headers.js"
+import { checkSessionId } from "./session.js"
+
+/** Default timeout: 30 s. */
+export const DEFAULT_TIMEOUT_MILLIS = 30_000
+
+/** The longest timeout a timer can hold (2³¹ − 1 ms, about 24.8 days). */
+export const MAX_TIMEOUT_MILLIS = 2_147_483_647
+
+/** Default number of retries. */
+export const DEFAULT_RETRY_ATTEMPTS = 2
+
+/** Default session header. */
+export const DEFAULT_SESSION_HEADER = "X-Session-Id"
+
+/** How a value is named in a message: its type, or the value itself when short and harmless. */
+export const describe = (value: unknown): string => {
+  if (value === null) return "null"
+  if (Array.isArray(value)) return "an array"
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value)
+    case "number":
+    case "boolean":
+    case "undefined":
+      return String(value)
+    case "bigint":
+      return `${value}n`
+    default:
+      return `a ${typeof value}`
+  }
+}
+
+/**
+ * A timeout in milliseconds from a number (ms) or a `Duration`: `0` disables it; negative, not
+ * finite or above {@link MAX_TIMEOUT_MILLIS} is refused. `Left` holds the reason.
+ */
+export const timeoutMillis = (value: unknown): Either.Either<number, string> => {
+  const millis =
+    typeof value === "number"
+      ? value
+      : Duration.decodeUnknown(value).pipe((decoded) =>
+          decoded._tag === "Some" ? Duration.toMillis(decoded.value) : undefined
+        )
+  if (millis === undefined) {
+    return Either.left(`must be a number of milliseconds or a Duration, got ${describe(value)}`)
+  }
+  if (!Number.isFinite(millis) || millis < 0 || millis > MAX_TIMEOUT_MILLIS) {
+    return Either.left(
+      `must be between 0 (no timeout) and ${MAX_TIMEOUT_MILLIS} ms, got ${describe(
+        typeof value === "number" ? value : `${millis} ms`
+      )}`
+    )
+  }
+  return Either.right(millis)
+}
+
+/** {@link timeoutMillis} for the config: a bad value throws a `RangeError` naming the option. */
+export const configTimeoutMillis = (value: Duration.DurationInput, name: string): number => {
+  const millis = timeoutMillis(value)
+  if (Either.isLeft(millis)) throw new RangeError(`${name} ${millis.left}`)
+  return millis.right
+}
+
+const CALLBACKS = ["getSessionId", "onRequest", "onResponse", "onError"] as const
+
+/** Checks the config once, at construction: a bad value throws a `TypeError`/`RangeError`. */
+export const checkConfig = (config: SvcConfig): void => {
+  if (typeof config !== "object" || config === null || Array.isArray(config)) {
+    throw new TypeError(`config must be an object, got ${describe(config)}`)
+  }
+  const attempts = config.retryAttempts
+  if (attempts !== undefined && (!Number.isSafeInteger(attempts) || attempts < 0)) {
+    throw new RangeError(`retryAttempts must be an integer ≥ 0, got ${describe(attempts)}`)
+  }
+  if (config.timeout !== undefined) configTimeoutMillis(config.timeout, "timeout")
+  if (config.sessionHeader !== undefined) checkHeader(config.sessionHeader, "")
+  if (config.headers !== undefined) {
+    for (const [name, value] of Object.entries(config.headers)) checkHeader(name, value)
+  }
+  if (config.sessionId !== undefined) checkSessionId(config.sessionId)
+  if (config.includeSession !== undefined && typeof config.includeSession !== "boolean") {
+    throw new TypeError(`includeSession must be a boolean, got ${describe(config.includeSession)}`)
+  }
+  if (config.retrySchedule !== undefined && !Schedule.isSchedule(config.retrySchedule)) {
+    throw new TypeError("retrySchedule must be a Schedule")
+  }
+  for (const name of CALLBACKS) {
+    if (config[name] !== undefined && typeof config[name] !== "function") {
+      throw new TypeError(`${name} must be a function, got ${describe(config[name])}`)
+    }
+  }
+}
+
+/** Whether `value` can serve as an `AbortSignal` (one from another realm included). */
+export const isAbortSignal = (value: unknown): value is AbortSignal =>
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as AbortSignal).aborted === "boolean" &&
+  typeof (value as AbortSignal).addEventListener === "function" &&
+  typeof (value as AbortSignal).removeEventListener === "function"
+
+/** An `effect/Schema` (without importing it: a facade that never decodes does not bundle it). */
+export const isEffectSchema = (value: unknown): boolean =>
+  (typeof value === "object" || typeof value === "function") &&
+  value !== null &&
+  Symbol.for("effect/Schema") in value
+
+/** A Standard Schema v1 validator (zod, valibot, arktype…). */
+export const isStandardSchema = (
+  value: unknown
+): value is { readonly "~standard": StandardSchemaProps } =>
+  (typeof value === "object" || typeof value === "function") &&
+  value !== null &&
+  typeof (value as { "~standard"?: StandardSchemaProps })["~standard"]?.validate === "function"
+
+/** The part of the Standard Schema v1 interface the client uses. */
+export interface StandardSchemaProps {
+  readonly version: 1
+  readonly validate: (value: unknown) => StandardResult | PromiseLike<StandardResult>
+}
+
+/** What a Standard Schema's `validate` gives. */
+export type StandardResult =
+  | { readonly value: unknown; readonly issues?: undefined }
+  | {
+      readonly issues: ReadonlyArray<{
+        readonly message: string
+        readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined
+      }>
+    }
+
+const isParamValue = (value: unknown): boolean => {
+  switch (typeof value) {
+    case "string":
+    case "number":
+    case "boolean":
+    case "bigint":
+    case "undefined":
+      return true
+    default:
+      return value === null || (value instanceof Date && !Number.isNaN((value as Date).getTime()))
+  }
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+const invalid = (argument: string, reason: string) =>
+  Either.left(new InvalidRequestError({ argument, reason }))
+
+/** The request's own settings, once its endpoint and options are checked. */
+export interface CheckedRequest {
+  /** The time allowed for each try and for each piece of the application's code; `0`: none. */
+  readonly timeoutMillis: number
+}
+
+/** Checks a request's endpoint and options; nothing is sent when they are wrong. */
+export const checkRequest = (
+  endpoint: unknown,
+  options: RequestOptions<unknown, unknown>,
+  clientTimeoutMillis: number
+): Either.Either<CheckedRequest, InvalidRequestError> => {
+  if (typeof endpoint !== "string") {
+    return invalid("endpoint", `must be a string, got ${describe(endpoint)}`)
+  }
+  if (!isRecord(options)) return invalid("options", `must be an object, got ${describe(options)}`)
+  let millis = clientTimeoutMillis
+  if (options.timeout !== undefined) {
+    const checked = timeoutMillis(options.timeout)
+    if (Either.isLeft(checked)) return invalid("options.timeout", checked.left)
+    millis = checked.right
+  }
+  if (options.signal !== undefined && !isAbortSignal(options.signal)) {
+    return invalid("options.signal", `must be an AbortSignal, got ${describe(options.signal)}`)
+  }
+  if (
+    options.schema !== undefined &&
+    !isEffectSchema(options.schema) &&
+    !isStandardSchema(options.schema)
+  ) {
+    return invalid(
+      "options.schema",
+      `must be an effect/Schema or a Standard Schema validator, got ${describe(options.schema)}`
+    )
+  }
+  if (options.includeSession !== undefined && typeof options.includeSession !== "boolean") {
+    return invalid(
+      "options.includeSession",
+      `must be a boolean, got ${describe(options.includeSession)}`
+    )
+  }
+  if (options.retrySchedule !== undefined && !Schedule.isSchedule(options.retrySchedule)) {
+    return invalid("options.retrySchedule", "must be a Schedule")
+  }
+  if (options.headers !== undefined) {
+    if (!isRecord(options.headers)) {
+      return invalid("options.headers", `must be an object, got ${describe(options.headers)}`)
+    }
+    for (const [name, value] of Object.entries(options.headers)) {
+      try {
+        checkHeader(name, value)
+      } catch (cause) {
+        return invalid("options.headers", `are invalid: ${(cause as Error).message}`)
+      }
+    }
+  }
+  if (options.params !== undefined) {
+    if (!isRecord(options.params)) {
+      return invalid("options.params", `must be an object, got ${describe(options.params)}`)
+    }
+    for (const [key, value] of Object.entries(options.params)) {
+      const values: ReadonlyArray<unknown> = Array.isArray(value) ? value : [value]
+      if (!values.every(isParamValue)) {
+        return invalid(
+          `options.params.${key}`,
+          "must be a string, number, boolean, bigint, valid Date, null or undefined, or an array of them"
+        )
+      }
+    }
+  }
+  return Either.right({ timeoutMillis: millis })
+}

@@ -1,0 +1,203 @@
+/**
+ * Security item 4 (SPEC 4.3.5): the application's code a request waits on — interceptors,
+ * `onRequest`/`onResponse`, `getSessionId`, a storage adapter — never keeps it pending past its
+ * timeout, and the caller's `AbortSignal` ends it at once in every phase.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as TestClock from "effect/TestClock"
+import { afterAll, beforeAll } from "vitest"
+import {
+  createSvc,
+  type RequestConfig,
+  type SvcClientService,
+  type SvcConfig
+} from "../../src/Client/index.js"
+import type { StorageAdapter } from "../../src/Storage/index.js"
+import { flush, withClient } from "./helpers.js"
+import { json, startServer, type TestServer } from "./server.js"
+
+let server: TestServer
+beforeAll(async () => {
+  server = await startServer(() => json({ data: 1, success: true }))
+})
+afterAll(() => server.close())
+
+const never = () => new Promise<never>(() => undefined)
+
+const hungStorage: StorageAdapter = {
+  getItem: never,
+  setItem: async () => undefined,
+  removeItem: async () => undefined
+}
+
+/** A client whose one piece of application code never finishes; `reached` tells when it runs. */
+interface Hook {
+  readonly name: string
+  readonly waitingFor: string
+  readonly config: (reached: () => void) => SvcConfig
+  readonly setup?: (client: SvcClientService, reached: () => void) => Effect.Effect<void>
+  /** Whether the request reaches the server before the hook runs. */
+  readonly afterSending: boolean
+}
+
+const hooks: ReadonlyArray<Hook> = [
+  {
+    name: "a request interceptor",
+    waitingFor: "the request interceptors",
+    config: () => ({}),
+    setup: (client, reached) =>
+      client.addRequestInterceptor(() => {
+        reached()
+        return never()
+      }),
+    afterSending: false
+  },
+  {
+    name: "onRequest",
+    waitingFor: "onRequest",
+    config: (reached) => ({
+      onRequest: () => {
+        reached()
+        return never()
+      }
+    }),
+    afterSending: false
+  },
+  {
+    name: "a response interceptor",
+    waitingFor: "the response interceptors",
+    config: () => ({}),
+    setup: (client, reached) =>
+      client.addResponseInterceptor(() => {
+        reached()
+        return never()
+      }),
+    afterSending: true
+  },
+  {
+    name: "onResponse",
+    waitingFor: "onResponse",
+    config: (reached) => ({
+      onResponse: () => {
+        reached()
+        return never()
+      }
+    }),
+    afterSending: true
+  },
+  {
+    name: "a getSessionId provider",
+    waitingFor: "the session lookup",
+    config: (reached) => ({
+      getSessionId: () => {
+        reached()
+        return never()
+      }
+    }),
+    afterSending: false
+  },
+  {
+    name: "a storage adapter",
+    waitingFor: "the session lookup",
+    config: (reached) => ({
+      storage: {
+        ...hungStorage,
+        getItem: () => {
+          reached()
+          return never()
+        }
+      }
+    }),
+    afterSending: false
+  }
+]
+
+describe("a hung hook under the timeout (Effect API, TestClock)", () => {
+  it.scoped.each(hooks)(
+    "$name: TimeoutError after the timeout, naming what it waited for",
+    (hook) =>
+      Effect.gen(function* () {
+        const before = server.requests.length
+        let reached = 0
+        const fiber = yield* withClient(
+          server.origin,
+          { ...hook.config(() => reached++), timeout: 5_000, retryAttempts: 0 },
+          (client) =>
+            Effect.zipRight(
+              hook.setup?.(client, () => reached++) ?? Effect.void,
+              Effect.flip(client.get("/x"))
+            )
+        ).pipe(Effect.fork)
+        while (reached === 0) yield* flush
+        yield* TestClock.adjust("5 seconds")
+        const error = yield* Fiber.join(fiber)
+        expect(error._tag).toBe("TimeoutError")
+        expect(error.message).toBe(`Request timed out after 5000 ms waiting for ${hook.waitingFor}`)
+        expect(server.requests.length - before).toBe(hook.afterSending ? 1 : 0)
+      })
+  )
+
+  it.scoped("timeout 0 leaves the application's code all the time it takes", () =>
+    Effect.gen(function* () {
+      let release!: (config: RequestConfig) => void
+      const fiber = yield* withClient(server.origin, { timeout: 0 }, (client) =>
+        Effect.zipRight(
+          client.addRequestInterceptor(
+            (config) => new Promise<RequestConfig>((resolve) => (release = () => resolve(config)))
+          ),
+          client.get("/x")
+        )
+      ).pipe(Effect.fork)
+      while (release === undefined) yield* flush
+      yield* TestClock.adjust("1 day")
+      release({} as RequestConfig)
+      const response = yield* Fiber.join(fiber)
+      expect(response.success).toBe(true)
+    })
+  )
+})
+
+describe("a hung hook under the caller's AbortSignal (facade)", () => {
+  it.each(hooks)("$name: ABORTED at once when the signal fires", async (hook) => {
+    const controller = new AbortController()
+    let reached!: () => void
+    const hookReached = new Promise<void>((resolve) => (reached = resolve))
+    // no timeout: only the signal can end it
+    const svc = createSvc(server.origin, { ...hook.config(reached), timeout: 0 })
+    if (hook.name === "a request interceptor") {
+      svc.addRequestInterceptor(() => {
+        reached()
+        return never()
+      })
+    }
+    if (hook.name === "a response interceptor") {
+      svc.addResponseInterceptor(() => {
+        reached()
+        return never()
+      })
+    }
+    const pending = svc.get("/x", { signal: controller.signal })
+    await hookReached
+    controller.abort()
+    expect(await pending).toEqual({
+      success: false,
+      status: 0,
+      error: "Request aborted",
+      code: "ABORTED"
+    })
+  })
+
+  it.each(hooks)("$name: TIMEOUT with the facade's own timer", async (hook) => {
+    const svc = createSvc(server.origin, { ...hook.config(() => undefined), timeout: 20 })
+    if (hook.name === "a request interceptor") svc.addRequestInterceptor(never)
+    if (hook.name === "a response interceptor") svc.addResponseInterceptor(never)
+    expect(await svc.get("/x")).toMatchObject({
+      success: false,
+      status: 0,
+      code: "TIMEOUT",
+      error: `Request timed out after 20 ms waiting for ${hook.waitingFor}`
+    })
+  })
+})

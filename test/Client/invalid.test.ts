@@ -1,0 +1,183 @@
+/**
+ * Security items 5 and 6 (SPEC 4.3.5, 4.3.9): a caller's mistake is `INVALID_REQUEST` naming the
+ * argument, and nothing is sent — never a `NETWORK_ERROR` that tells the app it is offline, never a
+ * request sent with a body the caller did not mean.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import { afterAll, beforeAll } from "vitest"
+import { createSvc, type RequestOptions } from "../../src/Client/index.js"
+import { withClient } from "./helpers.js"
+import { json, startServer, type TestServer } from "./server.js"
+
+let server: TestServer
+beforeAll(async () => {
+  server = await startServer(() => json({ data: 1, success: true }))
+})
+afterAll(() => server.close())
+
+const circular: Record<string, unknown> = { a: 1 }
+circular.self = circular
+
+const badOptions: ReadonlyArray<readonly [string, RequestOptions, RegExp]> = [
+  [
+    "a signal that is not an AbortSignal",
+    { signal: "stop" as never },
+    /^options\.signal must be an AbortSignal, got "stop"$/
+  ],
+  [
+    "a signal-like object without listeners",
+    { signal: { aborted: false } as never },
+    /^options\.signal must be an AbortSignal/
+  ],
+  [
+    "a schema that is not a schema",
+    { schema: { parse: () => 1 } as never },
+    /^options\.schema must be an effect\/Schema or a Standard Schema validator/
+  ],
+  [
+    "a negative timeout",
+    { timeout: -5 },
+    /^options\.timeout must be between 0 \(no timeout\) and 2147483647 ms, got -5$/
+  ],
+  [
+    "a timeout of 2 ** 31 ms (security item 5)",
+    { timeout: 2 ** 31 },
+    /^options\.timeout must be between 0 .* got 2147483648$/
+  ],
+  [
+    "a timeout of 25 days as a Duration",
+    { timeout: Duration.days(25) },
+    /^options\.timeout must be between/
+  ],
+  ["an infinite timeout", { timeout: Duration.infinity }, /^options\.timeout must be between/],
+  [
+    "a timeout that is not a duration",
+    { timeout: "soon" as never },
+    /^options\.timeout must be a number of milliseconds or a Duration, got "soon"$/
+  ],
+  [
+    "headers with a CR LF in a value",
+    { headers: { "x-a": "1\r\nx-b: 2" } },
+    /^options\.headers are invalid: header value for x-a must not contain CR, LF or NUL$/
+  ],
+  [
+    "headers with a bad name",
+    { headers: { "a b": "1" } },
+    /^options\.headers are invalid: header name must be a valid HTTP token/
+  ],
+  [
+    "a param that is an object",
+    { params: { q: { a: 1 } as never } },
+    /^options\.params\.q must be a string, number/
+  ],
+  [
+    "a param that is an invalid Date",
+    { params: { since: new Date(Number.NaN) } },
+    /^options\.params\.since must be/
+  ],
+  [
+    "includeSession that is not a boolean",
+    { includeSession: "no" as never },
+    /^options\.includeSession must be a boolean, got "no"$/
+  ],
+  [
+    "a retrySchedule that is not a Schedule",
+    { retrySchedule: 3 as never },
+    /^options\.retrySchedule must be a Schedule$/
+  ]
+]
+
+const badBodies: ReadonlyArray<readonly [string, unknown, RegExp]> = [
+  ["a function", () => 1, /^body cannot be sent: a function has no JSON form$/],
+  ["a Symbol", Symbol("s"), /^body cannot be sent: a symbol has no JSON form$/],
+  ["a BigInt", 10n, /^body cannot be encoded as JSON: .*BigInt/],
+  ["an object holding a BigInt", { n: 10n }, /^body cannot be encoded as JSON: .*BigInt/],
+  ["a circular object", circular, /^body cannot be encoded as JSON: .*circular/i]
+]
+
+describe("INVALID_REQUEST in the facade: nothing sent, the argument named", () => {
+  it.each(badOptions)("%s", async (_name, options, message) => {
+    const before = server.requests.length
+    const errors: Array<Error> = []
+    const svc = createSvc(server.origin, { onError: (error) => errors.push(error) })
+    const response = await svc.get("/x", options)
+    expect(response).toMatchObject({ success: false, status: 0, code: "INVALID_REQUEST" })
+    expect(response.error).toMatch(message)
+    expect(server.requests.length).toBe(before)
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toBeInstanceOf(Error)
+  })
+
+  it.each(badBodies)("a body that is %s", async (_name, body, message) => {
+    const before = server.requests.length
+    const response = await createSvc(server.origin).post("/x", body)
+    expect(response).toMatchObject({ success: false, status: 0, code: "INVALID_REQUEST" })
+    expect(response.error).toMatch(message)
+    expect(server.requests.length).toBe(before)
+  })
+
+  it("a non-string endpoint and a non-object options", async () => {
+    const svc = createSvc(server.origin)
+    expect(await svc.get(undefined as never)).toMatchObject({
+      code: "INVALID_REQUEST",
+      error: "endpoint must be a string, got undefined"
+    })
+    expect(await svc.get("/x", 5 as never)).toMatchObject({
+      code: "INVALID_REQUEST",
+      error: "options must be an object, got 5"
+    })
+  })
+
+  it("a bad timeout or signal set by an interceptor", async () => {
+    const svc = createSvc(server.origin)
+    svc.addRequestInterceptor((config) => ({ ...config, timeout: 2 ** 40 }))
+    expect(await svc.get("/x")).toMatchObject({
+      code: "INVALID_REQUEST",
+      error: expect.stringMatching(
+        /^RequestConfig\.timeout \(from an interceptor\) must be between/
+      )
+    })
+    const other = createSvc(server.origin)
+    other.addRequestInterceptor((config) => ({ ...config, signal: 1 as never }))
+    expect(await other.get("/x")).toMatchObject({
+      code: "INVALID_REQUEST",
+      error: "RequestConfig.signal (from an interceptor) must be an AbortSignal, got 1"
+    })
+  })
+
+  it("the largest timer value is accepted", async () => {
+    const response = await createSvc(server.origin, { timeout: 2 ** 31 - 1 }).get("/x")
+    expect(response.success).toBe(true)
+  })
+})
+
+describe("a timeout a timer cannot hold is refused at construction (security item 5)", () => {
+  it.each([2 ** 31, 2 ** 40, Number.POSITIVE_INFINITY, -1, Number.NaN])("%s ms", (timeout) => {
+    expect(() => createSvc(server.origin, { timeout })).toThrow(RangeError)
+    expect(() => createSvc(server.origin, { timeout })).toThrow(/^timeout must be between 0/)
+  })
+
+  it("as a Duration too", () => {
+    expect(() => createSvc(server.origin, { timeout: Duration.days(30) })).toThrow(RangeError)
+    expect(() => createSvc(server.origin, { timeout: "30 days" })).toThrow(/^timeout must be/)
+  })
+})
+
+describe("InvalidRequestError in the Effect API", () => {
+  it.effect("a tagged error naming the argument, never a defect", () =>
+    Effect.gen(function* () {
+      const error = yield* withClient(server.origin, undefined, (client) =>
+        Effect.flip(client.post("/x", { n: 1n }))
+      )
+      expect(error._tag).toBe("InvalidRequestError")
+      expect(error.code).toBe("INVALID_REQUEST")
+      if (error._tag === "InvalidRequestError") expect(error.argument).toBe("body")
+      const signal = yield* withClient(server.origin, undefined, (client) =>
+        Effect.flip(client.get("/x", { signal: {} as never }))
+      )
+      expect(signal).toMatchObject({ _tag: "InvalidRequestError", argument: "options.signal" })
+    })
+  )
+})
