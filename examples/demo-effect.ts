@@ -8,6 +8,7 @@
 import { pathToFileURL } from "node:url"
 import { NodeHttpClient, NodeRuntime } from "@effect/platform-node"
 import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import { type ApiResponse, SvcClient, type SvcError } from "svc-sdk"
@@ -15,8 +16,10 @@ import { between, inOp, lte } from "svc-sdk/Query"
 import { launch } from "./server.js"
 import {
   asApiResponse,
+  cookieRequest,
   dataHas,
   type Expected,
+  errorIs,
   makeStory,
   type StepFailed,
   totalIs
@@ -53,7 +56,8 @@ const story = (baseUrl: string) =>
     const login = (who: string, email: string, password: string) =>
       client.post("/login", { email, password }, { schema: LoginData }).pipe(
         expect(`${who} logs in`, "POST /login", { status: 200 }),
-        Effect.flatMap(({ data }) => (data ? client.setSessionId(data.session_id) : Effect.void))
+        Effect.tap(({ data }) => (data ? client.setSessionId(data.session_id) : Effect.void)),
+        Effect.map(({ data }) => (data ? Redacted.value(data.session_id) : ""))
       )
 
     const cheap = client
@@ -112,13 +116,30 @@ const story = (baseUrl: string) =>
       .delete("/products/4")
       .pipe(expect("Carol deletes a product", "DELETE /products/4", { status: 403 }))
 
-    yield* login("Alice (admin)", "alice@example.com", "alice-secret")
+    const alice = yield* login("Alice (admin)", "alice@example.com", "alice-secret")
     yield* client.get("/admin/stats").pipe(
       expect("Alice opens admin stats", "GET /admin/stats", {
         status: 200,
         check: dataHas("products", 23)
       })
     )
+
+    // Her browser also holds the session as a cookie, sent by itself even when another site's page
+    // makes the request: the guards refuse such a state-changing request before any lookup.
+    const noSession = { includeSession: false } as const
+    yield* client.delete("/products/5", { ...noSession, headers: cookieRequest(alice, true) }).pipe(
+      expect("Cross-site delete, her cookie", "DELETE /products/5 · from evil.example", {
+        status: 403,
+        check: errorIs("Cross-site request refused")
+      })
+    )
+    yield* client
+      .delete("/products/5", { ...noSession, headers: cookieRequest(alice, false) })
+      .pipe(
+        expect("Same-site delete, her cookie", "DELETE /products/5 · from her page", {
+          status: 200
+        })
+      )
 
     // Retry and timeout are values: this call replaces the client's schedule with "no retry".
     yield* client

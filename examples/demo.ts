@@ -18,7 +18,7 @@ import { between, inOp, lte } from "svc-sdk/Query"
 import { runEffectStory } from "./demo-effect.js"
 import type { Product } from "./products.js"
 import { startServer } from "./server.js"
-import { dataHas, makeStory, StepFailed, totalIs } from "./steps.js"
+import { cookieRequest, dataHas, errorIs, makeStory, StepFailed, totalIs } from "./steps.js"
 
 interface LoginData {
   readonly user_id: string
@@ -37,6 +37,7 @@ export const runPromiseStory = async (baseUrl: string): Promise<void> => {
     const response = await svc.post<LoginData>("/login", { email, password })
     step(`${who} logs in`, "POST /login", response, { status: 200 })
     if (response.data) await svc.setSessionId(response.data.session_id)
+    return response.data?.session_id ?? ""
   }
 
   const cheap = svc
@@ -83,11 +84,25 @@ export const runPromiseStory = async (baseUrl: string): Promise<void> => {
   const refused = await svc.delete("/products/4")
   step("Carol deletes a product", "DELETE /products/4", refused, { status: 403 })
 
-  await login("Alice (admin)", "alice@example.com", "alice-secret")
+  const alice = await login("Alice (admin)", "alice@example.com", "alice-secret")
   const stats = await svc.get("/admin/stats")
   step("Alice opens admin stats", "GET /admin/stats", stats, {
     status: 200,
     check: dataHas("products", 23)
+  })
+
+  // Her browser also holds the session as a cookie, which it sends by itself, even with a request
+  // another site's page makes. The guards refuse such a request when it changes state, before the
+  // session is looked up; from her own page it goes through.
+  const browser = createSvc(baseUrl, { includeSession: false, timeout: 5_000 })
+  const forged = await browser.delete("/products/5", { headers: cookieRequest(alice, true) })
+  step("Cross-site delete, her cookie", "DELETE /products/5 · from evil.example", forged, {
+    status: 403,
+    check: errorIs("Cross-site request refused")
+  })
+  const own = await browser.delete("/products/5", { headers: cookieRequest(alice, false) })
+  step("Same-site delete, her cookie", "DELETE /products/5 · from her page", own, {
+    status: 200
   })
 
   // A GET is retried on timeout: 3 tries of 200 ms each (with backoff between), then TIMEOUT.

@@ -105,6 +105,25 @@ export const dataHas =
       : `expected data.${key} = ${JSON.stringify(expected)}, got ${JSON.stringify(data?.[key])}`
   }
 
+/** A check that the failure's `error` is exactly `expected`. */
+export const errorIs =
+  (expected: string) =>
+  (response: ApiResponse<unknown>): string | undefined =>
+    response.error === expected
+      ? undefined
+      : `expected error ${JSON.stringify(expected)}, got ${JSON.stringify(response.error)}`
+
+/**
+ * Headers of a request a browser makes by itself with a cookie session: from a page on another site
+ * (`crossSite`), or from the app's own page.
+ */
+export const cookieRequest = (sessionId: string, crossSite: boolean) => ({
+  Cookie: `session_id=${sessionId}`,
+  ...(crossSite
+    ? { Origin: "http://evil.example", "Sec-Fetch-Site": "cross-site" }
+    : { "Sec-Fetch-Site": "same-origin" })
+})
+
 /** A check on the number of products found. */
 export const totalIs =
   (total: number) =>

@@ -21,6 +21,8 @@ const STEPS = [
   "Carol deletes a product",
   "Alice (admin) logs in",
   "Alice opens admin stats",
+  "Cross-site delete, her cookie",
+  "Same-site delete, her cookie",
   "Slow answer times out",
   "503 twice, the retry succeeds"
 ]
@@ -36,6 +38,7 @@ describe("npm run demo", () => {
     expect(stdout).toContain("Effect program: yield* SvcClient (http://127.0.0.1:")
     for (const step of STEPS) expect(count(stdout, step), step).toBe(2)
     expect(count(stdout, "TIMEOUT")).toBe(2)
+    expect(count(stdout, "error: Cross-site request refused")).toBe(2)
     expect(count(stdout, '"attempts":3')).toBe(2)
     expect(stdout).toContain("Every step answered as expected.")
     // 256-bit ids are 43 base64url characters; the demo shows 6 of them, or `<redacted>`.
