@@ -93,6 +93,67 @@ describe("the packed tarball", () => {
     expect(res).toMatchObject({ success: false, status: 0, code: "NETWORK_ERROR" })
   })
 
+  it("holds the security fixes from the tarball (items 1–3, 5–8, 10 of the security issue)", () => {
+    writeFileSync(
+      join(scratch, "security.mjs"),
+      `import { createServer } from "node:http"
+       import { HttpApp, HttpRouter, HttpServerResponse } from "@effect/platform"
+       import { Effect } from "effect"
+       import { createSvc } from "svc-sdk"
+       import { requireAuth, requireUserType, SessionValidator } from "svc-sdk/Auth"
+       const start = async (seen) => {
+         const server = createServer((req, res) => {
+           seen.push(req.headers)
+           res.writeHead(200, { "content-type": "application/json" })
+           res.end('{"ok":true}')
+         })
+         await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve))
+         return { server, origin: "http://127.0.0.1:" + server.address().port }
+       }
+       const thrown = (f) => { try { f(); return "accepted" } catch (e) { return e.name } }
+       const seen = [], elsewhere = []
+       const base = await start(seen), other = await start(elsewhere)
+       const out = {}
+       out.onRequest = (await createSvc(base.origin, { onRequest: () => {} }).get("/x")).success
+       out.timeout = thrown(() => createSvc(base.origin, { timeout: 2 ** 31 }))
+       out.functionBody = (await createSvc(base.origin).post("/x", () => 1)).code
+       const svc = createSvc(base.origin, { sessionId: "secret-id" })
+       svc.addRequestInterceptor((c) => {
+         const { "x-session-id": id, ...headers } = c.headers
+         return { ...c, url: other.origin + "/moved", headers: { ...headers, "X-SESSION-ID": id } }
+       })
+       await svc.get("/s")
+       out.leaked = JSON.stringify(elsewhere).includes("secret-id")
+       out.c1 = thrown(() => createSvc(base.origin, { sessionId: "a\u0085b" }))
+       out.userTypeString = thrown(() => requireUserType("admin"))
+       const ok = HttpServerResponse.text("in")
+       const router = HttpRouter.empty.pipe(
+         HttpRouter.get("/admin", ok.pipe(requireUserType("admin"))),
+         HttpRouter.post("/write", ok.pipe(requireAuth()))
+       )
+       const validator = SessionValidator.fromPromise(async () =>
+         JSON.parse('{"user_id":"m","__proto__":{"user_type":"admin"}}'))
+       const handler = HttpApp.toWebHandler(
+         Effect.flatten(HttpRouter.toHttpApp(router)).pipe(Effect.provide(validator)))
+       const ask = async (path, init) => (await handler(new Request("http://h" + path, init))).status
+       out.escalation = await ask("/admin", { headers: { "x-session-id": "s" } })
+       out.crossSite = await ask("/write", { method: "POST", headers: {
+         cookie: "session_id=s", origin: "http://evil.example", "sec-fetch-site": "cross-site" } })
+       base.server.close(); other.server.close()
+       console.log(JSON.stringify(out))`
+    )
+    expect(JSON.parse(run("node", ["security.mjs"], scratch))).toEqual({
+      onRequest: true,
+      timeout: "RangeError",
+      functionBody: "INVALID_REQUEST",
+      leaked: false,
+      c1: "TypeError",
+      userTypeString: "accepted",
+      escalation: 403,
+      crossSite: 403
+    })
+  })
+
   it("resolves types for every entry point from ESM and CommonJS", () => {
     const imports = entries.map((entry, i) => `import * as m${i} from ${JSON.stringify(entry)}`)
     const uses = entries.map((_, i) => `void m${i}`)
