@@ -1,6 +1,6 @@
 /**
- * Per-request cost of the client's Effect program over an in-memory `HttpClient` (no network),
- * against the bare `HttpClient` call it wraps. Best of 8 rounds of 32 × 40 requests, which keeps
+ * Per-request cost of the client's Effect program over an in-memory transport (no network), and
+ * over the `HttpClient` adapter with an in-memory `HttpClient`, against the bare `HttpClient` call. Best of 8 rounds of 32 × 40 requests, which keeps
  * the figure steady on a busy machine.
  *
  *   npx tsx bench/client-overhead.ts
@@ -11,6 +11,8 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import { makeState, request } from "../src/Client/internal/client.js"
+import { fromHttpClient } from "../src/Client/internal/httpClientTransport.js"
+import type { Transport } from "../src/Client/internal/transport.js"
 
 const body = '{"success":true,"data":{"id":1}}'
 const memory = HttpClient.make((req) =>
@@ -22,6 +24,16 @@ const memory = HttpClient.make((req) =>
   )
 )
 
+const bytes = new TextEncoder().encode(body)
+const memoryTransport: Transport = () =>
+  Effect.succeed({
+    status: 200,
+    statusText: "OK",
+    headers: { "content-type": "application/json" },
+    body: bytes,
+    hiddenRedirect: false
+  })
+
 export const measureOverhead = async (): Promise<Record<string, number>> => {
   const runtime = ManagedRuntime.make(Layer.succeed(HttpClient.HttpClient, memory))
   const cases: Record<string, () => Effect.Effect<unknown, never, HttpClient.HttpClient>> = {
@@ -30,12 +42,16 @@ export const measureOverhead = async (): Promise<Record<string, number>> => {
       Effect.orDie(Effect.flatMap(memory.get("http://h/x"), (r) => r.text)),
     "client (defaults)": (
       (state) => () =>
-        Effect.orDie(request(state, "GET", "/x", undefined))
+        Effect.orDie(request(state, memoryTransport, "GET", "/x", undefined))
     )(makeState("http://h")),
     "client, timeout 0 and no retry": (
       (state) => () =>
-        Effect.orDie(request(state, "GET", "/x", undefined))
-    )(makeState("http://h", { timeout: 0, retryAttempts: 0 }))
+        Effect.orDie(request(state, memoryTransport, "GET", "/x", undefined))
+    )(makeState("http://h", { timeout: 0, retryAttempts: 0 })),
+    "client over the HttpClient adapter": (
+      (state) => () =>
+        Effect.orDie(request(state, fromHttpClient(memory), "GET", "/x", undefined))
+    )(makeState("http://h"))
   }
   const best: Record<string, number> = {}
   for (let round = 0; round < 8; round++) {

@@ -32,6 +32,7 @@ export type ErrorCode =
   | "DECODE_ERROR"
   | "INTERCEPTOR_ERROR"
   | "INVALID_REQUEST"
+  | "RESPONSE_TOO_LARGE"
 
 /**
  * The outcome of a request. `success` is `true` exactly when the HTTP status is 2xx (and, with a
@@ -48,4 +49,9 @@ export interface ApiResponse<T = unknown> {
   readonly status: number
   readonly meta?: ResponseMeta
   readonly code?: ErrorCode
+  /**
+   * The response's headers, names in lower case (repeated headers joined with `, `, `set-cookie`
+   * with a newline). Present on every response that came from the server, failures included.
+   */
+  readonly headers?: Readonly<Record<string, string>>
 }

@@ -64,16 +64,46 @@ export interface RequestConfig {
 export type RequestInterceptor = (config: RequestConfig) => RequestConfig | Promise<RequestConfig>
 
 /**
- * Gets a successful (2xx) response and returns the one to hand back. May be async. A throw or
- * rejection ends the request with code `INTERCEPTOR_ERROR`. Failed requests go to `onError`
- * instead.
+ * Gets every response the server gave — a success or an HTTP failure (`success: false`, code
+ * `HTTP_ERROR`) — with the request config that produced it, and returns the response to hand back.
+ * So "on 401, refresh the session and send again" is one interceptor. May be async. A throw or
+ * rejection ends the request with code `INTERCEPTOR_ERROR`. Failures without a response (network,
+ * timeout, abort) go to `onError` only.
  *
  * @since 0.1.0
  * @category models
  */
 export type ResponseInterceptor = (
-  response: ApiResponse<unknown>
+  response: ApiResponse<unknown>,
+  config: RequestConfig
 ) => ApiResponse<unknown> | Promise<ApiResponse<unknown>>
+
+/**
+ * How the body of a response is read: `"auto"` by its media type (JSON, text in its charset, or
+ * bytes), or always as `"json"`, `"text"`, `"bytes"` (`Uint8Array`) or `"blob"`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ResponseType = "auto" | "json" | "text" | "bytes" | "blob"
+
+/**
+ * `"follow"`: the client follows redirects itself, up to 10 hops, dropping the session and other
+ * credentials on a hop to another origin. `"manual"`: a 3xx is the answer, `location` in its
+ * `headers`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type RedirectMode = "follow" | "manual"
+
+/**
+ * A fetch-compatible function for `config.fetch`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>
 
 /**
  * Client configuration. Checked once at construction: bad values throw a `TypeError` or
@@ -144,8 +174,9 @@ export interface SvcConfig {
    */
   readonly onRequest?: (config: RequestConfig) => void
   /**
-   * Observes every successful response, after the response interceptors and schema decoding.
-   * A throw or rejection turns the request into an `INTERCEPTOR_ERROR` failure.
+   * Observes every response the server gave (successes and HTTP failures), after the response
+   * interceptors and schema decoding. A throw or rejection turns the request into an
+   * `INTERCEPTOR_ERROR` failure.
    * @default undefined
    */
   readonly onResponse?: (response: ApiResponse<unknown>) => unknown
@@ -155,6 +186,28 @@ export interface SvcConfig {
    * @default undefined
    */
   readonly onError?: (error: Error) => unknown
+  /**
+   * Sends every request with this fetch-compatible function instead of the runtime's default
+   * transport (undici on Node, `fetch` elsewhere), as in ky: a mock, a proxy, an instrumented fetch.
+   * @default the runtime's transport
+   */
+  readonly fetch?: FetchFunction
+  /**
+   * How response bodies are read; a request's `responseType` wins.
+   * @default "auto"
+   */
+  readonly responseType?: ResponseType
+  /**
+   * The largest response body accepted, in bytes after decompression; a larger one stops the read
+   * and fails with `RESPONSE_TOO_LARGE`. `Infinity` lifts the limit.
+   * @default 67108864 (64 MiB)
+   */
+  readonly maxResponseBytes?: number
+  /**
+   * Whether redirects are followed; a request's `redirect` wins.
+   * @default "follow"
+   */
+  readonly redirect?: RedirectMode
 }
 
 /**
@@ -234,6 +287,16 @@ export interface RequestOptions<A = unknown, I = A> {
    * @default the client's schedule
    */
   readonly retrySchedule?: Schedule.Schedule<unknown, SvcError>
+  /**
+   * How this response's body is read.
+   * @default the client's `responseType`
+   */
+  readonly responseType?: ResponseType
+  /**
+   * Whether this request follows redirects.
+   * @default the client's `redirect`
+   */
+  readonly redirect?: RedirectMode
 }
 
 /**

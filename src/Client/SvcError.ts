@@ -149,6 +149,25 @@ export class InvalidRequestError extends Data.TaggedError("InvalidRequestError")
 }
 
 /**
+ * The response body was larger than `maxResponseBytes` (after decompression): the read stopped
+ * there.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ResponseTooLargeError extends Data.TaggedError("ResponseTooLargeError")<{
+  readonly maxResponseBytes: number
+  readonly cause?: unknown
+}> {
+  /** @since 0.1.0 */
+  readonly code: ErrorCode = "RESPONSE_TOO_LARGE"
+  /** @since 0.1.0 */
+  override get message(): string {
+    return `Response body larger than ${this.maxResponseBytes} bytes (maxResponseBytes)`
+  }
+}
+
+/**
  * Every way a request can fail.
  *
  * @since 0.1.0
@@ -162,3 +181,4 @@ export type SvcError =
   | DecodeError
   | InterceptorError
   | InvalidRequestError
+  | ResponseTooLargeError

@@ -7,12 +7,15 @@
 export type { ApiResponse, ErrorCode, ResponseMeta } from "./ApiResponse.js"
 export {
   createSvc,
+  type FetchFunction,
   type HttpMethod,
+  type RedirectMode,
   type RequestConfig,
   type RequestInterceptor,
   type RequestOptions,
   type RequestParams,
   type ResponseInterceptor,
+  type ResponseType,
   type StandardSchemaV1,
   SvcClient,
   type SvcClientService,
@@ -25,6 +28,7 @@ export {
   InterceptorError,
   InvalidRequestError,
   NetworkError,
+  ResponseTooLargeError,
   type SvcError,
   TimeoutError
 } from "./SvcError.js"

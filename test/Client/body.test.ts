@@ -49,7 +49,7 @@ describe("request bodies and methods", () => {
   it("sends URLSearchParams form-encoded", async () => {
     await createSvc(server.origin).post("/f", new URLSearchParams({ a: "1", b: "x y" }))
     expect(last().body).toBe("a=1&b=x+y")
-    expect(last().headers["content-type"]).toBe("application/x-www-form-urlencoded")
+    expect(last().headers["content-type"]).toBe("application/x-www-form-urlencoded;charset=UTF-8")
   })
 
   it("sends FormData as multipart", async () => {

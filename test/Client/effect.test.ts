@@ -24,7 +24,12 @@ describe("Effect API", () => {
         Effect.provide(SvcClient.layer(`${server.origin}/api`)),
         Effect.provide(NodeHttpClient.layerUndici)
       )
-      expect(result.got).toEqual({ success: true, status: 200, data: { id: 7 } })
+      expect(result.got).toEqual({
+        success: true,
+        status: 200,
+        data: { id: 7 },
+        headers: expect.objectContaining({ "content-type": "application/json" })
+      })
       expect(result.deleted.success).toBe(true)
       expect(result.base).toBe(`${server.origin}/api`)
       expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
@@ -129,7 +134,7 @@ describe("Effect API", () => {
         Effect.provide(SvcClient.layer(server.origin)),
         Effect.provide(NodeHttpClient.layerUndici)
       )
-      expect(response).toEqual({ success: true, status: 200, data: [], message: "seen" })
+      expect(response).toMatchObject({ success: true, status: 200, data: [], message: "seen" })
       expect(server.requests[0]?.headers["x-trace"]).toBe("t1")
       expect(server.requests[0]?.query.toString()).toBe("status=active&page=2")
       expect(seen).toEqual([`${server.origin}/users?status=active&page=2`])

@@ -48,7 +48,13 @@ describe("interceptors and callbacks", () => {
       "onResponse:ab"
     ])
     expect(last().headers["x-step"]).toBe("12")
-    expect(response).toEqual({ success: true, status: 200, data: { n: 1 }, message: "ab" })
+    expect(response).toEqual({
+      success: true,
+      status: 200,
+      data: { n: 1 },
+      message: "ab",
+      headers: expect.objectContaining({ "content-type": "application/json" })
+    })
   })
 
   it("a request interceptor sees the full config and may change url, method and body", async () => {

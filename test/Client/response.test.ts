@@ -17,7 +17,12 @@ const answering = (reply: Reply) => {
 describe("response parsing", () => {
   it("parses JSON when the content type says JSON", async () => {
     const response = await answering(json([{ id: 1 }])).get("/")
-    expect(response).toEqual({ success: true, status: 200, data: [{ id: 1 }] })
+    expect(response).toEqual({
+      success: true,
+      status: 200,
+      data: [{ id: 1 }],
+      headers: expect.objectContaining({ "content-type": "application/json" })
+    })
   })
 
   it("accepts +json media types", async () => {
@@ -30,17 +35,27 @@ describe("response parsing", () => {
 
   it("keeps text as text", async () => {
     const svc = answering({ body: "hello", headers: { "content-type": "text/plain" } })
-    expect(await svc.get("/")).toEqual({ success: true, status: 200, data: "hello" })
+    expect(await svc.get("/")).toEqual({
+      success: true,
+      status: 200,
+      data: "hello",
+      headers: expect.objectContaining({ "content-type": "text/plain" })
+    })
   })
 
   it("a 2xx JSON body that fails to parse becomes the raw text", async () => {
     const svc = answering({ body: "{not json", headers: { "content-type": "application/json" } })
-    expect(await svc.get("/")).toEqual({ success: true, status: 200, data: "{not json" })
+    expect(await svc.get("/")).toEqual({
+      success: true,
+      status: 200,
+      data: "{not json",
+      headers: expect.objectContaining({ "content-type": "application/json" })
+    })
   })
 
   it.each([204, 205])("%i has no data", async (status) => {
     const response = await answering({ status }).delete("/x")
-    expect(response).toEqual({ success: true, status })
+    expect(response).toEqual({ success: true, status, headers: expect.any(Object) })
   })
 
   it("an empty 200 body has no data", async () => {
@@ -49,7 +64,11 @@ describe("response parsing", () => {
       body: "",
       headers: { "content-type": "application/json" }
     }).get("/")
-    expect(response).toEqual({ success: true, status: 200 })
+    expect(response).toEqual({
+      success: true,
+      status: 200,
+      headers: expect.objectContaining({ "content-type": "application/json" })
+    })
   })
 
   it("success is true exactly for 2xx", async () => {
@@ -74,7 +93,8 @@ describe("envelopes", () => {
       status: 200,
       data: [1],
       message: "ok",
-      meta: { page: 2, total: 10 }
+      meta: { page: 2, total: 10 },
+      headers: expect.objectContaining({ "content-type": "application/json" })
     })
   })
 
@@ -103,6 +123,11 @@ describe("envelopes", () => {
       code: "HTTP_ERROR"
     })
     expect((await answering({ status: 404, body: "" }).get("/")).error).toBe("HTTP 404 Not Found")
-    expect((await answering({ status: 499, body: "nope" }).get("/")).error).toBe("HTTP 499")
+    // the reason phrase the server sent (Node's for an unregistered status is "unknown")
+    expect((await answering({ status: 499, body: "nope" }).get("/")).error).toBe("HTTP 499 unknown")
+    // one the transport does not give is filled in from the registry
+    expect((await answering({ status: 418, body: "" }).get("/")).error).toBe(
+      "HTTP 418 I'm a Teapot"
+    )
   })
 })

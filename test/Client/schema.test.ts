@@ -41,7 +41,8 @@ describe("schema decoding", () => {
     try {
       const svc = createSvc(server.origin)
       const ok = await svc.get("/u", { schema: Schema.Array(Schema.Struct({ id: Schema.Number })) })
-      expect(ok).toEqual({ success: true, status: 200, data: [{ id: 1 }] })
+      expect(ok).toMatchObject({ success: true, status: 200, data: [{ id: 1 }] })
+      expect(ok.headers?.["content-type"]).toBe("application/json")
       const bad = await svc.get("/u", { schema: Schema.Array(Schema.String) })
       expect(bad).toMatchObject({ success: false, status: 200, code: "DECODE_ERROR" })
       expect(bad.error).toMatch(/does not match the schema/)

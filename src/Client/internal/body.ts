@@ -1,10 +1,18 @@
 /**
- * Request bodies: plain objects and arrays become JSON; strings, `FormData`, `URLSearchParams`,
- * `Blob` and binary data are sent as they are.
+ * Request bodies: plain objects and arrays become JSON text; strings, `URLSearchParams`,
+ * `FormData`, `Blob` and binary data are sent as they are. The wire form is a string (JSON, text,
+ * forms: a transport can send it again across a 307) or bytes.
  */
-import * as HttpBody from "@effect/platform/HttpBody"
 import * as Effect from "effect/Effect"
 import { InvalidRequestError } from "../SvcError.js"
+
+/** A body ready for any transport, and the content type it implies. */
+export interface WireBody {
+  readonly body: string | Uint8Array | undefined
+  readonly contentType: string | undefined
+}
+
+const none: WireBody = { body: undefined, contentType: undefined }
 
 const isBlob = (body: unknown): body is Blob => typeof Blob !== "undefined" && body instanceof Blob
 
@@ -15,7 +23,7 @@ const isFormData = (body: unknown): body is FormData =>
  * Objects and arrays as JSON text. A value JSON cannot carry (a function, a Symbol, a BigInt, a
  * circular object) is the caller's mistake: nothing is sent.
  */
-const toJson = (body: unknown): Effect.Effect<HttpBody.HttpBody, InvalidRequestError> => {
+const toJson = (body: unknown): Effect.Effect<WireBody, InvalidRequestError> => {
   if (typeof body === "function" || typeof body === "symbol") {
     return Effect.fail(
       new InvalidRequestError({
@@ -41,41 +49,51 @@ const toJson = (body: unknown): Effect.Effect<HttpBody.HttpBody, InvalidRequestE
       new InvalidRequestError({ argument: "body", reason: "cannot be encoded as JSON" })
     )
   }
-  return Effect.succeed(HttpBody.text(text, "application/json"))
+  return Effect.succeed({ body: text, contentType: "application/json" })
 }
 
 /**
- * FormData serialised by the platform's own `Response`, so that any transport sends the same
+ * FormData serialised by the platform's own `Response`, so that every transport sends the same
  * multipart body and boundary (Node's global FormData is not the undici package's).
  */
-const multipart = (form: FormData): Effect.Effect<HttpBody.HttpBody> =>
+const multipart = (form: FormData): Effect.Effect<WireBody> =>
   Effect.promise(async () => {
     const encoded = new Response(form)
-    const bytes = new Uint8Array(await encoded.arrayBuffer())
-    return HttpBody.uint8Array(bytes, encoded.headers.get("content-type") ?? "multipart/form-data")
+    return {
+      body: new Uint8Array(await encoded.arrayBuffer()),
+      contentType: encoded.headers.get("content-type") ?? "multipart/form-data"
+    }
   })
 
 /** The wire body for a request body given by the caller. */
-export const encodeBody = (
-  body: unknown
-): Effect.Effect<HttpBody.HttpBody, InvalidRequestError> => {
-  if (body === undefined) return Effect.succeed(HttpBody.empty)
-  if (typeof body === "string") return Effect.succeed(HttpBody.text(body))
+export const encodeBody = (body: unknown): Effect.Effect<WireBody, InvalidRequestError> => {
+  if (body === undefined) return Effect.succeed(none)
+  if (typeof body === "string") {
+    return Effect.succeed({ body, contentType: "text/plain;charset=UTF-8" })
+  }
   if (body instanceof URLSearchParams) {
-    return Effect.succeed(HttpBody.text(body.toString(), "application/x-www-form-urlencoded"))
+    return Effect.succeed({
+      body: body.toString(),
+      contentType: "application/x-www-form-urlencoded;charset=UTF-8"
+    })
   }
   if (isFormData(body)) return multipart(body)
-  if (body instanceof ArrayBuffer) return Effect.succeed(HttpBody.uint8Array(new Uint8Array(body)))
+  if (body instanceof ArrayBuffer) {
+    return Effect.succeed({ body: new Uint8Array(body), contentType: "application/octet-stream" })
+  }
   if (ArrayBuffer.isView(body)) {
-    return Effect.succeed(
-      HttpBody.uint8Array(new Uint8Array(body.buffer, body.byteOffset, body.byteLength))
-    )
+    return Effect.succeed({
+      body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
+      contentType: "application/octet-stream"
+    })
   }
   if (isBlob(body)) {
     return Effect.map(
       Effect.promise(() => body.arrayBuffer()),
-      (buffer) =>
-        HttpBody.uint8Array(new Uint8Array(buffer), body.type || "application/octet-stream")
+      (buffer): WireBody => ({
+        body: new Uint8Array(buffer),
+        contentType: body.type || "application/octet-stream"
+      })
     )
   }
   return toJson(body)

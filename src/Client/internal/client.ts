@@ -1,24 +1,22 @@
 /**
- * The request program shared by the Effect API and the Promise facade.
+ * The request program shared by the Effect API and the Promise facade: prepare → interceptors →
+ * send (redirects, retry, timeout) over a transport → read → envelope → response interceptors →
+ * decode.
  */
 import * as Headers from "@effect/platform/Headers"
-import * as HttpClient from "@effect/platform/HttpClient"
-import type * as HttpClientError from "@effect/platform/HttpClientError"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
-import * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
 import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
 import type * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
-import type { ApiResponse } from "../ApiResponse.js"
+import type { ApiResponse, ResponseMeta } from "../ApiResponse.js"
 import type {
   HttpMethod,
+  RedirectMode,
   RequestConfig,
   RequestInterceptor,
   RequestOptions,
@@ -31,6 +29,7 @@ import {
   HttpError,
   InvalidRequestError,
   NetworkError,
+  ResponseTooLargeError,
   type SvcError,
   TimeoutError
 } from "../SvcError.js"
@@ -46,6 +45,7 @@ import {
   checkConfig,
   checkRequest,
   configTimeoutMillis,
+  DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_RETRY_ATTEMPTS,
   DEFAULT_SESSION_HEADER,
   DEFAULT_TIMEOUT_MILLIS,
@@ -54,10 +54,23 @@ import {
   isStandardSchema,
   timeoutMillis
 } from "./normalize.js"
-import { errorText, liftEnvelope, parseBody, statusTextOf, toApiResponse } from "./response.js"
+import {
+  errorText,
+  liftEnvelope,
+  parseBody,
+  type ResponseType,
+  statusTextOf,
+  toApiResponse,
+  UnreadableBody
+} from "./response.js"
 import { backoff, honourRetryAfter, isRetryableRequest, isTransient } from "./retry.js"
 import { makeSessionState, resolveSession, type SessionState } from "./session.js"
-import { enforcingClients, TimeLimitExceeded, timeLimits } from "./timeLimit.js"
+import type {
+  Transport,
+  TransportFailure,
+  TransportRequest,
+  TransportResponse
+} from "./transport.js"
 import { appendParams, isSameOrigin, joinUrl, parseBaseUrl } from "./url.js"
 
 /** Everything one client holds; shared by its two faces. */
@@ -72,6 +85,9 @@ export interface ClientState {
   readonly sessionHeader: string
   readonly includeSession: boolean
   readonly timeoutMillis: number
+  readonly maxResponseBytes: number
+  readonly responseType: ResponseType
+  readonly redirect: RedirectMode
   readonly retrySchedule: Schedule.Schedule<unknown, SvcError>
   readonly report: (error: Error) => void
 }
@@ -110,6 +126,9 @@ export const makeState = (baseUrl: string, config: SvcConfig = {}): ClientState 
       config.timeout === undefined
         ? DEFAULT_TIMEOUT_MILLIS
         : configTimeoutMillis(config.timeout, "timeout"),
+    maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    responseType: config.responseType ?? "auto",
+    redirect: config.redirect ?? "follow",
     retrySchedule: config.retrySchedule ?? backoff(config.retryAttempts ?? DEFAULT_RETRY_ATTEMPTS),
     report
   }
@@ -214,42 +233,168 @@ const prepare = (
   })
 }
 
-/** A response that came back with a 2xx status. */
+/** A response, read: status, headers and the body as a value. */
 interface Received {
   readonly status: number
   readonly statusText: string | undefined
+  readonly headers: Readonly<Record<string, string>>
   readonly body: unknown
 }
 
-const transportError = (error: HttpClientError.HttpClientError): NetworkError | TimeoutError => {
-  const cause = error.cause
-  if (cause instanceof TimeLimitExceeded) {
-    return new TimeoutError({ timeoutMillis: cause.timeoutMillis })
+/** Statuses whose `Location` the client follows. */
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308])
+
+/** Hops followed before a request fails, as browsers and ky do. */
+export const MAX_REDIRECTS = 10
+
+/** Headers that carry credentials: they never follow a redirect to another origin. */
+const CREDENTIAL_HEADERS = ["authorization", "cookie", "proxy-authorization"] as const
+
+/** Methods a runtime may repeat to follow a redirect it hides (nothing changes on the server). */
+const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"])
+
+const failureOf = (
+  failure: TransportFailure,
+  timeoutMillis: number,
+  maxResponseBytes: number
+): NetworkError | TimeoutError | ResponseTooLargeError => {
+  switch (failure._tag) {
+    case "TimedOut":
+      return new TimeoutError({ timeoutMillis })
+    case "TooLarge":
+      return new ResponseTooLargeError({ maxResponseBytes })
+    case "Failed":
+      return new NetworkError({
+        reason: `request failed (${failure.reason})`,
+        cause: failure.cause
+      })
   }
-  const detail =
-    cause instanceof Error
-      ? ((cause as Error & { code?: string }).code ?? cause.message)
-      : error.reason
-  return new NetworkError({
-    reason: `${error.reason === "InvalidUrl" ? "invalid URL" : "request failed"} (${detail})`,
-    cause
-  })
 }
 
-/** One try: send, read, parse; non-2xx fails with `HttpError`. */
+/** Whether the request carries the client's session or other credentials. */
+const carriesCredentials = (state: ClientState, headers: Readonly<Record<string, string>>) =>
+  headers[state.sessionHeader] !== undefined ||
+  CREDENTIAL_HEADERS.some((name) => headers[name] !== undefined)
+
+/**
+ * The request for the next hop of a redirect (RFC 9110 15.4, as browsers do): 303 turns anything
+ * but GET/HEAD into a GET without a body, 301/302 turn a POST into one; 307/308 keep method and
+ * body. Leaving the current origin, or the base URL's, drops the session header and credentials;
+ * so does leaving https for http.
+ */
+const nextHop = (
+  state: ClientState,
+  request: TransportRequest,
+  status: number,
+  location: URL
+): TransportRequest => {
+  const toGet =
+    (status === 303 && request.method !== "GET" && request.method !== "HEAD") ||
+    ((status === 301 || status === 302) && request.method === "POST")
+  const headers: Record<string, string> = { ...request.headers }
+  if (toGet) {
+    delete headers["content-type"]
+    delete headers["content-length"]
+  }
+  if (location.origin !== new URL(request.url).origin || location.origin !== state.origin) {
+    delete headers[state.sessionHeader]
+    for (const name of CREDENTIAL_HEADERS) delete headers[name]
+  }
+  return {
+    ...request,
+    method: toGet ? "GET" : request.method,
+    url: location.href,
+    headers,
+    body: toGet ? undefined : request.body,
+    propagateTrace: location.origin === state.origin
+  }
+}
+
+/**
+ * Sends a request, following redirects itself (up to {@link MAX_REDIRECTS} hops, each hop's origin
+ * checked), unless `redirect` is `"manual"`: then a 3xx is the answer, `Location` in its headers.
+ */
+const exchange = (
+  state: ClientState,
+  transport: Transport,
+  first: TransportRequest,
+  redirect: RedirectMode
+): Effect.Effect<TransportResponse, SvcError> => {
+  const fail = (failure: TransportFailure) =>
+    failureOf(failure, first.timeoutMillis, first.maxResponseBytes)
+  const hop = (
+    request: TransportRequest,
+    hops: number
+  ): Effect.Effect<TransportResponse, SvcError> =>
+    Effect.flatMap(Effect.mapError(transport(request), fail), (response) => {
+      if (response.hiddenRedirect) {
+        // a browser's fetch hides where a redirect goes: only a request with nothing to leak,
+        // and safe to send again, may let the browser follow it
+        if (carriesCredentials(state, request.headers) || !SAFE_METHODS.has(request.method)) {
+          return Effect.fail(
+            new NetworkError({
+              reason:
+                "the server answered with a redirect whose target this runtime hides; it was not followed, so that the session cannot reach another origin"
+            })
+          )
+        }
+        return Effect.mapError(transport({ ...request, followHiddenRedirects: true }), fail)
+      }
+      const location = response.headers.location
+      if (redirect === "manual" || !REDIRECT_STATUSES.has(response.status) || !location) {
+        return Effect.succeed(response)
+      }
+      if (hops >= MAX_REDIRECTS) {
+        return Effect.fail(
+          new NetworkError({ reason: `too many redirects (more than ${MAX_REDIRECTS})` })
+        )
+      }
+      const target = URL.canParse(location, request.url)
+        ? new URL(location, request.url)
+        : undefined
+      if (target === undefined || (target.protocol !== "http:" && target.protocol !== "https:")) {
+        return Effect.fail(
+          new NetworkError({
+            reason: "a redirect pointed to a location that is not an http(s) URL"
+          })
+        )
+      }
+      return hop(nextHop(state, request, response.status, target), hops + 1)
+    })
+  return hop(first, 0)
+}
+
+/** One try: send (following redirects), read the body; a non-2xx fails with `HttpError`. */
 const attempt = (
-  client: HttpClient.HttpClient,
-  request: HttpClientRequest.HttpClientRequest
+  state: ClientState,
+  transport: Transport,
+  request: TransportRequest,
+  settings: SendSettings
 ): Effect.Effect<Received, SvcError> =>
-  client.execute(request).pipe(
-    Effect.flatMap((response) => Effect.map(response.text, (text) => ({ response, text }))),
-    Effect.mapError(transportError),
-    Effect.flatMap(({ response, text }): Effect.Effect<Received, SvcError> => {
+  Effect.flatMap(
+    exchange(state, transport, request, settings.redirect),
+    (response): Effect.Effect<Received, SvcError> => {
       const status = response.status
       const headers = response.headers
-      const body = parseBody(text, status, request.method, headers["content-type"])
-      const statusText = statusTextOf(status, (response as { statusText?: string }).statusText)
-      if (status >= 200 && status < 300) return Effect.succeed({ status, statusText, body })
+      const body = parseBody(
+        response.body,
+        status,
+        request.method,
+        headers["content-type"],
+        settings.responseType
+      )
+      const statusText = statusTextOf(status, response.statusText)
+      if (body instanceof UnreadableBody) {
+        return Effect.fail(
+          new DecodeError({
+            status,
+            body: body.text,
+            detail: `the body is not JSON: ${body.detail}`
+          })
+        )
+      }
+      if (status >= 200 && status < 300)
+        return Effect.succeed({ status, statusText, headers, body })
       return Effect.fail(
         new HttpError({
           status,
@@ -258,70 +403,24 @@ const attempt = (
           headers
         })
       )
-    })
-  )
-
-/** The live clock's class: with it, timeouts use a plain timer instead of a racing sleep. */
-const LiveClock = Clock.make().constructor
-
-/**
- * Fails with `TimeoutError` when the live clock passes `timeoutMillis`: one forked fiber and a
- * timer, cheaper per request than a race against a sleeping fiber.
- */
-const liveTimeout = <A, E>(
-  effect: Effect.Effect<A, E>,
-  timeoutMillis: number,
-  waitingFor: string | undefined
-) =>
-  Effect.flatMap(Effect.fork(effect), (fiber) =>
-    Effect.async<A, E | TimeoutError>((resume) => {
-      let done = false
-      const timer = setTimeout(() => {
-        if (done) return
-        done = true
-        fiber.removeObserver(observer)
-        resume(Effect.zipRight(Fiber.interrupt(fiber), Effect.fail(timeoutError)))
-      }, timeoutMillis)
-      const timeoutError = new TimeoutError(
-        waitingFor === undefined ? { timeoutMillis } : { timeoutMillis, waitingFor }
-      )
-      const observer = (exit: Exit.Exit<A, E>) => {
-        if (done) return
-        done = true
-        clearTimeout(timer)
-        resume(exit)
-      }
-      fiber.addObserver(observer)
-      return Effect.suspend(() => {
-        done = true
-        clearTimeout(timer)
-        fiber.removeObserver(observer)
-        return Fiber.interrupt(fiber)
-      })
-    })
+    }
   )
 
 /**
- * Fails with `TimeoutError` when `effect` takes longer than `timeoutMillis` (`0`: no limit).
- * `waitingFor` names the application's code it waited on, when it is not the exchange itself.
+ * Fails with `TimeoutError` when the application's code in `effect` takes longer than
+ * `timeoutMillis` (`0`: no limit), naming what it waited for. On Effect's `Clock`, so `TestClock`
+ * drives it. (The exchange itself is timed by the transport.)
  */
 const withTimeout = <A, E>(
   effect: Effect.Effect<A, E>,
   timeoutMillis: number,
-  waitingFor?: string
+  waitingFor: string
 ): Effect.Effect<A, E | TimeoutError> =>
   timeoutMillis > 0
-    ? Effect.clockWith((clock) =>
-        clock.constructor === LiveClock
-          ? liveTimeout(effect, timeoutMillis, waitingFor)
-          : Effect.timeoutFail(effect, {
-              duration: Duration.millis(timeoutMillis),
-              onTimeout: () =>
-                new TimeoutError(
-                  waitingFor === undefined ? { timeoutMillis } : { timeoutMillis, waitingFor }
-                )
-            })
-      )
+    ? Effect.timeoutFail(effect, {
+        duration: Duration.millis(timeoutMillis),
+        onTimeout: () => new TimeoutError({ timeoutMillis, waitingFor })
+      })
     : effect
 
 const withSignal = <A, E, R>(
@@ -378,34 +477,50 @@ const redactSessionHeader = <A, E, R>(
     : effect
 
 /** Sends a prepared config with timeout per try and retry; the caller's signal aborts it all. */
+/** How one request is sent and read. */
+interface SendSettings {
+  readonly redirect: RedirectMode
+  readonly responseType: ResponseType
+}
+
+/** The default request headers (SPEC 4.3.12); the caller's and the client's win. */
+const DEFAULT_HEADERS: Readonly<Record<string, string>> = {
+  accept: "application/json, text/plain, */*",
+  "accept-encoding": "gzip, deflate, br"
+}
+
+/** Sends a final config: body encoded, retry on transient failures; the caller's signal aborts. */
 const send = (
   state: ClientState,
+  transport: Transport,
   config: RequestConfig,
+  settings: SendSettings,
   retrySchedule: Schedule.Schedule<unknown, SvcError> | undefined,
   callerSignal: AbortSignal | undefined
-): Effect.Effect<Received, SvcError, HttpClient.HttpClient> =>
-  Effect.flatMap(HttpClient.HttpClient, (client) =>
-    Effect.flatMap(encodeBody(config.body), (body) => {
-      const request = HttpClientRequest.make(config.method)(config.url).pipe(
-        HttpClientRequest.setBody(body),
-        HttpClientRequest.setHeaders(config.headers)
-      )
-      const timeoutMillis = config.timeout ?? state.timeoutMillis
-      let once: Effect.Effect<Received, SvcError>
-      if (enforcingClients.has(client)) {
-        if (timeoutMillis > 0) timeLimits.set(request, timeoutMillis)
-        once = attempt(client, request)
-      } else {
-        once = withTimeout(attempt(client, request), timeoutMillis)
-      }
-      // the caller's signal governs the whole request; one an interceptor set governs the exchange
-      const signal = config.signal === callerSignal ? undefined : config.signal
-      const retried = isRetryableRequest(config.method, config.headers)
-        ? retryAfterFirstFailure(once, honourRetryAfter(retrySchedule ?? state.retrySchedule))
-        : once
-      return withSignal(redactSessionHeader(state, config, retried), signal)
-    })
-  )
+): Effect.Effect<Received, SvcError> =>
+  Effect.flatMap(encodeBody(config.body), (wire) => {
+    const headers: Record<string, string> = { ...DEFAULT_HEADERS, ...config.headers }
+    if (wire.contentType !== undefined && headers["content-type"] === undefined) {
+      headers["content-type"] = wire.contentType
+    }
+    const request: TransportRequest = {
+      method: config.method,
+      url: config.url,
+      headers,
+      body: wire.body,
+      timeoutMillis: config.timeout ?? state.timeoutMillis,
+      maxResponseBytes: state.maxResponseBytes,
+      followHiddenRedirects: false,
+      propagateTrace: sameOrigin(state, config.url)
+    }
+    const once = attempt(state, transport, request, settings)
+    // the caller's signal governs the whole request; one an interceptor set governs the exchange
+    const signal = config.signal === callerSignal ? undefined : config.signal
+    const retried = isRetryableRequest(config.method, config.headers)
+      ? retryAfterFirstFailure(once, honourRetryAfter(retrySchedule ?? state.retrySchedule))
+      : once
+    return withSignal(redactSessionHeader(state, config, retried), signal)
+  })
 
 /** Decodes `data` with an `effect/Schema` or a Standard Schema validator. */
 const decode = <A, I>(
@@ -441,6 +556,48 @@ const describeIssue = (issue: {
   return path.length === 0 ? issue.message : `${path.join(".")}: ${issue.message}`
 }
 
+/** The `ApiResponse` of an HTTP failure, as interceptors and `onResponse` see it. */
+const fromHttpError = (error: HttpError): ApiResponse<unknown> => {
+  const lifted = liftEnvelope(error.body)
+  const response: {
+    success: false
+    status: number
+    error: string
+    code: "HTTP_ERROR"
+    data?: unknown
+    message?: string
+    meta?: ResponseMeta
+    headers: Readonly<Record<string, string>>
+  } = {
+    success: false,
+    status: error.status,
+    error: error.error,
+    code: "HTTP_ERROR",
+    headers: error.headers
+  }
+  if (lifted.data !== undefined) response.data = lifted.data
+  if (lifted.message !== undefined) response.message = lifted.message
+  if (lifted.meta !== undefined) response.meta = lifted.meta
+  return response
+}
+
+/**
+ * A failure response, after the interceptors, as the Effect API's `HttpError`: the server's own
+ * when the interceptors handed it back untouched.
+ */
+const toHttpError = (
+  response: ApiResponse<unknown>,
+  received: { readonly response: ApiResponse<unknown>; readonly error: HttpError } | undefined
+): HttpError =>
+  received !== undefined && received.response === response
+    ? received.error
+    : new HttpError({
+        status: response.status,
+        error: response.error || errorText({}, response.status, statusTextOf(response.status, "")),
+        body: response.data,
+        headers: response.headers ?? {}
+      })
+
 /**
  * The whole request: check, prepare, interceptors, `onRequest`, send (retry, timeout), envelope,
  * response interceptors, decode, `onResponse`. The caller's signal aborts every phase; the timeout
@@ -448,11 +605,12 @@ const describeIssue = (issue: {
  */
 export const request = <A, I>(
   state: ClientState,
+  transport: Transport,
   method: HttpMethod,
   endpoint: string,
   body: unknown,
   options: RequestOptions<A, I> = {}
-): Effect.Effect<ApiResponse<A>, SvcError, HttpClient.HttpClient> =>
+): Effect.Effect<ApiResponse<A>, SvcError> =>
   Effect.suspend(() => {
     const checked = checkRequest(
       endpoint,
@@ -464,6 +622,11 @@ export const request = <A, I>(
       return Effect.fail(checked.left)
     }
     const timeout = checked.right.timeoutMillis
+    let received: { response: ApiResponse<unknown>; error: HttpError } | undefined
+    const settings: SendSettings = {
+      redirect: options.redirect ?? state.redirect,
+      responseType: options.responseType ?? state.responseType
+    }
     // the application's code runs only when there is some: no timer is set otherwise
     const bounded = <B, E>(effect: Effect.Effect<B, E>, waitingFor: string) =>
       Exit.isExit(effect) ? effect : withTimeout(effect, timeout, waitingFor)
@@ -489,21 +652,42 @@ export const request = <A, I>(
           ? Effect.void
           : bounded(runOnRequest(onRequest, config), "onRequest")
       ),
-      Effect.flatMap((config) => send(state, config, options.retrySchedule, options.signal)),
-      Effect.map((received) =>
-        toApiResponse(received.status, liftEnvelope(received.body), received.statusText)
-      ),
-      Effect.flatMap((response) =>
-        bounded(
-          runResponseInterceptors(responseInterceptors, response),
-          "the response interceptors"
+      Effect.flatMap((config) =>
+        send(state, transport, config, settings, options.retrySchedule, options.signal).pipe(
+          Effect.map((received) =>
+            toApiResponse(
+              received.status,
+              liftEnvelope(received.body),
+              received.statusText,
+              received.headers
+            )
+          ),
+          // interceptors and onResponse see every response the server gave, failures included
+          Effect.catchTag("HttpError", (error) => {
+            const response = fromHttpError(error)
+            received = { response, error }
+            return Effect.succeed(response)
+          }),
+          Effect.flatMap((response) =>
+            bounded(
+              runResponseInterceptors(responseInterceptors, response, config),
+              "the response interceptors"
+            )
+          )
         )
       ),
-      Effect.flatMap((response) => decode(response, options.schema)),
+      Effect.flatMap((response) =>
+        response.success
+          ? decode(response, options.schema)
+          : Effect.succeed(response as ApiResponse<A>)
+      ),
       Effect.tap((response) =>
         onResponse === undefined
           ? Effect.void
           : bounded(runOnResponse(onResponse, response), "onResponse")
+      ),
+      Effect.flatMap((response) =>
+        response.success ? Effect.succeed(response) : Effect.fail(toHttpError(response, received))
       )
     )
     return withSignal(program, options.signal).pipe(

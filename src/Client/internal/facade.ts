@@ -1,37 +1,22 @@
 /**
- * The Promise facade: runs the Effect program over the default transport and folds failures into
- * `ApiResponse`. It never throws from a request and never rejects.
+ * The Promise facade: runs the Effect API's programs (`service.ts`) over the runtime's transport
+ * and folds failures into `ApiResponse`. It never throws from a request and never rejects.
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import * as ManagedRuntime from "effect/ManagedRuntime"
+import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { layer as transport } from "#transport"
+import { defaultTransport } from "#transport"
 import { QueryBuilder } from "../../Query/index.js"
 import type { ApiResponse, ResponseMeta } from "../ApiResponse.js"
-import type { HttpMethod, RequestOptions, SvcClient, SvcConfig } from "../SvcClient.js"
+import type { SvcClient, SvcClientService, SvcConfig } from "../SvcClient.js"
 import type { SvcError } from "../SvcError.js"
-import { type ClientState, makeState, request } from "./client.js"
+import { makeState } from "./client.js"
 import { liftEnvelope } from "./response.js"
 import * as service from "./service.js"
-import {
-  checkSessionId,
-  forgetSession,
-  persistSession,
-  rememberSession,
-  resolveSession,
-  unpersistSession
-} from "./session.js"
-
-let runtime: ManagedRuntime.ManagedRuntime<HttpClient.HttpClient, never> | undefined
-
-/** One runtime for every facade, built on first use. */
-const getRuntime = () => {
-  runtime ??= ManagedRuntime.make(transport)
-  return runtime
-}
+import { checkSessionId } from "./session.js"
+import { fetchTransport } from "./transport.fetch.js"
 
 /** The `ApiResponse` for a failure. */
 export const foldError = (error: SvcError): ApiResponse<never> => {
@@ -46,7 +31,14 @@ export const foldError = (error: SvcError): ApiResponse<never> => {
         data?: never
         message?: string
         meta?: ResponseMeta
-      } = { success: false, status: error.status, error: error.error, code: "HTTP_ERROR" }
+        headers: Readonly<Record<string, string>>
+      } = {
+        success: false,
+        status: error.status,
+        error: error.error,
+        code: "HTTP_ERROR",
+        headers: error.headers
+      }
       if (lifted.data !== undefined) response.data = lifted.data as never
       if (lifted.message !== undefined) response.message = lifted.message
       if (lifted.meta !== undefined) response.meta = lifted.meta
@@ -67,18 +59,12 @@ const describeDefect = (cause: Cause.Cause<never>): Error => {
 
 /** Runs a request program to an `ApiResponse`; resolves in every case. */
 const run = <A>(
-  state: ClientState,
-  program: Effect.Effect<ApiResponse<A>, SvcError, HttpClient.HttpClient>
+  report: (error: Error) => void,
+  program: Effect.Effect<ApiResponse<A>, SvcError>
 ): Promise<ApiResponse<A>> => {
-  const settle = (exit: Exit.Exit<ApiResponse<A>, SvcError>): ApiResponse<A> => {
-    if (Exit.isSuccess(exit)) return exit.value
-    const failure = Cause.failureOption(exit.cause)
-    if (failure._tag === "Some") return foldError(failure.value)
-    return unexpected(describeDefect(exit.cause as Cause.Cause<never>))
-  }
   const unexpected = (cause: unknown): ApiResponse<A> => {
     const error = cause instanceof Error ? cause : new Error(String(cause))
-    state.report(error)
+    report(error)
     return {
       success: false,
       status: 0,
@@ -86,96 +72,66 @@ const run = <A>(
       code: "NETWORK_ERROR"
     }
   }
+  const settle = (exit: Exit.Exit<ApiResponse<A>, SvcError>): ApiResponse<A> => {
+    if (Exit.isSuccess(exit)) return exit.value
+    const failure = Cause.failureOption(exit.cause)
+    if (failure._tag === "Some") return foldError(failure.value)
+    return unexpected(describeDefect(exit.cause as Cause.Cause<never>))
+  }
   try {
-    return getRuntime()
-      .runPromiseExit(Effect.withTracerEnabled(program, false))
-      .then(settle, unexpected)
+    return Effect.runPromiseExit(Effect.withTracerEnabled(program, false)).then(settle, unexpected)
   } catch (cause) {
     return Promise.resolve(unexpected(cause))
   }
 }
 
-const runVoid = (state: ClientState, program: Effect.Effect<void>): Promise<void> =>
-  getRuntime()
-    .runPromise(program)
-    .catch((cause: unknown) =>
-      state.report(cause instanceof Error ? cause : new Error(String(cause)))
-    )
+/** Runs a program that never fails; a defect goes to `onError`. */
+const runVoid = (report: (error: Error) => void, program: Effect.Effect<void>): Promise<void> =>
+  Effect.runPromise(program).catch((cause: unknown) =>
+    report(cause instanceof Error ? cause : new Error(String(cause)))
+  )
 
-type Facade = Pick<
-  SvcClient,
-  | "get"
-  | "delete"
-  | "post"
-  | "put"
-  | "patch"
-  | "query"
-  | "getSessionId"
-  | "hasSession"
-  | "setSessionId"
-  | "clearSession"
-  | "setHeader"
-  | "removeHeader"
-  | "addRequestInterceptor"
-  | "addResponseInterceptor"
-  | "getBaseUrl"
-  | "getConfig"
->
+/** The facade's methods: each runs the Effect API's program of the same name. */
+export type Facade = Pick<SvcClient, keyof SvcClientService>
 
-/** The facade's methods over a fresh client state. */
+/** The facade over a fresh client: `config.fetch`, else the runtime's transport. */
 export const make = (baseUrl: string, config?: SvcConfig): Facade => {
   const state = makeState(baseUrl, config)
-  const send = <A, I>(
-    method: HttpMethod,
-    endpoint: string,
-    body: unknown,
-    options: RequestOptions<A, I> | undefined
-  ): Promise<ApiResponse<A>> => run(state, request(state, method, endpoint, body, options))
+  const transport = config?.fetch === undefined ? defaultTransport : fetchTransport(config.fetch)
+  const api = service.fromState(state, transport)
+  const report = state.report
   return {
-    get: (endpoint, options) => send("GET", endpoint, undefined, options),
-    delete: (endpoint, options) => send("DELETE", endpoint, undefined, options),
-    post: (endpoint, body, options) => send("POST", endpoint, body, options),
-    put: (endpoint, body, options) => send("PUT", endpoint, body, options),
-    patch: (endpoint, body, options) => send("PATCH", endpoint, body, options),
+    get: (endpoint, options) => run(report, api.get(endpoint, options)),
+    delete: (endpoint, options) => run(report, api.delete(endpoint, options)),
+    post: (endpoint, body, options) => run(report, api.post(endpoint, body, options)),
+    put: (endpoint, body, options) => run(report, api.put(endpoint, body, options)),
+    patch: (endpoint, body, options) => run(report, api.patch(endpoint, body, options)),
     query: (endpoint) =>
       new QueryBuilder(
         endpoint,
-        (query) => run(state, service.queryRequest(state, query)) as never
+        (query) => run(report, service.queryRequest(state, transport, query)) as never
       ),
     getSessionId: () =>
-      getRuntime()
-        .runPromise(resolveSession(state.session))
-        .then(
-          (id) => (id === undefined ? null : Redacted.value(id)),
-          () => null
-        ),
-    hasSession: () =>
-      getRuntime()
-        .runPromise(resolveSession(state.session))
-        .then(
-          (id) => id !== undefined,
-          () => false
-        ),
+      Effect.runPromise(api.getSessionId()).then(
+        (id) => (Option.isSome(id) ? Redacted.value(id.value) : null),
+        () => null
+      ),
+    hasSession: () => Effect.runPromise(api.hasSession()).catch(() => false),
     setSessionId: (id) => {
-      const redacted = Redacted.make(checkSessionId(id))
-      rememberSession(state.session, redacted)
-      return runVoid(state, persistSession(state.session, redacted))
+      // a bad id throws here, at the call, rather than in the returned promise
+      checkSessionId(id)
+      return runVoid(report, api.setSessionId(id))
     },
-    clearSession: () => {
-      forgetSession(state.session)
-      return runVoid(state, unpersistSession(state.session))
-    },
+    clearSession: () => runVoid(report, api.clearSession()),
+    // the rest change the client at once and throw a TypeError for bad input, as the Effect API's
+    // die with it
     setHeader: (name, value) => service.setHeader(state, name, value),
     removeHeader: (name) => service.removeHeader(state, name),
-    addRequestInterceptor: (interceptor) => {
-      service.checkFunction(interceptor, "interceptor")
-      state.requestInterceptors.push(interceptor)
-    },
-    addResponseInterceptor: (interceptor) => {
-      service.checkFunction(interceptor, "interceptor")
-      state.responseInterceptors.push(interceptor)
-    },
-    getBaseUrl: () => state.baseUrl,
-    getConfig: () => service.getConfig(state)
+    addRequestInterceptor: (interceptor) =>
+      service.addInterceptor(state.requestInterceptors, interceptor),
+    addResponseInterceptor: (interceptor) =>
+      service.addInterceptor(state.responseInterceptors, interceptor),
+    getBaseUrl: api.getBaseUrl,
+    getConfig: api.getConfig
   }
 }

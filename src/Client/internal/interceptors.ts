@@ -76,12 +76,13 @@ export const runRequestInterceptors = (
 /** Runs response interceptors in order, each on the previous one's result. */
 export const runResponseInterceptors = (
   interceptors: ReadonlyArray<ResponseInterceptor>,
-  response: ApiResponse<unknown>
+  response: ApiResponse<unknown>,
+  config: RequestConfig
 ): Effect.Effect<ApiResponse<unknown>, InterceptorError> => {
   if (interceptors.length === 0) return Exit.succeed(response)
   return Effect.reduce(interceptors, response, (current, interceptor) =>
     Effect.flatMap(
-      call("response", () => interceptor(current)),
+      call("response", () => interceptor(current, config)),
       (next): Effect.Effect<ApiResponse<unknown>, InterceptorError> =>
         isApiResponse(next)
           ? Effect.succeed(next)

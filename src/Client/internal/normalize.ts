@@ -9,6 +9,7 @@ import * as Schedule from "effect/Schedule"
 import type { RequestOptions, SvcConfig } from "../SvcClient.js"
 import { InvalidRequestError } from "../SvcError.js"
 import { checkHeader } from "./headers.js"
+import { RESPONSE_TYPES } from "./response.js"
 import { checkSessionId } from "./session.js"
 
 /** Default timeout: 30 s. */
@@ -16,6 +17,9 @@ export const DEFAULT_TIMEOUT_MILLIS = 30_000
 
 /** The longest timeout a timer can hold (2³¹ − 1 ms, about 24.8 days). */
 export const MAX_TIMEOUT_MILLIS = 2_147_483_647
+
+/** Default `maxResponseBytes`: 64 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024
 
 /** Default number of retries. */
 export const DEFAULT_RETRY_ATTEMPTS = 2
@@ -72,6 +76,8 @@ export const configTimeoutMillis = (value: Duration.DurationInput, name: string)
   return millis.right
 }
 
+const REDIRECT_MODES: ReadonlySet<string> = new Set(["follow", "manual"])
+
 const CALLBACKS = ["getSessionId", "onRequest", "onResponse", "onError"] as const
 
 /** Checks the config once, at construction: a bad value throws a `TypeError`/`RangeError`. */
@@ -94,6 +100,26 @@ export const checkConfig = (config: SvcConfig): void => {
   }
   if (config.retrySchedule !== undefined && !Schedule.isSchedule(config.retrySchedule)) {
     throw new TypeError("retrySchedule must be a Schedule")
+  }
+  const max = config.maxResponseBytes
+  if (
+    max !== undefined &&
+    !(max === Number.POSITIVE_INFINITY || (Number.isSafeInteger(max) && max > 0))
+  ) {
+    throw new RangeError(
+      `maxResponseBytes must be a positive integer or Infinity, got ${describe(max)}`
+    )
+  }
+  if (config.responseType !== undefined && !RESPONSE_TYPES.has(config.responseType as string)) {
+    throw new TypeError(
+      `responseType must be one of auto, json, text, bytes, blob, got ${describe(config.responseType)}`
+    )
+  }
+  if (config.redirect !== undefined && !REDIRECT_MODES.has(config.redirect as string)) {
+    throw new TypeError(`redirect must be "follow" or "manual", got ${describe(config.redirect)}`)
+  }
+  if (config.fetch !== undefined && typeof config.fetch !== "function") {
+    throw new TypeError(`fetch must be a function, got ${describe(config.fetch)}`)
   }
   for (const name of CALLBACKS) {
     if (config[name] !== undefined && typeof config[name] !== "function") {
@@ -202,6 +228,18 @@ export const checkRequest = (
   }
   if (options.retrySchedule !== undefined && !Schedule.isSchedule(options.retrySchedule)) {
     return invalid("options.retrySchedule", "must be a Schedule")
+  }
+  if (options.responseType !== undefined && !RESPONSE_TYPES.has(options.responseType as string)) {
+    return invalid(
+      "options.responseType",
+      `must be one of auto, json, text, bytes, blob, got ${describe(options.responseType)}`
+    )
+  }
+  if (options.redirect !== undefined && !REDIRECT_MODES.has(options.redirect as string)) {
+    return invalid(
+      "options.redirect",
+      `must be "follow" or "manual", got ${describe(options.redirect)}`
+    )
   }
   if (options.headers !== undefined) {
     if (!isRecord(options.headers)) {

@@ -5,25 +5,119 @@ import type { ApiResponse, ResponseMeta } from "../ApiResponse.js"
 
 const ENVELOPE_KEYS = new Set(["success", "data", "error", "message", "meta", "status"])
 
-const isJsonType = (contentType: string | undefined): boolean =>
-  contentType !== undefined && /[/+]json\b/i.test(contentType)
+/** How a response body is read (`options.responseType`). */
+export type ResponseType = "auto" | "json" | "text" | "bytes" | "blob"
+
+export const RESPONSE_TYPES: ReadonlySet<string> = new Set([
+  "auto",
+  "json",
+  "text",
+  "bytes",
+  "blob"
+])
+
+/** `type/subtype` of a `Content-Type`, lower-case, and its `charset`. */
+const mediaTypeOf = (
+  contentType: string | undefined
+): { readonly type: string; readonly charset: string | undefined } => {
+  if (contentType === undefined) return { type: "", charset: undefined }
+  const [type = "", ...parameters] = contentType.split(";")
+  let charset: string | undefined
+  for (const parameter of parameters) {
+    const [name, value] = parameter.split("=")
+    if (name?.trim().toLowerCase() === "charset" && value !== undefined) {
+      charset = value.trim().replace(/^"|"$/g, "")
+    }
+  }
+  return { type: type.trim().toLowerCase(), charset }
+}
+
+/** `application/json` and `*\/*+json`; not `json-seq`, `jsonl` and the like. */
+const isJson = (type: string): boolean => type === "application/json" || type.endsWith("+json")
+
+/** Media types read as text: `text/*`, XML, JavaScript, forms. */
+const isText = (type: string): boolean =>
+  type.startsWith("text/") ||
+  type === "application/xml" ||
+  type.endsWith("+xml") ||
+  type === "application/javascript" ||
+  type === "application/ecmascript" ||
+  type === "application/x-www-form-urlencoded"
+
+/** Text in the response's charset, UTF-8 by default or when the charset is unknown. */
+const decodeText = (bytes: Uint8Array, charset: string | undefined): string => {
+  if (charset !== undefined) {
+    try {
+      return new TextDecoder(charset).decode(bytes)
+    } catch {
+      // an unknown label: UTF-8 below
+    }
+  }
+  return new TextDecoder().decode(bytes)
+}
+
+/** UTF-8 text when the bytes are valid UTF-8, else `undefined`. */
+const strictUtf8 = (bytes: Uint8Array): string | undefined => {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes)
+  } catch {
+    return undefined
+  }
+}
+
+/** The body could not be read as the `responseType` asked: JSON that does not parse. */
+export class UnreadableBody {
+  constructor(
+    readonly detail: string,
+    readonly text: string
+  ) {}
+}
 
 /**
- * The body as a value: `undefined` for 204/205/HEAD/empty, JSON when the content type says so
- * (text that fails to parse stays text), text otherwise.
+ * The body as a value, by `responseType`. `auto`: `undefined` for 204/205/HEAD/empty; JSON for
+ * JSON media types (a body that does not parse stays text); text for text media types, in the
+ * response's charset; text for a body without a `Content-Type` that is valid UTF-8; otherwise the
+ * bytes (`Uint8Array`).
  */
 export const parseBody = (
-  text: string,
+  bytes: Uint8Array,
   status: number,
   method: string,
-  contentType: string | undefined
+  contentType: string | undefined,
+  responseType: ResponseType
 ): unknown => {
-  if (status === 204 || status === 205 || method === "HEAD" || text === "") return undefined
-  if (!isJsonType(contentType)) return text
-  try {
-    return JSON.parse(text)
-  } catch {
-    return text
+  const empty = status === 204 || status === 205 || method === "HEAD" || bytes.byteLength === 0
+  const media = mediaTypeOf(contentType)
+  switch (responseType) {
+    case "bytes":
+      return empty ? new Uint8Array(0) : bytes
+    case "blob":
+      return new Blob(empty ? [] : [bytes as Uint8Array<ArrayBuffer>], { type: contentType ?? "" })
+    case "text":
+      return empty ? "" : decodeText(bytes, media.charset)
+    case "json": {
+      if (empty) return undefined
+      const text = decodeText(bytes, media.charset)
+      try {
+        return JSON.parse(text)
+      } catch (cause) {
+        return new UnreadableBody(cause instanceof Error ? cause.message : String(cause), text)
+      }
+    }
+    case "auto": {
+      if (empty) return undefined
+      if (isJson(media.type)) {
+        const text = decodeText(bytes, media.charset)
+        try {
+          return JSON.parse(text)
+        } catch {
+          return text
+        }
+      }
+      if (isText(media.type)) return decodeText(bytes, media.charset)
+      if (media.type === "") return strictUtf8(bytes) ?? bytes
+      return bytes
+    }
   }
 }
 
@@ -76,7 +170,8 @@ export const errorText = (lifted: Lifted, status: number, statusText: string | u
 export const toApiResponse = (
   status: number,
   lifted: Lifted,
-  statusText: string | undefined
+  statusText: string | undefined,
+  headers: Readonly<Record<string, string>>
 ): ApiResponse<unknown> => {
   const success = status >= 200 && status < 300
   const response: {
@@ -87,6 +182,7 @@ export const toApiResponse = (
     error?: string
     meta?: ResponseMeta
     code?: "HTTP_ERROR"
+    headers?: Readonly<Record<string, string>>
   } = { success, status }
   if (lifted.data !== undefined) response.data = lifted.data
   if (lifted.message !== undefined) response.message = lifted.message
@@ -97,28 +193,57 @@ export const toApiResponse = (
   } else if (lifted.error !== undefined) {
     response.error = lifted.error
   }
+  response.headers = headers
   return response
 }
 
+/** Reason phrases (RFC 9110 and the IANA registry), for transports that give none. */
 const STATUS_TEXT: Readonly<Record<number, string>> = {
+  300: "Multiple Choices",
+  301: "Moved Permanently",
+  302: "Found",
+  303: "See Other",
+  304: "Not Modified",
+  307: "Temporary Redirect",
+  308: "Permanent Redirect",
   400: "Bad Request",
   401: "Unauthorized",
+  402: "Payment Required",
   403: "Forbidden",
   404: "Not Found",
   405: "Method Not Allowed",
+  406: "Not Acceptable",
+  407: "Proxy Authentication Required",
   408: "Request Timeout",
   409: "Conflict",
   410: "Gone",
-  413: "Payload Too Large",
+  411: "Length Required",
+  412: "Precondition Failed",
+  413: "Content Too Large",
+  414: "URI Too Long",
   415: "Unsupported Media Type",
-  422: "Unprocessable Entity",
+  416: "Range Not Satisfiable",
+  417: "Expectation Failed",
+  418: "I'm a Teapot",
+  421: "Misdirected Request",
+  422: "Unprocessable Content",
+  423: "Locked",
+  424: "Failed Dependency",
   425: "Too Early",
+  426: "Upgrade Required",
+  428: "Precondition Required",
   429: "Too Many Requests",
+  431: "Request Header Fields Too Large",
+  451: "Unavailable For Legal Reasons",
   500: "Internal Server Error",
   501: "Not Implemented",
   502: "Bad Gateway",
   503: "Service Unavailable",
-  504: "Gateway Timeout"
+  504: "Gateway Timeout",
+  505: "HTTP Version Not Supported",
+  507: "Insufficient Storage",
+  508: "Loop Detected",
+  511: "Network Authentication Required"
 }
 
 /** The reason phrase for a status, when the transport gives none. */

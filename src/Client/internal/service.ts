@@ -1,5 +1,5 @@
 /**
- * The Effect API over a client state and an `HttpClient`.
+ * The Effect API over a client state and a transport. The Promise facade runs these programs.
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
@@ -9,6 +9,7 @@ import { QueryBuilder, type QueryRequest } from "../../Query/index.js"
 import type { HttpMethod, SvcClientService, SvcConfig } from "../SvcClient.js"
 import { type ClientState, makeState, request } from "./client.js"
 import { assignHeaders, checkHeader } from "./headers.js"
+import { fromHttpClient } from "./httpClientTransport.js"
 import {
   checkSessionId,
   forgetSession,
@@ -17,6 +18,8 @@ import {
   resolveSession,
   unpersistSession
 } from "./session.js"
+import { fetchTransport } from "./transport.fetch.js"
+import type { Transport } from "./transport.js"
 
 const checkFunction = (value: unknown, name: string): void => {
   if (typeof value !== "function") throw new TypeError(`${name} must be a function`)
@@ -38,60 +41,63 @@ export const getConfig = (state: ClientState): SvcConfig => ({
   headers: { ...state.headers }
 })
 
-/** Runs a query builder's request through the client. */
-export const queryRequest = (state: ClientState, query: QueryRequest) =>
-  request(state, query.method as HttpMethod, query.url, query.body, { headers: query.headers })
-
-/** The Effect API of a client state, over the given `HttpClient`. */
-export const fromState = (state: ClientState, client: HttpClient.HttpClient): SvcClientService => {
-  const provide = Effect.provideService(HttpClient.HttpClient, client)
-  return {
-    get: (endpoint, options) => provide(request(state, "GET", endpoint, undefined, options)),
-    delete: (endpoint, options) => provide(request(state, "DELETE", endpoint, undefined, options)),
-    post: (endpoint, body, options) => provide(request(state, "POST", endpoint, body, options)),
-    put: (endpoint, body, options) => provide(request(state, "PUT", endpoint, body, options)),
-    patch: (endpoint, body, options) => provide(request(state, "PATCH", endpoint, body, options)),
-    query: (endpoint) =>
-      new QueryBuilder(endpoint, (query) => provide(queryRequest(state, query)) as never),
-    getSessionId: () => Effect.map(resolveSession(state.session), Option.fromNullable),
-    hasSession: () => Effect.map(resolveSession(state.session), (id) => id !== undefined),
-    setSessionId: (id) =>
-      Effect.suspend(() => {
-        const redacted = Redacted.isRedacted(id)
-          ? Redacted.make(checkSessionId(Redacted.value(id)))
-          : Redacted.make(checkSessionId(id))
-        rememberSession(state.session, redacted)
-        return persistSession(state.session, redacted)
-      }),
-    clearSession: () =>
-      Effect.suspend(() => {
-        forgetSession(state.session)
-        return unpersistSession(state.session)
-      }),
-    setHeader: (name, value) => Effect.sync(() => setHeader(state, name, value)),
-    removeHeader: (name) => Effect.sync(() => removeHeader(state, name)),
-    addRequestInterceptor: (interceptor) =>
-      Effect.sync(() => {
-        checkFunction(interceptor, "interceptor")
-        state.requestInterceptors.push(interceptor)
-      }),
-    addResponseInterceptor: (interceptor) =>
-      Effect.sync(() => {
-        checkFunction(interceptor, "interceptor")
-        state.responseInterceptors.push(interceptor)
-      }),
-    getBaseUrl: () => state.baseUrl,
-    getConfig: () => getConfig(state)
-  }
+/** Adds an interceptor; anything but a function throws a `TypeError`. */
+export const addInterceptor = <F>(interceptors: Array<F>, interceptor: F): void => {
+  checkFunction(interceptor, "interceptor")
+  interceptors.push(interceptor)
 }
 
-/** Validates at once (throws on bad input), then takes the `HttpClient` from context. */
+/** Runs a query builder's request through the client. */
+export const queryRequest = (state: ClientState, transport: Transport, query: QueryRequest) =>
+  request(state, transport, query.method as HttpMethod, query.url, query.body, {
+    headers: query.headers
+  })
+
+/** The Effect API of a client state, over `transport`. */
+export const fromState = (state: ClientState, transport: Transport): SvcClientService => ({
+  get: (endpoint, options) => request(state, transport, "GET", endpoint, undefined, options),
+  delete: (endpoint, options) => request(state, transport, "DELETE", endpoint, undefined, options),
+  post: (endpoint, body, options) => request(state, transport, "POST", endpoint, body, options),
+  put: (endpoint, body, options) => request(state, transport, "PUT", endpoint, body, options),
+  patch: (endpoint, body, options) => request(state, transport, "PATCH", endpoint, body, options),
+  query: (endpoint) =>
+    new QueryBuilder(endpoint, (query) => queryRequest(state, transport, query) as never),
+  getSessionId: () => Effect.map(resolveSession(state.session), Option.fromNullable),
+  hasSession: () => Effect.map(resolveSession(state.session), (id) => id !== undefined),
+  setSessionId: (id) =>
+    Effect.suspend(() => {
+      const redacted = Redacted.isRedacted(id)
+        ? Redacted.make(checkSessionId(Redacted.value(id)))
+        : Redacted.make(checkSessionId(id))
+      rememberSession(state.session, redacted)
+      return persistSession(state.session, redacted)
+    }),
+  clearSession: () =>
+    Effect.suspend(() => {
+      forgetSession(state.session)
+      return unpersistSession(state.session)
+    }),
+  setHeader: (name, value) => Effect.sync(() => setHeader(state, name, value)),
+  removeHeader: (name) => Effect.sync(() => removeHeader(state, name)),
+  addRequestInterceptor: (interceptor) =>
+    Effect.sync(() => addInterceptor(state.requestInterceptors, interceptor)),
+  addResponseInterceptor: (interceptor) =>
+    Effect.sync(() => addInterceptor(state.responseInterceptors, interceptor)),
+  getBaseUrl: () => state.baseUrl,
+  getConfig: () => getConfig(state)
+})
+
+/**
+ * Validates at once (throws on bad input), then sends through the `HttpClient` in context — or
+ * through `config.fetch` when one is given.
+ */
 export const make = (
   baseUrl: string,
   config?: SvcConfig
 ): Effect.Effect<SvcClientService, never, HttpClient.HttpClient> => {
   const state = makeState(baseUrl, config)
-  return Effect.map(HttpClient.HttpClient, (client) => fromState(state, client))
+  const fetch = config?.fetch
+  return Effect.map(HttpClient.HttpClient, (client) =>
+    fromState(state, fetch === undefined ? fromHttpClient(client) : fetchTransport(fetch))
+  )
 }
-
-export { checkFunction }

@@ -1,8 +1,83 @@
 /**
- * The facade's default transport in browsers, React Native and other runtimes: `fetch`.
+ * The default transport in browsers, React Native, Bun, Deno and workers: `fetch` (or the
+ * `config.fetch` given). Redirects are never followed by fetch itself (`redirect: "manual"`): the
+ * pipeline follows them, checking each hop's origin. A browser's fetch hides a redirect's target
+ * (an opaque response); the pipeline then lets fetch follow it only when the request carries no
+ * credentials of the client's.
  */
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as Layer from "effect/Layer"
+import * as Effect from "effect/Effect"
+import {
+  describeCause,
+  failed,
+  headersFromFetch,
+  readStream,
+  type Transport,
+  type TransportFailure,
+  type TransportResponse,
+  timedOut,
+  tooLarge
+} from "./transport.js"
 
-export const layer: Layer.Layer<HttpClient.HttpClient> = FetchHttpClient.layer
+/** A fetch-compatible function, as `config.fetch`. */
+export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>
+
+/** A transport over `fetchFunction`, or the global `fetch` at the time of each request. */
+export const fetchTransport =
+  (fetchFunction?: FetchFunction): Transport =>
+  (request) =>
+    Effect.async<TransportResponse, TransportFailure>((resume) => {
+      const controller = new AbortController()
+      let settled = false
+      const settle = (outcome: Effect.Effect<TransportResponse, TransportFailure>) => {
+        if (settled) return
+        settled = true
+        if (timer !== undefined) clearTimeout(timer)
+        resume(outcome)
+      }
+      const timer =
+        request.timeoutMillis > 0
+          ? setTimeout(() => {
+              settle(Effect.fail(timedOut))
+              controller.abort()
+            }, request.timeoutMillis)
+          : undefined
+      const send = fetchFunction ?? globalThis.fetch
+      const exchange = async (): Promise<Effect.Effect<TransportResponse, TransportFailure>> => {
+        const response = await send(request.url, {
+          method: request.method,
+          headers: request.headers,
+          body: (request.body ?? null) as BodyInit | null,
+          redirect: request.followHiddenRedirects ? "follow" : "manual",
+          signal: controller.signal
+        })
+        if (response.type === "opaqueredirect") {
+          return Effect.succeed({
+            status: 0,
+            statusText: "",
+            headers: {},
+            body: new Uint8Array(0),
+            hiddenRedirect: true
+          })
+        }
+        const body = await readStream(response.body, request.maxResponseBytes)
+        if (body === "TooLarge") return Effect.fail(tooLarge)
+        return Effect.succeed({
+          status: response.status,
+          statusText: response.statusText,
+          headers: headersFromFetch(response.headers),
+          body,
+          hiddenRedirect: false
+        })
+      }
+      exchange().then(settle, (cause: unknown) =>
+        settle(Effect.fail(failed(describeCause(cause), cause)))
+      )
+      return Effect.sync(() => {
+        settled = true
+        if (timer !== undefined) clearTimeout(timer)
+        controller.abort()
+      })
+    })
+
+/** The facade's transport on this runtime. */
+export const defaultTransport: Transport = fetchTransport()

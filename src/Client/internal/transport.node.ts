@@ -1,17 +1,170 @@
 /**
- * The facade's default transport on Node: undici, through the lean client of `./undici.ts`, with
- * one connection pool (an undici `Agent`) closed when the runtime is disposed.
+ * The default transport on Node: undici, dispatching through its global dispatcher, so that
+ * `setGlobalDispatcher`, proxy agents and `MockAgent` apply. It reads the body as it arrives,
+ * stops past `maxResponseBytes`, enforces the time limit with one timer, and decompresses gzip,
+ * deflate and br bodies (undici hands them over as sent).
  */
-import * as HttpClient from "@effect/platform/HttpClient"
+import { constants } from "node:buffer"
+import { promisify } from "node:util"
+import * as zlib from "node:zlib"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import { Agent } from "undici"
-import { make } from "./undici.js"
+import { type Dispatcher, getGlobalDispatcher } from "undici"
+import {
+  concat,
+  describeCause,
+  failed,
+  type Transport,
+  type TransportFailure,
+  type TransportResponse,
+  timedOut,
+  tooLarge
+} from "./transport.js"
 
-export const layer: Layer.Layer<HttpClient.HttpClient> = Layer.scoped(
-  HttpClient.HttpClient,
-  Effect.acquireRelease(
-    Effect.sync(() => new Agent()),
-    (agent) => Effect.promise(() => agent.close())
-  ).pipe(Effect.map(make))
-)
+const gunzip = promisify(zlib.gunzip)
+const inflate = promisify(zlib.inflate)
+const inflateRaw = promisify(zlib.inflateRaw)
+const brotli = promisify(zlib.brotliDecompress)
+
+type Decoder = (bytes: Uint8Array, options: zlib.ZlibOptions) => Promise<Buffer>
+
+const DECODERS: Readonly<Record<string, Decoder>> = {
+  gzip: gunzip,
+  "x-gzip": gunzip,
+  // servers disagree on deflate: zlib-wrapped (RFC 1950) as specified, or raw
+  deflate: (bytes, options) =>
+    bytes[0] !== undefined && (bytes[0] & 0x0f) === 0x08
+      ? inflate(bytes, options)
+      : inflateRaw(bytes, options),
+  br: brotli as Decoder
+}
+
+/** Undoes `content-encoding` (last applied first); an unknown coding leaves the bytes as sent. */
+const decompress = async (
+  bytes: Uint8Array,
+  encoding: string | undefined,
+  limit: number
+): Promise<Uint8Array | "TooLarge"> => {
+  if (encoding === undefined || bytes.byteLength === 0) return bytes
+  const codings = encoding
+    .toLowerCase()
+    .split(",")
+    .map((coding) => coding.trim())
+    .filter((coding) => coding !== "" && coding !== "identity")
+  let out = bytes
+  for (const coding of codings.reverse()) {
+    const decode = DECODERS[coding]
+    if (decode === undefined) return out
+    try {
+      out = await decode(out, { maxOutputLength: Math.min(limit, constants.MAX_LENGTH) })
+    } catch (cause) {
+      if ((cause as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") return "TooLarge"
+      throw cause
+    }
+  }
+  return out.byteLength > limit ? "TooLarge" : out
+}
+
+type RawHeaders = Record<string, string | Array<string> | undefined>
+
+const joinHeaders = (raw: RawHeaders): Record<string, string> => {
+  const headers: Record<string, string> = {}
+  for (const name of Object.keys(raw)) {
+    const value = raw[name]
+    if (value === undefined) continue
+    headers[name.toLowerCase()] = Array.isArray(value)
+      ? value.join(name.toLowerCase() === "set-cookie" ? "\n" : ", ")
+      : value
+  }
+  return headers
+}
+
+/** A transport over `dispatcher`, or undici's global dispatcher at the time of each request. */
+export const undiciTransport =
+  (dispatcher?: Dispatcher): Transport =>
+  (request) =>
+    Effect.async<TransportResponse, TransportFailure>((resume) => {
+      let controller: Dispatcher.DispatchController | undefined
+      let pendingAbort: Error | undefined
+      let timer: ReturnType<typeof setTimeout> | undefined
+      let settled = false
+      let status = 0
+      let statusText = ""
+      let headers: Record<string, string> = {}
+      const chunks: Array<Uint8Array> = []
+      let size = 0
+      const abort = (reason: Error) => {
+        if (controller === undefined) pendingAbort = reason
+        else controller.abort(reason)
+      }
+      const settle = (outcome: Effect.Effect<TransportResponse, TransportFailure>) => {
+        if (settled) return
+        settled = true
+        if (timer !== undefined) clearTimeout(timer)
+        resume(outcome)
+      }
+      const fail = (failure: TransportFailure) => {
+        settle(Effect.fail(failure))
+        abort(new Error("Request ended by the client"))
+      }
+      if (request.timeoutMillis > 0) timer = setTimeout(() => fail(timedOut), request.timeoutMillis)
+      const url = new URL(request.url)
+      const handler: Dispatcher.DispatchHandler = {
+        onRequestStart: (started) => {
+          controller = started
+          if (pendingAbort !== undefined) started.abort(pendingAbort)
+        },
+        onResponseStart: (_controller, statusCode, responseHeaders, statusMessage) => {
+          status = statusCode
+          statusText = statusMessage ?? ""
+          headers = joinHeaders(responseHeaders as RawHeaders)
+        },
+        onResponseData: (_controller, chunk) => {
+          size += chunk.byteLength
+          // compressed bytes count too: a body is never held past the limit, sent or decoded
+          if (size > request.maxResponseBytes) return fail(tooLarge)
+          chunks.push(chunk)
+        },
+        onResponseEnd: () => {
+          if (settled) return
+          const raw = concat(chunks, size)
+          decompress(raw, headers["content-encoding"], request.maxResponseBytes).then(
+            (body) =>
+              settle(
+                body === "TooLarge"
+                  ? Effect.fail(tooLarge)
+                  : Effect.succeed({ status, statusText, headers, body, hiddenRedirect: false })
+              ),
+            (cause: unknown) =>
+              settle(Effect.fail(failed(`the body could not be decompressed`, cause)))
+          )
+        },
+        onResponseError: (_controller, error) => {
+          settle(Effect.fail(failed(describeCause(error), error)))
+        }
+      }
+      try {
+        ;(dispatcher ?? getGlobalDispatcher()).dispatch(
+          {
+            origin: url.origin,
+            path: url.pathname + url.search,
+            method: request.method as Dispatcher.HttpMethod,
+            headers: request.headers as Record<string, string>,
+            body: request.body ?? null,
+            // the time limit is enforced above, for the whole exchange
+            headersTimeout: 0,
+            bodyTimeout: 0
+          },
+          handler
+        )
+      } catch (cause) {
+        settle(Effect.fail(failed(describeCause(cause), cause)))
+      }
+      return Effect.sync(() => {
+        settled = true
+        if (timer !== undefined) clearTimeout(timer)
+        abort(new Error("Request interrupted"))
+      })
+    })
+
+/** The facade's transport on this runtime. */
+export const defaultTransport: Transport = undiciTransport()

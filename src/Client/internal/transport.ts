@@ -1,0 +1,124 @@
+/**
+ * The transport contract: a transport sends one prepared request and hands back its status,
+ * headers and body bytes. Everything else — URL, headers, session, interceptors, redirects, retry,
+ * decoding, envelope — is the one pipeline of `client.ts`, the same over every transport.
+ *
+ * What a try may take is an argument, not a side channel: `timeoutMillis` and `maxResponseBytes`
+ * are enforced by the transport itself, and interrupting the Effect aborts the exchange.
+ */
+import type * as Effect from "effect/Effect"
+
+/** One request, ready to go. */
+export interface TransportRequest {
+  readonly method: string
+  /** An absolute http(s) URL. */
+  readonly url: string
+  /** Lower-case names. */
+  readonly headers: Readonly<Record<string, string>>
+  /** JSON and text bodies are strings; binary and multipart bodies are bytes. */
+  readonly body: string | Uint8Array | undefined
+  /** Time for the exchange, body included, in milliseconds; `0`: no limit. */
+  readonly timeoutMillis: number
+  /** The longest body accepted, after decompression; `Infinity`: no limit. */
+  readonly maxResponseBytes: number
+  /**
+   * Whether the transport may let its runtime follow a redirect it cannot expose (a browser's
+   * fetch hides a redirect's target). The pipeline allows it only for requests that carry no
+   * credentials of the client's.
+   */
+  readonly followHiddenRedirects: boolean
+  /**
+   * Whether trace context (`traceparent`, `b3`) may go with the request: only to the base URL's
+   * origin, so that other origins learn nothing and browsers need no extra CORS preflight.
+   */
+  readonly propagateTrace: boolean
+}
+
+/** What came back. */
+export interface TransportResponse {
+  readonly status: number
+  /** The reason phrase the server sent, or `""`. */
+  readonly statusText: string
+  /** Lower-case names; repeated headers joined with `, ` (`set-cookie` with `\n`). */
+  readonly headers: Readonly<Record<string, string>>
+  /** The body, decompressed. */
+  readonly body: Uint8Array
+  /**
+   * The runtime answered a redirect whose target it hides (a browser's fetch in `manual` mode):
+   * `status` is `0` and there is nothing to read.
+   */
+  readonly hiddenRedirect: boolean
+}
+
+/** Why no response came. */
+export type TransportFailure =
+  | { readonly _tag: "TimedOut" }
+  | { readonly _tag: "TooLarge" }
+  | { readonly _tag: "Failed"; readonly reason: string; readonly cause?: unknown }
+
+/** Sends one request; interruption aborts it. */
+export type Transport = (
+  request: TransportRequest
+) => Effect.Effect<TransportResponse, TransportFailure>
+
+export const timedOut: TransportFailure = { _tag: "TimedOut" }
+export const tooLarge: TransportFailure = { _tag: "TooLarge" }
+export const failed = (reason: string, cause?: unknown): TransportFailure =>
+  cause === undefined ? { _tag: "Failed", reason } : { _tag: "Failed", reason, cause }
+
+/** A short description of a transport error: its code (`ECONNREFUSED`) or message. */
+export const describeCause = (cause: unknown): string => {
+  if (cause instanceof Error) {
+    const code = (cause as Error & { code?: unknown }).code
+    const inner = (cause as Error & { cause?: unknown }).cause
+    if (typeof code === "string") return code
+    if (inner !== undefined && inner !== cause) return describeCause(inner)
+    return cause.message || cause.name
+  }
+  return String(cause)
+}
+
+/** Response headers from a `Headers` object (fetch), lower-case, `set-cookie` kept apart. */
+export const headersFromFetch = (headers: Headers): Record<string, string> => {
+  const out: Record<string, string> = {}
+  headers.forEach((value, name) => {
+    out[name] = value
+  })
+  const cookies = (headers as Headers & { getSetCookie?: () => Array<string> }).getSetCookie?.()
+  if (cookies !== undefined && cookies.length > 0) out["set-cookie"] = cookies.join("\n")
+  return out
+}
+
+/** Collects a body stream, failing with `TooLarge` past `limit` bytes. */
+export const readStream = async (
+  stream: ReadableStream<Uint8Array> | null,
+  limit: number
+): Promise<Uint8Array | "TooLarge"> => {
+  if (stream === null) return new Uint8Array(0)
+  const reader = stream.getReader()
+  const chunks: Array<Uint8Array> = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined)
+      return "TooLarge"
+    }
+    chunks.push(value)
+  }
+  return concat(chunks, size)
+}
+
+/** One array of the chunks' bytes. */
+export const concat = (chunks: ReadonlyArray<Uint8Array>, size: number): Uint8Array => {
+  if (chunks.length === 1) return chunks[0]!
+  const out = new Uint8Array(size)
+  let at = 0
+  for (const chunk of chunks) {
+    out.set(chunk, at)
+    at += chunk.byteLength
+  }
+  return out
+}

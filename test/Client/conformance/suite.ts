@@ -1,0 +1,225 @@
+/**
+ * The transport conformance suite (SPEC 4.6): the same expectations for every transport — status
+ * codes, redirects (a session never reaches another origin), compression, binary and charset,
+ * response headers, size limit, timeout, abort, default headers, reason phrases.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { ApiResponse, RequestOptions, SvcConfig } from "../../../src/Client/index.js"
+import { binaryBytes, type ConformanceServer, startConformanceServer } from "./server.js"
+
+/** The few methods the suite needs, resolving to an `ApiResponse` whatever happened. */
+export interface ClientUnderTest {
+  readonly get: (endpoint: string, options?: RequestOptions) => Promise<ApiResponse>
+  readonly post: (
+    endpoint: string,
+    body?: unknown,
+    options?: RequestOptions
+  ) => Promise<ApiResponse>
+  readonly put: (endpoint: string, body?: unknown, options?: RequestOptions) => Promise<ApiResponse>
+}
+
+export interface TransportUnderTest {
+  readonly name: string
+  readonly make: (baseUrl: string, config?: SvcConfig) => ClientUnderTest
+  /** Whether the transport can decode brotli (the HttpClient adapter asks for gzip/deflate only). */
+  readonly brotli: boolean
+}
+
+interface Echo {
+  readonly method: string
+  readonly body: string
+  readonly headers: Record<string, string>
+}
+
+export const conformance = (transport: TransportUnderTest): void => {
+  describe(`transport conformance: ${transport.name}`, () => {
+    let server: ConformanceServer
+    let other: ConformanceServer
+    beforeAll(async () => {
+      server = await startConformanceServer()
+      other = await startConformanceServer()
+      server.elsewhere = other.origin
+    })
+    afterAll(async () => {
+      await server.close()
+      await other.close()
+    })
+    const client = (config: SvcConfig = {}) =>
+      transport.make(server.origin, { retryAttempts: 0, ...config })
+
+    describe("redirects", () => {
+      it.each([301, 302, 303, 307, 308])("%i on GET is followed", async (status) => {
+        const response = await client().get(`/redirect/${status}`)
+        expect(response).toMatchObject({ success: true, status: 200 })
+        expect((response.data as Echo).method).toBe("GET")
+      })
+
+      it.each([
+        [301, "GET", ""],
+        [302, "GET", ""],
+        [303, "GET", ""],
+        [307, "POST", '{"a":1}'],
+        [308, "POST", '{"a":1}']
+      ])("%i on POST: %s with body %j", async (status, method, body) => {
+        const response = await client().post(`/redirect/${status}`, { a: 1 })
+        expect(response.status).toBe(200)
+        const echo = response.data as Echo
+        expect(echo.method).toBe(method)
+        expect(echo.body).toBe(body)
+        if (method === "GET") expect(echo.headers["content-type"]).toBeUndefined()
+        else expect(echo.headers["content-type"]).toBe("application/json")
+      })
+
+      it("303 on PUT becomes a GET without a body", async () => {
+        const echo = (await client().put("/redirect/303", "text")).data as Echo
+        expect([echo.method, echo.body]).toEqual(["GET", ""])
+      })
+
+      it("a hop to another origin carries no session, Authorization or Cookie", async () => {
+        const response = await client({ sessionId: "secret-session" }).get("/away", {
+          headers: { Authorization: "Bearer t", Cookie: "a=b", "X-Kept": "yes" }
+        })
+        expect(response).toMatchObject({ success: true, status: 200 })
+        const arrived = other.seen[other.seen.length - 1]!
+        expect(arrived.headers["x-session-id"]).toBeUndefined()
+        expect(arrived.headers.authorization).toBeUndefined()
+        expect(arrived.headers.cookie).toBeUndefined()
+        expect(arrived.headers["x-kept"]).toBe("yes")
+        expect(JSON.stringify(other.seen)).not.toContain("secret-session")
+        // the first hop, to the base URL's origin, had them
+        expect(server.seen[server.seen.length - 1]!.headers["x-session-id"]).toBe("secret-session")
+      })
+
+      it("a scheme-relative Location to another origin is checked too", async () => {
+        await client({ sessionId: "secret-session" }).post("/relative-away", { a: 1 })
+        const arrived = other.seen[other.seen.length - 1]!
+        expect(arrived.method).toBe("POST")
+        expect(arrived.headers["x-session-id"]).toBeUndefined()
+      })
+
+      it('redirect: "manual" hands the 3xx back with its Location', async () => {
+        const response = await client().get("/redirect/302", { redirect: "manual" })
+        expect(response).toMatchObject({ success: false, status: 302, code: "HTTP_ERROR" })
+        expect(response.error).toBe("HTTP 302 Found")
+        expect(response.headers?.location).toBe("/echo")
+        const global = await client({ redirect: "manual" }).get("/redirect/301")
+        expect(global.status).toBe(301)
+      })
+
+      it("10 hops are followed, the 11th fails", async () => {
+        expect((await client().get("/hops/10")).status).toBe(200)
+        const tooMany = await client().get("/hops/11")
+        expect(tooMany).toMatchObject({ success: false, status: 0, code: "NETWORK_ERROR" })
+        expect(tooMany.error).toMatch(/too many redirects/)
+      })
+
+      it("a Location that is not http(s) fails", async () => {
+        const response = await client().get("/to-ftp")
+        expect(response).toMatchObject({ success: false, code: "NETWORK_ERROR" })
+        expect(response.error).toMatch(/not an http\(s\) URL/)
+      })
+    })
+
+    describe("bodies", () => {
+      it.each(["gzip", "deflate", "br"])("a %s body is decompressed", async (coding) => {
+        const response = await client().get(`/compressed?coding=${coding}`)
+        expect(response.data).toEqual({ compressed: true, text: "é".repeat(100) })
+        const accept = server.seen[server.seen.length - 1]!.headers["accept-encoding"]
+        expect(accept).toMatch(/gzip/)
+        if (coding === "br" && transport.brotli) expect(accept).toMatch(/br/)
+      })
+
+      it("binary bodies arrive as the bytes sent", async () => {
+        const response = await client().get("/bytes")
+        expect(response.data).toBeInstanceOf(Uint8Array)
+        expect(Array.from(response.data as Uint8Array)).toEqual(Array.from(binaryBytes))
+      })
+
+      it("text is decoded with the response's charset", async () => {
+        expect((await client().get("/latin1")).data).toBe("café")
+      })
+
+      it("application/json-seq is not parsed as JSON", async () => {
+        expect((await client().get("/json-seq")).data).toBeInstanceOf(Uint8Array)
+        const text = await client().get("/json-seq", { responseType: "text" })
+        expect(text.data).toBe('\u001e{"a":1}\n\u001e{"a":2}\n')
+      })
+
+      it.each([
+        ["bytes", Uint8Array],
+        ["blob", Blob]
+      ] as const)("responseType %s", async (responseType, type) => {
+        const response = await client().get("/headers", { responseType })
+        expect(response.data).toBeInstanceOf(type)
+      })
+
+      it('responseType "json" on a body that is not JSON is a DECODE_ERROR', async () => {
+        const response = await client().get("/latin1", { responseType: "json" })
+        expect(response).toMatchObject({ success: false, status: 200, code: "DECODE_ERROR" })
+      })
+
+      it("maxResponseBytes stops a larger body", async () => {
+        const limited = client({ maxResponseBytes: 1000 })
+        expect((await limited.get("/large?n=1000")).success).toBe(true)
+        const response = await limited.get("/large?n=5000")
+        expect(response).toMatchObject({ success: false, status: 0, code: "RESPONSE_TOO_LARGE" })
+        expect(response.error).toBe("Response body larger than 1000 bytes (maxResponseBytes)")
+      })
+
+      it("maxResponseBytes counts decompressed bytes (a gzip bomb)", async () => {
+        const response = await client({ maxResponseBytes: 64 * 1024 }).get("/bomb")
+        expect(response).toMatchObject({ success: false, code: "RESPONSE_TOO_LARGE" })
+      })
+    })
+
+    describe("headers and statuses", () => {
+      it("every response carries its headers, lower-case, failures included", async () => {
+        const ok = await client().get("/headers")
+        expect(ok.headers).toMatchObject({ etag: '"v1"', "x-total-count": "42" })
+        const missing = await client().get("/missing")
+        expect(missing).toMatchObject({ success: false, status: 404, error: "No such thing" })
+        expect(missing.headers?.["x-request-id"]).toBe("r-1")
+      })
+
+      it("the default request headers", async () => {
+        await client().get("/echo")
+        const sent = server.seen[server.seen.length - 1]!.headers
+        expect(sent.accept).toBe("application/json, text/plain, */*")
+        expect(sent["accept-encoding"]).toMatch(/gzip/)
+      })
+
+      it("no trace context goes to another origin", async () => {
+        await client().get("/away")
+        const arrived = other.seen[other.seen.length - 1]!.headers
+        expect(arrived.traceparent).toBeUndefined()
+        expect(arrived.b3).toBeUndefined()
+      })
+
+      it("a string body says it is UTF-8 text; JSON is sent as a string", async () => {
+        const text = (await client().post("/echo", "héllo")).data as Echo
+        expect(text.headers["content-type"]).toBe("text/plain;charset=UTF-8")
+        expect(text.body).toBe("héllo")
+        const json = (await client().post("/echo", { a: "é" })).data as Echo
+        expect(json.headers["content-length"]).toBe(String(Buffer.byteLength('{"a":"é"}')))
+      })
+
+      it("an HTTP failure without a reason phrase gets the standard one", async () => {
+        expect((await client().get("/teapot")).error).toBe("HTTP 418 I'm a Teapot")
+      })
+    })
+
+    describe("time and aborts", () => {
+      it("a hung response times out", async () => {
+        const response = await client({ timeout: 50 }).get("/hang")
+        expect(response).toMatchObject({ success: false, status: 0, code: "TIMEOUT" })
+      })
+
+      it("the caller's signal aborts at once", async () => {
+        const controller = new AbortController()
+        const pending = client().get("/hang", { signal: controller.signal })
+        setTimeout(() => controller.abort(), 20)
+        expect(await pending).toMatchObject({ success: false, status: 0, code: "ABORTED" })
+      })
+    })
+  })
+}
