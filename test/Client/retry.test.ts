@@ -119,6 +119,21 @@ describe("retry timing (TestClock)", () => {
     expect(parseRetryAfter(new Date(1_500).toUTCString(), 0)).toEqual(Duration.millis(1000))
     expect(parseRetryAfter(new Date(0).toUTCString(), 5_000)).toEqual(Duration.zero)
     expect(parseRetryAfter("soon", 0)).toBeUndefined()
+  })
+
+  it("reads the three HTTP-date formats as GMT, whatever the machine's time zone", () => {
+    const zone = process.env.TZ
+    // a zone away from GMT, so that a date read as local time would be off by hours
+    process.env.TZ = "America/New_York"
+    try {
+      const at = Date.UTC(1994, 10, 6, 8, 49, 37)
+      expect(parseRetryAfter("Sun, 06 Nov 1994 08:49:47 GMT", at)).toEqual(Duration.seconds(10))
+      expect(parseRetryAfter("Sunday, 06-Nov-94 08:49:47 GMT", at)).toEqual(Duration.seconds(10))
+      expect(parseRetryAfter("Sun Nov  6 08:49:47 1994", at)).toEqual(Duration.seconds(10))
+    } finally {
+      if (zone === undefined) delete process.env.TZ
+      else process.env.TZ = zone
+    }
     expect(parseRetryAfter(undefined, 0)).toBeUndefined()
   })
 })

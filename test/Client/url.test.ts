@@ -21,6 +21,20 @@ describe("URL joining", () => {
     expect(joinUrl(base, endpoint)).toBe("http://h/api/v1/users")
   })
 
+  it.each([
+    ["http://h/foo", "//bar"],
+    ["http://h/foo//", "/bar"],
+    ["http://h/foo/", "//bar"],
+    ["http://h/foo///", "///bar"]
+  ])("%s + %s counts the slashes where they meet once (as ky)", (base, endpoint) => {
+    expect(joinUrl(base, endpoint)).toBe("http://h/foo/bar")
+  })
+
+  it("an endpoint starting with // never names another host", () => {
+    expect(new URL(joinUrl("http://h", "//evil.example/x")).host).toBe("h")
+    expect(new URL(joinUrl("http://h/api", "//evil.example/x")).host).toBe("h")
+  })
+
   it("uses an absolute endpoint URL as it is", () => {
     expect(joinUrl("http://h/api", "https://other.example/x")).toBe("https://other.example/x")
   })

@@ -49,7 +49,14 @@ export const isTransient = (error: SvcError): boolean => {
   }
 }
 
-/** `Retry-After` as a delay from `now`: delta seconds or an HTTP date. */
+/** asctime's date format (`Sun Nov  6 08:49:37 1994`), which carries no zone. */
+const ASCTIME = /^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/
+
+/**
+ * `Retry-After` as a delay from `now`: delta seconds or an HTTP date in any of its three formats,
+ * all of which are GMT (RFC 9110 5.6.7) — asctime's included, which `Date.parse` alone would read
+ * as local time.
+ */
 export const parseRetryAfter = (
   value: string | undefined,
   now: number
@@ -57,7 +64,7 @@ export const parseRetryAfter = (
   if (value === undefined) return undefined
   const trimmed = value.trim()
   if (/^\d+$/.test(trimmed)) return Duration.seconds(Number(trimmed))
-  const date = Date.parse(trimmed)
+  const date = Date.parse(ASCTIME.test(trimmed) ? `${trimmed} GMT` : trimmed)
   if (Number.isNaN(date)) return undefined
   return Duration.millis(Math.max(0, date - now))
 }

@@ -32,15 +32,16 @@ export const parseBaseUrl = (baseUrl: unknown): URL => {
 }
 
 /**
- * `http://h/api/v1` + `/users` and `http://h/api/v1/` + `users` both give `http://h/api/v1/users`.
- * An absolute endpoint URL is used as it is.
+ * `http://h/api/v1` + `/users` and `http://h/api/v1/` + `users` both give `http://h/api/v1/users`;
+ * slashes where the two meet count once (`/foo//` + `//bar` is `/foo/bar`, as in ky), so an
+ * endpoint never reaches another host. An absolute endpoint URL is used as it is.
  */
 export const joinUrl = (baseUrl: string, endpoint: string): string => {
   if (ABSOLUTE.test(endpoint)) return endpoint
   if (endpoint === "") return baseUrl
-  const base = baseUrl.endsWith("/") ? baseUrl.slice(0, -1) : baseUrl
+  const base = baseUrl.replace(/\/+$/, "")
   if (endpoint.startsWith("?") || endpoint.startsWith("#")) return base + endpoint
-  return endpoint.startsWith("/") ? base + endpoint : `${base}/${endpoint}`
+  return `${base}/${endpoint.replace(/^\/+/, "")}`
 }
 
 const paramText = (value: Exclude<ParamValue, null | undefined>): string =>
