@@ -8,6 +8,33 @@ import { SvcClient } from "../../src/Client/index.js"
 import { closedPort, json, testServer } from "./server.js"
 
 describe("Effect API", () => {
+  it.scoped(
+    "a failure the last response interceptor returns is an HttpError; a rescued one succeeds",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* testServer((request) =>
+          request.path === "/gone" ? json({ error: "gone" }, 404) : json({ data: 1, success: true })
+        )
+        const [refused, rescued] = yield* Effect.gen(function* () {
+          const client = yield* SvcClient
+          yield* client.addResponseInterceptor((response) => {
+            if (response.status === 404) return { success: true, status: 200, data: "default" }
+            return { success: false, status: 409, error: "conflict by policy", code: "HTTP_ERROR" }
+          })
+          return [yield* Effect.flip(client.get("/ok")), yield* client.get("/gone")] as const
+        }).pipe(
+          Effect.provide(SvcClient.layer(server.origin)),
+          Effect.provide(NodeHttpClient.layerUndici)
+        )
+        expect(refused).toMatchObject({
+          _tag: "HttpError",
+          status: 409,
+          error: "conflict by policy"
+        })
+        expect(rescued).toEqual({ success: true, status: 200, data: "default" })
+      })
+  )
+
   it.scoped("yield* SvcClient gives the Effect API over the provided HttpClient", () =>
     Effect.gen(function* () {
       const server = yield* testServer(() => json({ data: { id: 7 }, success: true }))

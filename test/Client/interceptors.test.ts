@@ -154,6 +154,67 @@ describe("interceptors and callbacks", () => {
     expect(last().path).toBe("/x")
   })
 
+  it("a response interceptor sees a 401 and can refresh the session and send once more", async () => {
+    const sessions = await startServer((request) =>
+      request.headers["x-session-id"] === "fresh"
+        ? json({ data: { me: "ada" }, success: true })
+        : json({ error: "Invalid session" }, 401)
+    )
+    try {
+      const refreshes: Array<string> = []
+      const svc = createSvc(sessions.origin, { sessionId: "stale", retryAttempts: 0 })
+      svc.addResponseInterceptor(async (response, config) => {
+        if (response.status !== 401 || config.headers["x-refreshed"] !== undefined) return response
+        refreshes.push(config.url)
+        await svc.setSessionId("fresh") // e.g. from a refresh endpoint
+        return svc.get(config.url, { headers: { "x-refreshed": "1" } })
+      })
+      const response = await svc.get("/me")
+      expect(response).toMatchObject({ success: true, status: 200, data: { me: "ada" } })
+      expect(refreshes).toEqual([`${sessions.origin}/me`])
+      expect(sessions.requests.map((request) => request.headers["x-session-id"])).toEqual([
+        "stale",
+        "fresh"
+      ])
+    } finally {
+      await sessions.close()
+    }
+  })
+
+  it("response interceptors and onResponse see HTTP failures, with the request config", async () => {
+    server.script = () => json({ error: "nope" }, 403)
+    try {
+      const seen: Array<string> = []
+      const svc = createSvc(server.origin, {
+        onResponse: (response) => {
+          seen.push(`onResponse:${response.status}:${response.code}`)
+        }
+      })
+      svc.addResponseInterceptor((response, config) => {
+        seen.push(`interceptor:${response.status}:${config.method} ${config.url}`)
+        return response
+      })
+      const response = await svc.get("/x")
+      expect(response).toMatchObject({ success: false, status: 403, error: "nope" })
+      expect(seen).toEqual([`interceptor:403:GET ${server.origin}/x`, "onResponse:403:HTTP_ERROR"])
+    } finally {
+      server.script = () => json({ data: { n: 1 }, success: true })
+    }
+  })
+
+  it("a failure an interceptor turns into a success is a success", async () => {
+    server.script = () => json({ error: "gone" }, 404)
+    try {
+      const svc = createSvc(server.origin)
+      svc.addResponseInterceptor((response) =>
+        response.status === 404 ? { success: true, status: 200, data: [] } : response
+      )
+      expect(await svc.get("/x")).toEqual({ success: true, status: 200, data: [] })
+    } finally {
+      server.script = () => json({ data: { n: 1 }, success: true })
+    }
+  })
+
   it("onError receives an Error for every failure, and its own throw changes nothing", async () => {
     server.script = () => json({ error: "bad" }, 400)
     try {
