@@ -38,19 +38,16 @@ const effectClient =
     }
   }
 
-conformance({ name: "undici (Node's default)", make: createSvc, brotli: true })
+conformance({ name: "undici (Node's default)", make: createSvc })
 conformance({
   name: "fetch on Node (config.fetch)",
-  make: (baseUrl, config) => createSvc(baseUrl, { ...config, fetch: globalThis.fetch }),
-  brotli: true
+  make: (baseUrl, config) => createSvc(baseUrl, { ...config, fetch: globalThis.fetch })
 })
 conformance({
   name: "HttpClient adapter over NodeHttpClient.layerUndici",
-  make: effectClient(NodeHttpClient.layerUndici),
-  brotli: false
+  make: effectClient(NodeHttpClient.layerUndici)
 })
 conformance({
   name: "HttpClient adapter over FetchHttpClient.layer",
-  make: effectClient(FetchHttpClient.layer),
-  brotli: false
+  make: effectClient(FetchHttpClient.layer)
 })

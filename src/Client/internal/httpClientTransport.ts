@@ -3,7 +3,7 @@
  * (`NodeHttpClient.layerUndici`, `FetchHttpClient.layer`, a test client). Redirects are left to the
  * pipeline (`FetchHttpClient` is told `redirect: "manual"`); the time limit runs on Effect's
  * `Clock`, so `TestClock` drives it. Compressed bodies the client hands over as sent are
- * decompressed with the platform's `DecompressionStream`.
+ * decompressed as the runtime's own transport does (zlib on Node, `DecompressionStream` elsewhere).
  */
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
@@ -11,6 +11,7 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
+import { decompress } from "#transport"
 import {
   concat,
   describeCause,
@@ -26,62 +27,20 @@ class TooLarge {
   readonly _tag = "TooLarge"
 }
 
-/** Whether `bytes` still look compressed with `coding` (a fetch-based client decodes them). */
-const stillEncoded = (coding: string, bytes: Uint8Array): boolean => {
-  switch (coding) {
-    case "gzip":
-    case "x-gzip":
-      return bytes[0] === 0x1f && bytes[1] === 0x8b
-    case "deflate":
-      // a zlib header: CM 8, and the header checksum
-      return (
-        bytes.length > 1 && (bytes[0]! & 0x0f) === 0x08 && ((bytes[0]! << 8) | bytes[1]!) % 31 === 0
-      )
-    default:
-      return false
-  }
-}
-
-const decompress = async (bytes: Uint8Array, encoding: string | undefined, limit: number) => {
-  const coding = encoding?.trim().toLowerCase()
-  if (coding === undefined || !stillEncoded(coding, bytes)) return bytes
-  const format = coding === "deflate" ? "deflate" : "gzip"
-  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>])
-    .stream()
-    .pipeThrough(
-      new DecompressionStream(format) as unknown as ReadableWritablePair<Uint8Array, Uint8Array>
-    )
-  const reader = stream.getReader()
-  const chunks: Array<Uint8Array> = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) return concat(chunks, size)
-    size += value.byteLength
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined)
-      return "TooLarge" as const
-    }
-    chunks.push(value)
-  }
-}
+/**
+ * Decompresses a body the client handed over as sent (undici-based clients do; fetch-based ones
+ * decompress themselves): a body that does not decode is taken as already decoded.
+ */
+const decompressIfEncoded = (bytes: Uint8Array, encoding: string | undefined, limit: number) =>
+  decompress(bytes, encoding, limit).catch(() => bytes)
 
 /** A transport that sends through `client`. */
 export const fromHttpClient =
   (client: HttpClient.HttpClient): Transport =>
   (request) => {
-    const headers = { ...request.headers }
-    // what this adapter can undo when the client hands a body over compressed: not brotli
-    if (headers["accept-encoding"] !== undefined) {
-      headers["accept-encoding"] = headers["accept-encoding"]
-        .split(",")
-        .map((coding) => coding.trim())
-        .filter((coding) => coding !== "br")
-        .join(", ")
-    }
     let outgoing = HttpClientRequest.make(
       request.method as HttpClientRequest.HttpClientRequest["method"]
-    )(request.url).pipe(HttpClientRequest.setHeaders(headers))
+    )(request.url).pipe(HttpClientRequest.setHeaders(request.headers))
     if (request.body !== undefined) {
       const contentType = request.headers["content-type"]
       outgoing =
@@ -104,7 +63,11 @@ export const fromHttpClient =
       Effect.flatMap(({ response, body }) =>
         Effect.tryPromise({
           try: () =>
-            decompress(body, response.headers["content-encoding"], request.maxResponseBytes),
+            decompressIfEncoded(
+              body,
+              response.headers["content-encoding"],
+              request.maxResponseBytes
+            ),
           catch: (cause) => failed("the body could not be decompressed", cause)
         }).pipe(
           Effect.flatMap((decoded) =>

@@ -81,3 +81,32 @@ export const fetchTransport =
 
 /** The facade's transport on this runtime. */
 export const defaultTransport: Transport = fetchTransport()
+
+const FORMATS: Readonly<Record<string, string>> = {
+  gzip: "gzip",
+  "x-gzip": "gzip",
+  deflate: "deflate"
+}
+
+/**
+ * Undoes `content-encoding` with the platform's `DecompressionStream` (gzip, deflate), stopping
+ * past `limit` bytes; another coding leaves the bytes as they are. (fetch itself decompresses
+ * what it receives; this serves the `HttpClient` adapter.)
+ */
+export const decompress = async (
+  bytes: Uint8Array,
+  encoding: string | undefined,
+  limit: number
+): Promise<Uint8Array | "TooLarge"> => {
+  const format = FORMATS[encoding?.trim().toLowerCase() ?? ""]
+  if (format === undefined || bytes.byteLength === 0) return bytes
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>])
+    .stream()
+    .pipeThrough(
+      new DecompressionStream(format as CompressionFormat) as unknown as ReadableWritablePair<
+        Uint8Array,
+        Uint8Array
+      >
+    )
+  return readStream(stream, limit)
+}

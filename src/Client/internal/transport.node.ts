@@ -38,8 +38,11 @@ const DECODERS: Readonly<Record<string, Decoder>> = {
   br: brotli as Decoder
 }
 
-/** Undoes `content-encoding` (last applied first); an unknown coding leaves the bytes as sent. */
-const decompress = async (
+/**
+ * Undoes `content-encoding` (last applied first), stopping past `limit` bytes; an unknown coding
+ * leaves the bytes as sent.
+ */
+export const decompress = async (
   bytes: Uint8Array,
   encoding: string | undefined,
   limit: number
