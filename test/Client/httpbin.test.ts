@@ -1,0 +1,216 @@
+/**
+ * Against a server nobody here wrote: Debian's httpbin (`python3-httpbin`) under gunicorn on
+ * 127.0.0.1, over every transport that runs on Node. Skipped, with a message, where it is not
+ * installed (`.ci/run` installs it).
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { existsSync } from "node:fs"
+import * as Http from "node:http"
+import * as Net from "node:net"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as Effect from "effect/Effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  type ApiResponse,
+  createSvc,
+  type RequestOptions,
+  SvcClient,
+  type SvcClientService,
+  type SvcConfig,
+  type SvcError
+} from "../../src/Client/index.js"
+import { foldError } from "../../src/Client/internal/facade.js"
+
+const GUNICORN = "/usr/bin/gunicorn"
+const installed = existsSync(GUNICORN)
+if (!installed) {
+  console.warn("httpbin tests skipped: gunicorn and python3-httpbin are not installed")
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = Net.createServer()
+    probe.once("error", reject)
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as Net.AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+
+const waitUntilUp = async (origin: string) => {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    try {
+      if ((await fetch(`${origin}/get`)).ok) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error("httpbin did not start")
+}
+
+let httpbin: ChildProcess | undefined
+let origin = ""
+/** A second origin, recording what reaches it. */
+let other: Http.Server
+let otherOrigin = ""
+const reachedOther: Array<Http.IncomingHttpHeaders> = []
+
+beforeAll(async () => {
+  if (!installed) return
+  const port = await freePort()
+  origin = `http://127.0.0.1:${port}`
+  httpbin = spawn(GUNICORN, ["--bind", `127.0.0.1:${port}`, "--workers", "2", "httpbin:app"], {
+    stdio: "ignore"
+  })
+  other = Http.createServer((request, response) => {
+    reachedOther.push(request.headers)
+    response.writeHead(200, { "content-type": "application/json" })
+    response.end('{"other":true}')
+  })
+  await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve))
+  otherOrigin = `http://127.0.0.1:${(other.address() as Net.AddressInfo).port}`
+  await waitUntilUp(origin)
+}, 30_000)
+
+afterAll(async () => {
+  httpbin?.kill()
+  if (other) await new Promise<void>((resolve) => other.close(() => resolve()))
+})
+
+interface Client {
+  readonly get: (endpoint: string, options?: RequestOptions) => Promise<ApiResponse>
+  readonly post: (endpoint: string, body: unknown, options?: RequestOptions) => Promise<ApiResponse>
+}
+
+const overAdapter = (baseUrl: string, config: SvcConfig): Client => {
+  const run = (f: (client: SvcClientService) => Effect.Effect<ApiResponse, SvcError>) =>
+    Effect.runPromise(
+      Effect.flatMap(SvcClient, f).pipe(
+        Effect.catchAll((error) => Effect.succeed(foldError(error) as ApiResponse)),
+        Effect.provide(SvcClient.layer(baseUrl, config)),
+        Effect.provide(NodeHttpClient.layerUndici)
+      )
+    )
+  return {
+    get: (endpoint, options) => run((client) => client.get(endpoint, options)),
+    post: (endpoint, body, options) => run((client) => client.post(endpoint, body, options))
+  }
+}
+
+const transports: ReadonlyArray<readonly [string, (baseUrl: string, config: SvcConfig) => Client]> =
+  [
+    ["undici", (baseUrl, config) => createSvc(baseUrl, config)],
+    ["fetch", (baseUrl, config) => createSvc(baseUrl, { ...config, fetch: globalThis.fetch })],
+    ["HttpClient adapter (NodeHttpClient)", overAdapter]
+  ]
+
+describe.skipIf(!installed).each(transports)("httpbin over %s", (_name, make) => {
+  const client = (config: SvcConfig = {}) => make(origin, { retryAttempts: 0, ...config })
+
+  it("GET /get, with the default headers", async () => {
+    const response = await client().get("/get", { params: { a: "1" } })
+    expect(response).toMatchObject({ success: true, status: 200 })
+    const data = response.data as { args: unknown; headers: Record<string, string> }
+    expect(data.args).toEqual({ a: "1" })
+    expect(data.headers.Accept).toBe("application/json, text/plain, */*")
+    expect(data.headers["Accept-Encoding"]).toMatch(/gzip/)
+  })
+
+  it.each(["gzip", "deflate", "brotli"])("/%s is decompressed", async (coding) => {
+    const response = await client().get(`/${coding}`)
+    expect(response.success).toBe(true)
+    expect(
+      (response.data as Record<string, unknown>)[
+        `${coding === "gzip" ? "gzipped" : coding === "deflate" ? "deflated" : "brotli"}`
+      ]
+    ).toBe(true)
+  })
+
+  it("binary: /bytes and /image/png arrive as bytes", async () => {
+    const bytes = await client().get("/bytes/300")
+    expect(bytes.data).toBeInstanceOf(Uint8Array)
+    expect((bytes.data as Uint8Array).byteLength).toBe(300)
+    const png = await client().get("/image/png")
+    expect(Array.from((png.data as Uint8Array).slice(0, 8))).toEqual([
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a
+    ])
+  })
+
+  it("UTF-8 text", async () => {
+    // httpbin decodes the path's base64 and answers it as text/html; charset=utf-8
+    const encoded = Buffer.from("∮ E⋅da = Q, «café»")
+      .toString("base64")
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")
+    const text = await client().get(`/base64/${encoded}`)
+    expect(text.data).toBe("∮ E⋅da = Q, «café»")
+  })
+
+  it("response headers are exposed", async () => {
+    const response = await client().get("/response-headers", {
+      params: { ETag: '"abc"', "X-Total-Count": "5" }
+    })
+    expect(response.headers).toMatchObject({ etag: '"abc"', "x-total-count": "5" })
+  })
+
+  it("the server's reason phrase is in the error", async () => {
+    expect(await client().get("/status/418")).toMatchObject({
+      success: false,
+      status: 418,
+      code: "HTTP_ERROR",
+      // the server's own phrase ("I'M A TEAPOT") where the transport reads it, the standard one
+      // where it does not (an @effect/platform HttpClient gives no status text)
+      error: expect.stringMatching(/^HTTP 418 I'm a teapot$/i)
+    })
+  })
+
+  it("redirects: relative, absolute, and a POST across 307", async () => {
+    expect((await client().get("/redirect/3")).status).toBe(200)
+    expect((await client().get("/absolute-redirect/3")).status).toBe(200)
+    const posted = await client().post(
+      "/redirect-to",
+      { a: 1 },
+      { params: { url: "/anything", status_code: 307 } }
+    )
+    expect(posted.status).toBe(200)
+    expect(posted.data).toMatchObject({ method: "POST", json: { a: 1 } })
+    const seeOther = await client().post(
+      "/redirect-to",
+      { a: 1 },
+      { params: { url: "/anything", status_code: 303 } }
+    )
+    expect(seeOther.data).toMatchObject({ method: "GET", data: "" })
+  })
+
+  it("more than 10 redirects fail", async () => {
+    expect(await client().get("/redirect/11")).toMatchObject({
+      success: false,
+      code: "NETWORK_ERROR"
+    })
+  })
+
+  it('redirect: "manual" shows the Location', async () => {
+    const response = await client().get("/redirect/1", { redirect: "manual" })
+    expect(response.status).toBe(302)
+    expect(response.headers?.location).toBe("/get")
+  })
+
+  it("a redirect to another origin never carries the session", async () => {
+    const response = await client({ sessionId: "secret-session" }).get("/redirect-to", {
+      params: { url: `${otherOrigin}/x`, status_code: 302 },
+      headers: { Authorization: "Bearer t" }
+    })
+    expect(response.data).toEqual({ other: true })
+    const arrived = reachedOther[reachedOther.length - 1]!
+    expect(arrived["x-session-id"]).toBeUndefined()
+    expect(arrived.authorization).toBeUndefined()
+  })
+
+  it("maxResponseBytes", async () => {
+    expect(await client({ maxResponseBytes: 100 }).get("/bytes/1000")).toMatchObject({
+      success: false,
+      code: "RESPONSE_TOO_LARGE"
+    })
+  })
+})
