@@ -9,6 +9,7 @@ import { promisify } from "node:util"
 import * as zlib from "node:zlib"
 import * as Effect from "effect/Effect"
 import { type Dispatcher, getGlobalDispatcher } from "undici"
+import { fetchTransport } from "./transport.fetch.js"
 import {
   concat,
   describeCause,
@@ -169,5 +170,17 @@ export const undiciTransport =
       })
     })
 
-/** The facade's transport on this runtime. */
-export const defaultTransport: Transport = undiciTransport()
+/** Set on `globalThis` by `@mswjs/interceptors` (msw's `setupServer`) while it intercepts fetch. */
+const FETCH_INTERCEPTOR = Symbol.for("fetch-interceptor")
+
+const undici = undiciTransport()
+const viaFetch = fetchTransport()
+
+/**
+ * The facade's transport on this runtime: undici, or `fetch` while msw intercepts it, so that an
+ * app's tests with msw see the client's requests (msw cannot see undici's dispatcher).
+ */
+export const defaultTransport: Transport = (request) =>
+  (globalThis as Record<symbol, unknown>)[FETCH_INTERCEPTOR] === undefined
+    ? undici(request)
+    : viaFetch(request)
