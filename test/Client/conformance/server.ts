@@ -19,6 +19,8 @@ export interface ConformanceServer {
   readonly seen: Array<Seen>
   /** Where `/away` redirects to. */
   elsewhere: string
+  /** Extra documents served as they are (a test page and its script), by path. */
+  readonly pages: Map<string, { readonly type: string; readonly body: string }>
   readonly close: () => Promise<void>
 }
 
@@ -54,6 +56,11 @@ export const startConformanceServer = async (): Promise<ConformanceServer> => {
       const body = Buffer.concat(chunks).toString("utf8")
       seen.push({ method: req.method ?? "", path: url.pathname, headers: req.headers, body })
       const route = url.pathname
+      const page = self.pages.get(route)
+      if (page !== undefined) {
+        res.writeHead(200, { "content-type": page.type })
+        return res.end(page.body)
+      }
       const redirect = /^\/redirect\/(\d{3})$/.exec(route)
       if (redirect) {
         res.writeHead(Number(redirect[1]), { location: "/echo" })
@@ -126,6 +133,7 @@ export const startConformanceServer = async (): Promise<ConformanceServer> => {
     origin,
     seen,
     elsewhere: origin,
+    pages: new Map(),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()

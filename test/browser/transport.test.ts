@@ -1,0 +1,172 @@
+/**
+ * The fetch transport in Debian's Chromium, against the conformance server (which also serves the
+ * page, so no CORS is involved): the pipeline gives the same answers as on Node, and a redirect the
+ * browser hides is never followed with the session (SPEC 4.3.11).
+ */
+import { existsSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import { build, type Plugin } from "esbuild"
+import { type Browser, chromium, type Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { ApiResponse, RequestOptions, SvcConfig } from "../../src/index.js"
+import {
+  binaryBytes,
+  type ConformanceServer,
+  startConformanceServer
+} from "../Client/conformance/server.js"
+
+const CHROMIUM = "/usr/bin/chromium"
+const hasChromium = existsSync(CHROMIUM)
+if (!hasChromium) console.warn(`Skipping the browser transport suite: ${CHROMIUM} is absent.`)
+
+const fetchTransport: Plugin = {
+  name: "svc-transport-fetch",
+  setup: (build) => {
+    build.onResolve({ filter: /^#transport$/ }, () => ({
+      path: fileURLToPath(new URL("../../src/Client/internal/transport.fetch.ts", import.meta.url))
+    }))
+  }
+}
+
+describe.skipIf(!hasChromium)("the fetch transport in Chromium", () => {
+  let browser: Browser
+  let page: Page
+  let server: ConformanceServer
+  let other: ConformanceServer
+
+  beforeAll(async () => {
+    const script = await build({
+      entryPoints: [fileURLToPath(new URL("./transport-page.ts", import.meta.url))],
+      bundle: true,
+      platform: "browser",
+      format: "iife",
+      target: "es2022",
+      write: false,
+      plugins: [fetchTransport],
+      logLevel: "silent"
+    })
+    server = await startConformanceServer()
+    other = await startConformanceServer()
+    server.elsewhere = other.origin
+    server.pages.set("/page", {
+      type: "text/html",
+      body: '<!doctype html><meta charset="utf-8"><script src="/page.js"></script>'
+    })
+    server.pages.set("/page.js", {
+      type: "text/javascript",
+      body: script.outputFiles[0]?.text ?? ""
+    })
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic"
+      ]
+    })
+    page = await (await browser.newContext()).newPage()
+    await page.goto(`${server.origin}/page`)
+    await page.waitForFunction(() => "transportPage" in window)
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+    await other?.close()
+  })
+
+  const request = (
+    method: "get" | "post",
+    endpoint: string,
+    options: RequestOptions = {},
+    config: SvcConfig = {},
+    body?: unknown
+  ): Promise<ApiResponse> =>
+    page.evaluate(
+      ([method, endpoint, body, options, config]) =>
+        (
+          window as unknown as {
+            transportPage: {
+              request: (...args: ReadonlyArray<unknown>) => Promise<ApiResponse>
+            }
+          }
+        ).transportPage.request(method, endpoint, body, options, config),
+      [method, endpoint, body, options, config] as const
+    )
+
+  it("a same-origin redirect without a session is followed by the browser", async () => {
+    const response = await request("get", "/redirect/302")
+    expect(response).toMatchObject({ success: true, status: 200, data: { method: "GET" } })
+  })
+
+  it("a redirect of a request with the session is not followed: nothing reaches the other origin", async () => {
+    const before = other.seen.length
+    const response = await request("get", "/away", {}, { sessionId: "secret-session" })
+    expect(response).toMatchObject({ success: false, status: 0, code: "NETWORK_ERROR" })
+    expect(response.error).toMatch(/redirect whose target this runtime hides/)
+    expect(other.seen.length).toBe(before)
+    expect(JSON.stringify(other.seen)).not.toContain("secret-session")
+  })
+
+  it("a POST that is redirected is not sent twice", async () => {
+    const before = server.seen.filter((seen) => seen.path === "/redirect/307").length
+    const response = await request("post", "/redirect/307", {}, {}, { a: 1 })
+    expect(response.code).toBe("NETWORK_ERROR")
+    expect(server.seen.filter((seen) => seen.path === "/redirect/307").length).toBe(before + 1)
+  })
+
+  it('redirect: "manual" with a session fails the same clear way', async () => {
+    const response = await request(
+      "get",
+      "/redirect/302",
+      { redirect: "manual" },
+      { sessionId: "s" }
+    )
+    expect(response.code).toBe("NETWORK_ERROR")
+  })
+
+  it.each(["gzip", "deflate", "br"])("a %s body is decoded", async (coding) => {
+    const response = await request("get", `/compressed?coding=${coding}`)
+    expect(response.data).toEqual({ compressed: true, text: "é".repeat(100) })
+  })
+
+  it("binary, charset, headers, json-seq, responseType", async () => {
+    const bytes = await request("get", "/bytes")
+    expect(bytes.data).toEqual({ bytes: Array.from(binaryBytes) })
+    expect((await request("get", "/latin1")).data).toBe("café")
+    const headers = await request("get", "/headers")
+    expect(headers.headers).toMatchObject({ etag: '"v1"', "x-total-count": "42" })
+    expect((await request("get", "/json-seq")).data).toHaveProperty("bytes")
+    expect((await request("get", "/headers", { responseType: "blob" })).data).toEqual({ blob: 5 })
+  })
+
+  it("failures: status and reason, size limit, timeout", async () => {
+    expect(await request("get", "/missing")).toMatchObject({
+      success: false,
+      status: 404,
+      error: "No such thing",
+      headers: { "x-request-id": "r-1" }
+    })
+    expect((await request("get", "/teapot")).error).toBe("HTTP 418 I'm a Teapot")
+    expect(await request("get", "/large?n=5000", {}, { maxResponseBytes: 1000 })).toMatchObject({
+      code: "RESPONSE_TOO_LARGE"
+    })
+    expect(await request("get", "/bomb", {}, { maxResponseBytes: 65536 })).toMatchObject({
+      code: "RESPONSE_TOO_LARGE"
+    })
+    expect(await request("get", "/hang", { timeout: 50 })).toMatchObject({ code: "TIMEOUT" })
+  })
+
+  it("sends the default Accept and a JSON body as a string", async () => {
+    const response = await request("post", "/echo", {}, {}, { a: "é" })
+    const echo = response.data as { body: string; headers: Record<string, string> }
+    expect(echo.body).toBe('{"a":"é"}')
+    expect(echo.headers.accept).toBe("application/json, text/plain, */*")
+    expect(echo.headers["content-type"]).toBe("application/json")
+  })
+})
