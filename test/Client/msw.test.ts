@@ -20,7 +20,12 @@ const server = setupServer(
   http.post(`${API}/users`, async ({ request }) =>
     HttpResponse.json({ created: await request.json() }, { status: 201 })
   ),
-  http.get(`${API}/broken`, () => HttpResponse.json({ error: "Nope" }, { status: 500 }))
+  http.get(`${API}/broken`, () => HttpResponse.json({ error: "Nope" }, { status: 500 })),
+  http.get(`${API}/logo.png`, () =>
+    HttpResponse.arrayBuffer(new Uint8Array([137, 80, 78, 71]).buffer, {
+      headers: { "content-type": "image/png" }
+    })
+  )
 )
 
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }))
@@ -40,6 +45,13 @@ describe("msw intercepts the facade on Node", () => {
       status: 201,
       data: { created: { name: "Grace" } }
     })
+  })
+
+  it("the README's download recipe: an image arrives as its bytes", async () => {
+    const logo = await svc.get<Uint8Array>("/logo.png")
+    expect(logo.success).toBe(true)
+    expect(Array.from(logo.data ?? [])).toEqual([137, 80, 78, 71])
+    expect(logo.headers?.["content-type"]).toBe("image/png")
   })
 
   it("an HTTP failure from a handler is an ApiResponse failure", async () => {
