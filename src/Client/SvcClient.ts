@@ -371,6 +371,7 @@ export interface SvcClientService {
  * @since 0.1.0
  * @category services
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the constructor sets every member of the merged SvcClientFacade, from facade.make, which the compiler checks against it
 export class SvcClient extends Context.Tag("svc-sdk/SvcClient")<SvcClient, SvcClientService>() {
   /**
    * The Effect API over the `HttpClient` in context.
@@ -395,6 +396,27 @@ export class SvcClient extends Context.Tag("svc-sdk/SvcClient")<SvcClient, SvcCl
   ): Layer.Layer<SvcClient, never, HttpClient.HttpClient> =>
     Layer.effect(SvcClient, service.make(baseUrl, config))
 
+  /**
+   * The Promise facade. Throws a `TypeError` when `baseUrl` is not an absolute http(s) URL, and
+   * a `TypeError`/`RangeError` for a bad config value.
+   */
+  constructor(baseUrl: string, config?: SvcConfig) {
+    super(undefined as never)
+    Object.assign(this, facade.make(baseUrl, config))
+  }
+}
+
+/**
+ * The Promise facade's methods: each runs the {@link SvcClientService} program of the same name and
+ * resolves, never rejects. `getSessionId()` and `hasSession()` resolve asynchronously (storage is
+ * async). `setSessionId(id)` throws a `TypeError` for an invalid id; it takes effect at once, and
+ * the returned promise settles once the id is stored. `setHeader`, `removeHeader` and the
+ * `add*Interceptor` methods change the client at once and throw a `TypeError` for bad input.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SvcClientFacade {
   readonly get: <A = unknown, I = A>(
     endpoint: string,
     options?: RequestOptions<A, I>
@@ -429,32 +451,15 @@ export class SvcClient extends Context.Tag("svc-sdk/SvcClient")<SvcClient, SvcCl
   readonly addResponseInterceptor: (interceptor: ResponseInterceptor) => void
   readonly getBaseUrl: () => string
   readonly getConfig: () => SvcConfig
-
-  /**
-   * The Promise facade. Throws a `TypeError` when `baseUrl` is not an absolute http(s) URL, and
-   * a `TypeError`/`RangeError` for a bad config value.
-   */
-  constructor(baseUrl: string, config?: SvcConfig) {
-    super(undefined as never)
-    const svc = facade.make(baseUrl, config)
-    this.get = svc.get
-    this.delete = svc.delete
-    this.post = svc.post
-    this.put = svc.put
-    this.patch = svc.patch
-    this.query = svc.query
-    this.getSessionId = svc.getSessionId
-    this.hasSession = svc.hasSession
-    this.setSessionId = svc.setSessionId
-    this.clearSession = svc.clearSession
-    this.setHeader = svc.setHeader
-    this.removeHeader = svc.removeHeader
-    this.addRequestInterceptor = svc.addRequestInterceptor
-    this.addResponseInterceptor = svc.addResponseInterceptor
-    this.getBaseUrl = svc.getBaseUrl
-    this.getConfig = svc.getConfig
-  }
 }
+
+/**
+ * An instance of {@link SvcClient} is the Promise facade.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SvcClient extends SvcClientFacade {}
 
 /**
  * The Promise facade, as `new SvcClient(baseUrl, config)`.

@@ -18,6 +18,7 @@ export {
   type ResponseType,
   type StandardSchemaV1,
   SvcClient,
+  type SvcClientFacade,
   type SvcClientService,
   type SvcConfig
 } from "./SvcClient.js"

@@ -10,7 +10,7 @@ import * as Redacted from "effect/Redacted"
 import { defaultTransport } from "#transport"
 import { QueryBuilder } from "../../Query/index.js"
 import type { ApiResponse, ResponseMeta } from "../ApiResponse.js"
-import type { SvcClient, SvcClientService, SvcConfig } from "../SvcClient.js"
+import type { SvcClientFacade, SvcConfig } from "../SvcClient.js"
 import type { SvcError } from "../SvcError.js"
 import { makeState } from "./client.js"
 import { liftEnvelope } from "./response.js"
@@ -91,11 +91,8 @@ const runVoid = (report: (error: Error) => void, program: Effect.Effect<void>): 
     report(cause instanceof Error ? cause : new Error(String(cause)))
   )
 
-/** The facade's methods: each runs the Effect API's program of the same name. */
-export type Facade = Pick<SvcClient, keyof SvcClientService>
-
 /** The facade over a fresh client: `config.fetch`, else the runtime's transport. */
-export const make = (baseUrl: string, config?: SvcConfig): Facade => {
+export const make = (baseUrl: string, config?: SvcConfig): SvcClientFacade => {
   const state = makeState(baseUrl, config)
   const transport = config?.fetch === undefined ? defaultTransport : fetchTransport(config.fetch)
   const api = service.fromState(state, transport)
