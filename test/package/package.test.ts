@@ -154,6 +154,51 @@ describe("the packed tarball", () => {
     })
   })
 
+  it("follows redirects, decompresses and keeps bytes from the tarball, the session on its origin", () => {
+    writeFileSync(
+      join(scratch, "pipeline.mjs"),
+      `import { createServer } from "node:http"
+       import { gzipSync } from "node:zlib"
+       import { createSvc } from "svc-sdk"
+       const listen = async (handler) => {
+         const server = createServer(handler)
+         await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve))
+         return { server, origin: "http://127.0.0.1:" + server.address().port }
+       }
+       const elsewhere = []
+       const other = await listen((req, res) => { elsewhere.push(req.headers); res.end("{}") })
+       const api = await listen((req, res) => {
+         if (req.url === "/moved") { res.writeHead(301, { location: "/gzip" }); return res.end() }
+         if (req.url === "/away") { res.writeHead(302, { location: other.origin + "/x" }); return res.end() }
+         if (req.url === "/gzip") {
+           res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" })
+           return res.end(gzipSync(JSON.stringify({ zipped: true })))
+         }
+         res.writeHead(200, { "content-type": "image/png", etag: "v1" })
+         res.end(Buffer.from([137, 80, 78, 71]))
+       })
+       const svc = createSvc(api.origin, { sessionId: "secret-id", retryAttempts: 0 })
+       const moved = await svc.get("/moved")
+       const bytes = await svc.get("/png")
+       await svc.get("/away")
+       console.log(JSON.stringify({
+         moved: moved.data,
+         bytes: Array.from(bytes.data),
+         etag: bytes.headers.etag,
+         leaked: JSON.stringify(elsewhere).includes("secret-id"),
+         reached: elsewhere.length
+       }))
+       api.server.close(); other.server.close()`
+    )
+    expect(JSON.parse(run("node", ["pipeline.mjs"], scratch))).toEqual({
+      moved: { zipped: true },
+      bytes: [137, 80, 78, 71],
+      etag: "v1",
+      leaked: false,
+      reached: 1
+    })
+  })
+
   it("resolves types for every entry point from ESM and CommonJS", () => {
     const imports = entries.map((entry, i) => `import * as m${i} from ${JSON.stringify(entry)}`)
     const uses = entries.map((_, i) => `void m${i}`)
