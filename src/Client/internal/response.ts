@@ -44,16 +44,18 @@ const isText = (type: string): boolean =>
   type === "application/ecmascript" ||
   type === "application/x-www-form-urlencoded"
 
+const utf8 = new TextDecoder()
+
 /** Text in the response's charset, UTF-8 by default or when the charset is unknown. */
 const decodeText = (bytes: Uint8Array, charset: string | undefined): string => {
-  if (charset !== undefined) {
+  if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
     try {
       return new TextDecoder(charset).decode(bytes)
     } catch {
       // an unknown label: UTF-8 below
     }
   }
-  return new TextDecoder().decode(bytes)
+  return utf8.decode(bytes)
 }
 
 /** UTF-8 text when the bytes are valid UTF-8, else `undefined`. */

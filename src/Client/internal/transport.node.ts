@@ -131,7 +131,13 @@ export const undiciTransport =
         onResponseEnd: () => {
           if (settled) return
           const raw = concat(chunks, size)
-          decompress(raw, headers["content-encoding"], request.maxResponseBytes).then(
+          const encoding = headers["content-encoding"]
+          if (encoding === undefined) {
+            return settle(
+              Effect.succeed({ status, statusText, headers, body: raw, hiddenRedirect: false })
+            )
+          }
+          decompress(raw, encoding, request.maxResponseBytes).then(
             (body) =>
               settle(
                 body === "TooLarge"
