@@ -68,26 +68,33 @@ export const decompress = async (
   return out.byteLength > limit ? "TooLarge" : out
 }
 
-type RawHeaders = Record<string, string | Array<string> | undefined>
-
-const joinHeaders = (raw: RawHeaders): Record<string, string> => {
+/**
+ * Response headers from undici's raw form (`[name, value, name, value, …]`), lower-case names,
+ * repeated headers joined with `, ` (`set-cookie` with `\n`).
+ */
+const headersOf = (raw: ReadonlyArray<Buffer | string>): Record<string, string> => {
   const headers: Record<string, string> = {}
-  for (const name of Object.keys(raw)) {
-    const value = raw[name]
-    if (value === undefined) continue
-    headers[name.toLowerCase()] = Array.isArray(value)
-      ? value.join(name.toLowerCase() === "set-cookie" ? "\n" : ", ")
-      : value
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toString("latin1").toLowerCase()
+    const value = raw[i + 1]!.toString("latin1")
+    const previous = headers[name]
+    headers[name] =
+      previous === undefined ? value : `${previous}${name === "set-cookie" ? "\n" : ", "}${value}`
   }
   return headers
 }
 
-/** A transport over `dispatcher`, or undici's global dispatcher at the time of each request. */
+/**
+ * A transport over `dispatcher`, or undici's global dispatcher at the time of each request. The
+ * handler uses undici's classic handler methods, which every undici a global dispatcher may come
+ * from understands: this package's (7), and the one inside Node 20 and 22 (6), whose `fetch` may
+ * have installed the global dispatcher first.
+ */
 export const undiciTransport =
   (dispatcher?: Dispatcher): Transport =>
   (request) =>
     Effect.async<TransportResponse, TransportFailure>((resume) => {
-      let controller: Dispatcher.DispatchController | undefined
+      let abortDispatch: ((reason: Error) => void) | undefined
       let pendingAbort: Error | undefined
       let timer: ReturnType<typeof setTimeout> | undefined
       let settled = false
@@ -97,8 +104,8 @@ export const undiciTransport =
       const chunks: Array<Uint8Array> = []
       let size = 0
       const abort = (reason: Error) => {
-        if (controller === undefined) pendingAbort = reason
-        else controller.abort(reason)
+        if (abortDispatch === undefined) pendingAbort = reason
+        else abortDispatch(reason)
       }
       const settle = (outcome: Effect.Effect<TransportResponse, TransportFailure>) => {
         if (settled) return
@@ -112,23 +119,33 @@ export const undiciTransport =
       }
       if (request.timeoutMillis > 0) timer = setTimeout(() => fail(timedOut), request.timeoutMillis)
       const url = new URL(request.url)
-      const handler: Dispatcher.DispatchHandler = {
-        onRequestStart: (started) => {
-          controller = started
-          if (pendingAbort !== undefined) started.abort(pendingAbort)
+      const handler = {
+        onConnect: (abortRequest: (reason?: Error) => void) => {
+          abortDispatch = abortRequest
+          if (pendingAbort !== undefined) abortRequest(pendingAbort)
         },
-        onResponseStart: (_controller, statusCode, responseHeaders, statusMessage) => {
+        onHeaders: (
+          statusCode: number,
+          rawHeaders: Array<Buffer>,
+          _resume: () => void,
+          message: string
+        ) => {
           status = statusCode
-          statusText = statusMessage ?? ""
-          headers = joinHeaders(responseHeaders as RawHeaders)
+          statusText = message ?? ""
+          headers = headersOf(rawHeaders)
+          return true
         },
-        onResponseData: (_controller, chunk) => {
+        onData: (chunk: Buffer) => {
           size += chunk.byteLength
           // compressed bytes count too: a body is never held past the limit, sent or decoded
-          if (size > request.maxResponseBytes) return fail(tooLarge)
+          if (size > request.maxResponseBytes) {
+            fail(tooLarge)
+            return false
+          }
           chunks.push(chunk)
+          return true
         },
-        onResponseEnd: () => {
+        onComplete: () => {
           if (settled) return
           const raw = concat(chunks, size)
           const encoding = headers["content-encoding"]
@@ -145,10 +162,10 @@ export const undiciTransport =
                   : Effect.succeed({ status, statusText, headers, body, hiddenRedirect: false })
               ),
             (cause: unknown) =>
-              settle(Effect.fail(failed(`the body could not be decompressed`, cause)))
+              settle(Effect.fail(failed("the body could not be decompressed", cause)))
           )
         },
-        onResponseError: (_controller, error) => {
+        onError: (error: Error) => {
           settle(Effect.fail(failed(describeCause(error), error)))
         }
       }
@@ -164,7 +181,7 @@ export const undiciTransport =
             headersTimeout: 0,
             bodyTimeout: 0
           },
-          handler
+          handler as unknown as Dispatcher.DispatchHandler
         )
       } catch (cause) {
         settle(Effect.fail(failed(describeCause(cause), cause)))
