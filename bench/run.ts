@@ -5,8 +5,10 @@
  *   npm run bench -- --runs 5 --seconds 5
  *   npm run bench -- client query         # only some sections
  */
+import { execFileSync } from "node:child_process"
 import { writeFileSync } from "node:fs"
 import { cpus, totalmem } from "node:os"
+import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import type { BenchOptions, Section } from "./report.js"
 
@@ -49,6 +51,29 @@ const render = (section: Section): string => {
   return lines.join("\n")
 }
 
+/** The client section again, on Node 24 (with ky 2 beside ky 1), in a child process. */
+const clientOnNode24 = async (): Promise<Section | undefined> => {
+  const { nodeBinary, OTHER_VERSIONS, supported } = await import("../scripts/node-versions.mjs")
+  const version = OTHER_VERSIONS.find((v: string) => v.startsWith("24."))
+  if (!supported || version === undefined) return undefined
+  const output = execFileSync(
+    nodeBinary(version),
+    [
+      "--import",
+      "tsx",
+      "--conditions=svc-sdk-source",
+      fileURLToPath(new URL("./client.ts", import.meta.url)),
+      "--json",
+      "--runs",
+      String(options.runs),
+      "--seconds",
+      String(options.seconds)
+    ],
+    { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 16 * 1024 * 1024 }
+  )
+  return JSON.parse(output.trim().split("\n").pop() ?? "") as Section
+}
+
 const results: Array<Section> = []
 for (const name of chosen) {
   const load = sections[name]
@@ -58,6 +83,14 @@ for (const name of chosen) {
   const section = await (await load()).run(options)
   results.push(section)
   console.log(`${render(section)}\n`)
+  if (name === "client") {
+    console.error("running client on Node 24…")
+    const on24 = await clientOnNode24()
+    if (on24 !== undefined) {
+      results.push(on24)
+      console.log(`${render(on24)}\n`)
+    }
+  }
 }
 
 if (positionals.length === 0) {

@@ -1,0 +1,74 @@
+// `npm test` after the build: the whole suite on this Node, then again on Node 22 and 24 (see
+// node-versions.mjs), each a separate vitest run whose failures name its version. The browser and
+// packaging suites run on the first version only: they drive Chromium and npm, not Node's own APIs.
+import { spawnSync } from "node:child_process"
+import { readFileSync, rmSync } from "node:fs"
+import { dirname, join, resolve } from "node:path"
+import { nodeBinary, OTHER_VERSIONS, supported } from "./node-versions.mjs"
+
+const root = resolve(import.meta.dirname, "..")
+const vitest = join(root, "node_modules", "vitest", "vitest.mjs")
+const ONE_VERSION_ONLY = ["test/browser/**", "test/package/**", "test/toolchain/**"]
+
+const runs = [{ version: process.versions.node, node: process.execPath, exclude: [] }]
+if (supported) {
+  for (const version of OTHER_VERSIONS) {
+    runs.push({ version, node: nodeBinary(version), exclude: ONE_VERSION_ONLY })
+  }
+} else {
+  console.warn(
+    `Node ${OTHER_VERSIONS.join(", ")} skipped: no build for ${process.platform}/${process.arch}`
+  )
+}
+
+const results = []
+for (const run of runs) {
+  console.log(
+    `\n━━━ Node ${run.version} ━━━${run.exclude.length > 0 ? ` (without ${run.exclude.join(", ")})` : ""}\n`
+  )
+  const report = join(root, ".cache", `vitest-node-${run.version}.json`)
+  rmSync(report, { force: true })
+  const args = [
+    vitest,
+    "run",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${report}`
+  ]
+  for (const pattern of run.exclude) args.push("--exclude", pattern)
+  const child = spawnSync(run.node, args, {
+    cwd: root,
+    stdio: "inherit",
+    // child processes the tests start (npm run demo, tsx) use the same Node
+    env: { ...process.env, PATH: `${dirname(run.node)}:${process.env.PATH}` }
+  })
+  let passed = 0
+  let failed = 0
+  try {
+    const json = JSON.parse(readFileSync(report, "utf8"))
+    passed = json.numPassedTests
+    failed = json.numFailedTests
+  } catch {
+    // no report: the run itself broke, counted below by its exit code
+  }
+  results.push({ version: run.version, code: child.status ?? 1, passed, failed })
+}
+
+console.log("\n━━━ Node versions ━━━")
+for (const r of results) {
+  const state = r.code === 0 ? "ok" : `FAILED (exit ${r.code})`
+  console.log(`Node ${r.version}: ${r.passed} passed, ${r.failed} failed — ${state}`)
+}
+const broken = results.filter((r) => r.code !== 0)
+const total = results.reduce(
+  (sum, r) => ({ passed: sum.passed + r.passed, failed: sum.failed + r.failed }),
+  {
+    passed: 0,
+    failed: 0
+  }
+)
+if (broken.length > 0) {
+  console.log(`\nFailing on Node ${broken.map((r) => r.version).join(", ")}`)
+}
+console.log(`${total.passed} passed, ${total.failed} failed`)
+process.exitCode = broken.length > 0 ? 1 : 0
