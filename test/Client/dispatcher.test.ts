@@ -2,6 +2,7 @@
  * On Node the facade sends through undici's global dispatcher, so `setGlobalDispatcher` applies:
  * undici's `MockAgent` here, a proxy agent in an app.
  */
+
 import { type Dispatcher, getGlobalDispatcher, MockAgent, setGlobalDispatcher } from "undici"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createSvc } from "../../src/Client/index.js"
