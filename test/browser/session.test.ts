@@ -5,14 +5,12 @@
  */
 import { existsSync, mkdirSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import { build, type Plugin } from "esbuild"
-import { type Browser, chromium, type Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { bundle, CHROMIUM, hasChromium, launchChromium } from "./chromium.js"
 import type { ClientOutcome, ClientPage, StoragePage } from "./outcomes.js"
 import { type ApiServer, type Listening, startApiServer, startPageServer } from "./servers.js"
 
-const CHROMIUM = "/usr/bin/chromium"
-const hasChromium = existsSync(CHROMIUM)
 if (!hasChromium) {
   console.warn(
     `Skipping the browser session suite: ${CHROMIUM} is absent (install it with apt-get install -y chromium).`
@@ -21,29 +19,6 @@ if (!hasChromium) {
 
 const NONE = "(none)"
 const SCREENSHOT = fileURLToPath(new URL("../../test-results/browser-session.png", import.meta.url))
-
-const fetchTransport: Plugin = {
-  name: "svc-transport-fetch",
-  setup: (build) => {
-    build.onResolve({ filter: /^#transport$/ }, () => ({
-      path: fileURLToPath(new URL("../../src/Client/internal/transport.fetch.ts", import.meta.url))
-    }))
-  }
-}
-
-const bundle = async (entry: string): Promise<string> => {
-  const result = await build({
-    entryPoints: [fileURLToPath(new URL(entry, import.meta.url))],
-    bundle: true,
-    platform: "browser",
-    format: "iife",
-    target: "es2022",
-    write: false,
-    plugins: [fetchTransport],
-    logLevel: "silent"
-  })
-  return result.outputFiles[0]?.text ?? ""
-}
 
 describe.skipIf(!hasChromium)("session in a real browser", () => {
   const scripts = new Map<string, string>()
@@ -57,19 +32,7 @@ describe.skipIf(!hasChromium)("session in a real browser", () => {
     scripts.set("/client.js", await bundle("./client-page.ts"))
     site = await startPageServer(scripts, "svc-sdk session in Chromium")
     api = await startApiServer()
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--disable-quic"
-      ]
-    })
+    browser = await launchChromium()
   })
 
   afterAll(async () => {

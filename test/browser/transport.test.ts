@@ -3,10 +3,7 @@
  * page, so no CORS is involved): the pipeline gives the same answers as on Node, and a redirect the
  * browser hides is never followed with the session (SPEC 4.3.11).
  */
-import { existsSync } from "node:fs"
-import { fileURLToPath } from "node:url"
-import { build, type Plugin } from "esbuild"
-import { type Browser, chromium, type Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { ApiResponse, RequestOptions, SvcConfig } from "../../src/index.js"
 import {
@@ -14,19 +11,9 @@ import {
   type ConformanceServer,
   startConformanceServer
 } from "../Client/conformance/server.js"
+import { bundle, CHROMIUM, hasChromium, launchChromium } from "./chromium.js"
 
-const CHROMIUM = "/usr/bin/chromium"
-const hasChromium = existsSync(CHROMIUM)
 if (!hasChromium) console.warn(`Skipping the browser transport suite: ${CHROMIUM} is absent.`)
-
-const fetchTransport: Plugin = {
-  name: "svc-transport-fetch",
-  setup: (build) => {
-    build.onResolve({ filter: /^#transport$/ }, () => ({
-      path: fileURLToPath(new URL("../../src/Client/internal/transport.fetch.ts", import.meta.url))
-    }))
-  }
-}
 
 describe.skipIf(!hasChromium)("the fetch transport in Chromium", () => {
   let browser: Browser
@@ -35,16 +22,7 @@ describe.skipIf(!hasChromium)("the fetch transport in Chromium", () => {
   let other: ConformanceServer
 
   beforeAll(async () => {
-    const script = await build({
-      entryPoints: [fileURLToPath(new URL("./transport-page.ts", import.meta.url))],
-      bundle: true,
-      platform: "browser",
-      format: "iife",
-      target: "es2022",
-      write: false,
-      plugins: [fetchTransport],
-      logLevel: "silent"
-    })
+    const script = await bundle("./transport-page.ts")
     server = await startConformanceServer()
     other = await startConformanceServer()
     server.elsewhere = other.origin
@@ -54,21 +32,9 @@ describe.skipIf(!hasChromium)("the fetch transport in Chromium", () => {
     })
     server.pages.set("/page.js", {
       type: "text/javascript",
-      body: script.outputFiles[0]?.text ?? ""
+      body: script
     })
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--disable-quic"
-      ]
-    })
+    browser = await launchChromium()
     page = await (await browser.newContext()).newPage()
     await page.goto(`${server.origin}/page`)
     await page.waitForFunction(() => "transportPage" in window)

@@ -556,8 +556,8 @@ const describeIssue = (issue: {
   return path.length === 0 ? issue.message : `${path.join(".")}: ${issue.message}`
 }
 
-/** The `ApiResponse` of an HTTP failure, as interceptors and `onResponse` see it. */
-const fromHttpError = (error: HttpError): ApiResponse<unknown> => {
+/** The `ApiResponse` of an HTTP failure: what interceptors, `onResponse` and the facade see. */
+export const fromHttpError = (error: HttpError): ApiResponse<unknown> => {
   const lifted = liftEnvelope(error.body)
   const response: {
     success: false

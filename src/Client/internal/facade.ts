@@ -9,11 +9,10 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { defaultTransport } from "#transport"
 import { QueryBuilder } from "../../Query/index.js"
-import type { ApiResponse, ResponseMeta } from "../ApiResponse.js"
+import type { ApiResponse } from "../ApiResponse.js"
 import type { SvcClientFacade, SvcConfig } from "../SvcClient.js"
 import type { SvcError } from "../SvcError.js"
-import { makeState } from "./client.js"
-import { liftEnvelope } from "./response.js"
+import { fromHttpError, makeState } from "./client.js"
 import * as service from "./service.js"
 import { checkSessionId } from "./session.js"
 import { fetchTransport } from "./transport.fetch.js"
@@ -21,29 +20,8 @@ import { fetchTransport } from "./transport.fetch.js"
 /** The `ApiResponse` for a failure. */
 export const foldError = (error: SvcError): ApiResponse<never> => {
   switch (error._tag) {
-    case "HttpError": {
-      const lifted = liftEnvelope(error.body)
-      const response: {
-        success: false
-        status: number
-        error: string
-        code: "HTTP_ERROR"
-        data?: never
-        message?: string
-        meta?: ResponseMeta
-        headers: Readonly<Record<string, string>>
-      } = {
-        success: false,
-        status: error.status,
-        error: error.error,
-        code: "HTTP_ERROR",
-        headers: error.headers
-      }
-      if (lifted.data !== undefined) response.data = lifted.data as never
-      if (lifted.message !== undefined) response.message = lifted.message
-      if (lifted.meta !== undefined) response.meta = lifted.meta
-      return response
-    }
+    case "HttpError":
+      return fromHttpError(error) as ApiResponse<never>
     case "DecodeError":
       return { success: false, status: error.status, error: error.message, code: error.code }
     default:
