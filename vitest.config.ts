@@ -6,6 +6,9 @@ export default defineConfig({
     alias: {
       "#transport": fileURLToPath(
         new URL("./src/Client/internal/transport.node.ts", import.meta.url)
+      ),
+      "#asyncStorage": fileURLToPath(
+        new URL("./src/Storage/internal/asyncStorageModule.ts", import.meta.url)
       )
     }
   },

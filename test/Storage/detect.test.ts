@@ -85,7 +85,7 @@ describe("loading AsyncStorage", () => {
   })
 })
 
-describe("bundling for browsers", () => {
+describe("bundling for browsers (the #asyncStorage stub)", () => {
   const entry = fileURLToPath(new URL("../../src/Storage/index.ts", import.meta.url))
 
   it.each(["esm", "iife"] as const)(
@@ -95,19 +95,22 @@ describe("bundling for browsers", () => {
         entryPoints: [entry],
         bundle: true,
         platform: "browser",
+        conditions: ["svc-sdk-source"],
         format,
         write: false,
         logLevel: "silent"
       })
       expect(result.errors).toEqual([])
+      expect(result.warnings).toEqual([])
       const code = result.outputFiles[0]?.text ?? ""
-      expect(code).toContain('import("@react-native-async-storage/async-storage")')
+      // #asyncStorage is a stub outside React Native: nothing for a bundler to look for
+      expect(code).not.toContain("@react-native-async-storage/async-storage")
       expect(code).not.toMatch(/from "node:|require\("node:/)
     }
   )
 })
 
-describe("bundling for React Native", () => {
+describe("bundling for React Native (the react-native condition of #asyncStorage)", () => {
   const entry = fileURLToPath(new URL("../../src/Storage/index.ts", import.meta.url))
   const standIn = `"use strict"
 Object.defineProperty(exports, "__esModule", { value: true })
@@ -134,6 +137,7 @@ exports.default = {
         entryPoints: [entry],
         bundle: true,
         platform: "neutral",
+        conditions: ["react-native", "svc-sdk-source"],
         mainFields: ["main"],
         format: "esm",
         outfile,

@@ -27,12 +27,17 @@ export const launchChromium = (): Promise<Browser> =>
     ]
   })
 
-/** `#transport` as the `browser` condition resolves it. */
+/** `#transport` and `#asyncStorage` as the `browser` condition resolves them, from the sources. */
 const fetchTransport: Plugin = {
   name: "svc-transport-fetch",
   setup: (build) => {
     build.onResolve({ filter: /^#transport$/ }, () => ({
       path: fileURLToPath(new URL("../../src/Client/internal/transport.fetch.ts", import.meta.url))
+    }))
+    build.onResolve({ filter: /^#asyncStorage$/ }, () => ({
+      path: fileURLToPath(
+        new URL("../../src/Storage/internal/asyncStorageModule.ts", import.meta.url)
+      )
     }))
   }
 }

@@ -41,7 +41,8 @@ it("type-checks every TypeScript block of the README", () => {
         paths: {
           "svc-sdk": ["../../src/index.ts"],
           "svc-sdk/*": ["../../src/*/index.ts"],
-          "#transport": ["../../src/Client/internal/transport.node.ts"]
+          "#transport": ["../../src/Client/internal/transport.node.ts"],
+          "#asyncStorage": ["../../src/Storage/internal/asyncStorageModule.ts"]
         }
       },
       files

@@ -1,3 +1,4 @@
+import { importAsyncStorage } from "#asyncStorage"
 import type { AsyncStorageLike, AsyncStorageModule } from "../AsyncStorage.js"
 import type { StorageAdapter } from "../StorageAdapter.js"
 import { settle } from "./settle.js"
@@ -41,20 +42,6 @@ export const loadWith = async (
   try {
     const storage = unwrap(await importer())
     return storage === undefined ? undefined : make(storage)
-  } catch {
-    return undefined
-  }
-}
-
-/**
- * The specifier stays a literal inside `try` on purpose: Metro bundles it as an optional
- * dependency, and esbuild leaves an unresolvable `import()` inside `try` to fail at run time.
- */
-const importAsyncStorage = async (): Promise<unknown> => {
-  try {
-    // biome-ignore lint/suspicious/noTsIgnore: must hold whether the optional peer is installed or not
-    // @ts-ignore: the optional peer is usually not installed, and its types are not needed here
-    return await import("@react-native-async-storage/async-storage")
   } catch {
     return undefined
   }
