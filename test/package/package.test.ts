@@ -53,6 +53,15 @@ afterAll(() => {
 })
 
 describe("the packed tarball", () => {
+  it("installs nothing beyond its peers but undici", () => {
+    const installed = JSON.parse(
+      readFileSync(join(scratch, "node_modules", "svc-sdk", "package.json"), "utf8")
+    ) as { dependencies?: Record<string, string> }
+    expect(Object.keys(installed.dependencies ?? {})).toEqual(["undici"])
+    expect(existsSync(join(scratch, "node_modules", "@effect", "platform-node"))).toBe(false)
+    expect(existsSync(join(scratch, "node_modules", "@parcel"))).toBe(false)
+  })
+
   it("imports every entry point as ESM", () => {
     const script = entries
       .map((entry, i) => `const m${i} = await import(${JSON.stringify(entry)});`)
