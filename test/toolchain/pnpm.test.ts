@@ -89,7 +89,7 @@ describe("pnpm installs the tarball with the README's line", () => {
     // resolved from inside the installed package, as its own modules resolve it
     writeFileSync(
       join(scratch, "resolve.cjs"),
-       const { createRequire } = require("node:module")
+      `const { createRequire } = require("node:module")
        const own = createRequire(require.resolve("svc-sdk/Storage"))
        console.log(own.resolve("#asyncStorage").split("/svc-sdk/")[1])`
     )
