@@ -19,7 +19,8 @@ const sections: Record<
   client: () => import("./client.js"),
   auth: () => import("./auth.js"),
   query: () => import("./query.js"),
-  size: () => import("./size.js")
+  size: () => import("./size.js"),
+  footprint: () => import("./footprint.js")
 }
 
 const { values, positionals } = parseArgs({
