@@ -3,6 +3,7 @@
  * small consumer files, beside the same measure for ky, ofetch, axios and a bare @effect/platform
  * FetchHttpClient GET (the floor for any client on @effect/platform).
  */
+import { relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import { gzipSync } from "node:zlib"
 import { build, type Metafile } from "esbuild"
@@ -48,8 +49,11 @@ export const consumers = {
 export type Consumer = keyof typeof consumers
 
 export interface BundleSize {
+  /** What the page loads at once: the entry chunk and the chunks it imports statically. */
   readonly raw: number
   readonly gzip: number
+  /** Chunks loaded on demand (`import()`), e.g. `effect/Schema` when a request passes a schema. */
+  readonly lazyGzip: number
   readonly metafile: Metafile
 }
 
@@ -63,25 +67,63 @@ export const bundleConsumer = async (name: Consumer): Promise<BundleSize> => {
     platform: "browser",
     format: "esm",
     target: "es2022",
+    // as an app's production build does (Vite, rollup, webpack): import() becomes its own chunk
+    splitting: true,
+    outdir: "out",
     write: false,
     metafile: true,
     logLevel: "silent"
   })
-  const code = result.outputFiles[0]!.contents
-  return {
-    raw: code.byteLength,
-    gzip: gzipSync(code, { level: 9 }).byteLength,
-    metafile: result.metafile
+  const initial = initialOutputs(result.metafile)
+  let raw = 0
+  let gzip = 0
+  let lazyGzip = 0
+  for (const file of result.outputFiles) {
+    const name = relative(root, file.path)
+    const size = gzipSync(file.contents, { level: 9 }).byteLength
+    if (initial.has(name)) {
+      raw += file.contents.byteLength
+      gzip += size
+    } else {
+      lazyGzip += size
+    }
   }
+  return { raw, gzip, lazyGzip, metafile: result.metafile }
 }
 
-/** Input modules that contributed bytes to the bundle. */
-export const bundledModules = (metafile: Metafile): Array<string> =>
-  Object.values(metafile.outputs).flatMap((output) =>
-    Object.entries(output.inputs)
-      .filter(([, input]) => input.bytesInOutput > 0)
-      .map(([path]) => path)
+/** The entry output and every output it imports statically, transitively. */
+const initialOutputs = (metafile: Metafile): Set<string> => {
+  const initial = new Set<string>()
+  const visit = (path: string) => {
+    if (initial.has(path)) return
+    initial.add(path)
+    for (const imported of metafile.outputs[path]?.imports ?? []) {
+      if (imported.kind === "import-statement") visit(imported.path)
+    }
+  }
+  // dynamically imported chunks are entry points too: only the others are what the page loads
+  const loadedOnDemand = new Set(
+    Object.values(metafile.outputs).flatMap((output) =>
+      output.imports.filter((i) => i.kind === "dynamic-import").map((i) => i.path)
+    )
   )
+  for (const [path, output] of Object.entries(metafile.outputs)) {
+    if (output.entryPoint !== undefined && !loadedOnDemand.has(path)) visit(path)
+  }
+  return initial
+}
+
+/** Input modules that contributed bytes to what the page loads at once. */
+export const bundledModules = (metafile: Metafile): Array<string> => {
+  const initial = initialOutputs(metafile)
+  return Object.entries(metafile.outputs)
+    .filter(([path]) => initial.has(path))
+    .flatMap(([, output]) =>
+      Object.entries(output.inputs)
+        .filter(([, input]) => input.bytesInOutput > 0)
+        .map(([path]) => path)
+    )
+}
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`
 
@@ -103,7 +145,7 @@ export const run = async (_options: BenchOptions): Promise<Section> => {
     name: label[name],
     value: sizes[name].gzip,
     unit: "B gzip",
-    note: `${kb(sizes[name].raw)} raw`,
+    note: `${kb(sizes[name].raw)} raw${sizes[name].lazyGzip > 0 ? `, + ${sizes[name].lazyGzip} B gzip loaded on demand` : ""}`,
     ratios: [{ peer: "platform floor", ratio: sizes[name].gzip / floor }]
   }))
   const budget = sizes.facadeGet.gzip / floor

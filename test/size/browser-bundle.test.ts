@@ -1,8 +1,8 @@
 /**
- * The browser entry stays a browser entry: bundling the facade for the browser pulls in no Node-only
- * module. Keeping `effect/Schema` out is a known gap: `@effect/platform`'s Headers, UrlParams,
- * HttpBody and error modules build schemas when they load, so every client on its `HttpClient`
- * (the bare FetchHttpClient GET too) carries Schema. The `it.fails` below flips when that changes.
+ * The browser entry stays a browser entry: bundling the facade for the browser pulls in no
+ * Node-only module, and what the page loads at once holds neither `effect/Schema` nor
+ * `@effect/platform`'s `HttpClient`: Schema is loaded by a request that passes one, the platform by
+ * `SvcClient.layer` (both as chunks an app's bundler splits off).
  */
 import { existsSync } from "node:fs"
 import { describe, expect, it } from "vitest"
@@ -24,10 +24,14 @@ describe("browser bundle", () => {
     expect(modules.filter((path) => nodeOnly.test(path))).toEqual([])
   })
 
-  it.fails("facadeGet carries no effect/Schema (known gap, see above)", async () => {
-    const modules = await modulesOf("facadeGet")
-    expect(modules.filter((path) => schema.test(path))).toEqual([])
-  })
+  it.each(["facadeGet", "facadeQuery"] as const)(
+    "%s loads no effect/Schema and no @effect/platform at once",
+    async (name) => {
+      const modules = await modulesOf(name)
+      expect(modules.filter((path) => schema.test(path))).toEqual([])
+      expect(modules.filter((path) => path.includes("@effect/platform"))).toEqual([])
+    }
+  )
 
   it("an Effect program that uses a Schema does bundle Schema (the check can see it)", async () => {
     const modules = await modulesOf("effectSchema")

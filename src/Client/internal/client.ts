@@ -3,16 +3,13 @@
  * send (redirects, retry, timeout) over a transport → read → envelope → response interceptors →
  * decode.
  */
-import * as Headers from "@effect/platform/Headers"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
-import * as FiberRef from "effect/FiberRef"
-import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
 import type * as Schedule from "effect/Schedule"
-import * as Schema from "effect/Schema"
+import type * as Schema from "effect/Schema"
 import type { ApiResponse, ResponseMeta } from "../ApiResponse.js"
 import type {
   HttpMethod,
@@ -456,27 +453,6 @@ const retryAfterFirstFailure = <A>(
     return Effect.retry(next, { schedule, while: isTransient })
   })
 
-/**
- * Spans record request headers: add the session header to the redacted names. Only spans read
- * them, so without a tracer (the facade) this costs nothing.
- */
-const redactSessionHeader = <A, E, R>(
-  state: ClientState,
-  config: RequestConfig,
-  effect: Effect.Effect<A, E, R>
-): Effect.Effect<A, E, R> =>
-  hasHeader(config.headers, state.sessionHeader)
-    ? Effect.flatMap(FiberRef.get(FiberRef.currentTracerEnabled), (tracing) =>
-        tracing
-          ? Effect.locallyWith(effect, Headers.currentRedactedNames, (names) => [
-              ...names,
-              state.sessionHeader
-            ])
-          : effect
-      )
-    : effect
-
-/** Sends a prepared config with timeout per try and retry; the caller's signal aborts it all. */
 /** How one request is sent and read. */
 interface SendSettings {
   readonly redirect: RedirectMode
@@ -511,7 +487,8 @@ const send = (
       timeoutMillis: config.timeout ?? state.timeoutMillis,
       maxResponseBytes: state.maxResponseBytes,
       followHiddenRedirects: false,
-      propagateTrace: sameOrigin(state, config.url)
+      propagateTrace: sameOrigin(state, config.url),
+      secretHeaders: [state.sessionHeader]
     }
     const once = attempt(state, transport, request, settings)
     // the caller's signal governs the whole request; one an interceptor set governs the exchange
@@ -519,7 +496,7 @@ const send = (
     const retried = isRetryableRequest(config.method, config.headers)
       ? retryAfterFirstFailure(once, honourRetryAfter(retrySchedule ?? state.retrySchedule))
       : once
-    return withSignal(redactSessionHeader(state, config, retried), signal)
+    return withSignal(retried, signal)
   })
 
 /** Decodes `data` with an `effect/Schema` or a Standard Schema validator. */
@@ -542,10 +519,22 @@ const decode = <A, I>(
       )
     )
   }
-  return Schema.decodeUnknown(schema as Schema.Schema<A, I, never>)(response.data).pipe(
-    Effect.map((data): ApiResponse<A> => ({ ...response, data })),
-    Effect.mapError((cause) => failed(ParseResult.TreeFormatter.formatErrorSync(cause), cause))
+  // effect/Schema is loaded only by a request that passes one: an app that never does neither
+  // loads nor bundles it
+  return Effect.flatMap(Effect.promise(loadSchema), ({ Schema, ParseResult }) =>
+    Schema.decodeUnknown(schema as Schema.Schema<A, I, never>)(response.data).pipe(
+      Effect.map((data): ApiResponse<A> => ({ ...response, data })),
+      Effect.mapError((cause) => failed(ParseResult.TreeFormatter.formatErrorSync(cause), cause))
+    )
   )
+}
+
+const loadSchema = async () => {
+  const [Schema, ParseResult] = await Promise.all([
+    import("effect/Schema"),
+    import("effect/ParseResult")
+  ])
+  return { Schema, ParseResult }
 }
 
 const describeIssue = (issue: {

@@ -6,6 +6,7 @@
  * decompressed as the runtime's own transport does (zlib on Node, `DecompressionStream` elsewhere).
  */
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as Headers from "@effect/platform/Headers"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Duration from "effect/Duration"
@@ -101,8 +102,13 @@ export const fromHttpClient =
             onTimeout: () => timedOut
           })
         : exchange
+    // the client's spans record request headers: never the session's value
+    const redacted = Effect.locallyWith(timed, Headers.currentRedactedNames, (names) => [
+      ...names,
+      ...request.secretHeaders
+    ])
     // trace context goes to the base URL's origin only
     return request.propagateTrace
-      ? timed
-      : Effect.locally(timed, HttpClient.currentTracerPropagation, false)
+      ? redacted
+      : Effect.locally(redacted, HttpClient.currentTracerPropagation, false)
   }

@@ -1,7 +1,8 @@
 /**
  * The Effect API over a client state and a transport. The Promise facade runs these programs.
  */
-import * as HttpClient from "@effect/platform/HttpClient"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
@@ -9,7 +10,6 @@ import { QueryBuilder, type QueryRequest } from "../../Query/index.js"
 import type { HttpMethod, SvcClientService, SvcConfig } from "../SvcClient.js"
 import { type ClientState, makeState, request } from "./client.js"
 import { assignHeaders, checkHeader } from "./headers.js"
-import { fromHttpClient } from "./httpClientTransport.js"
 import {
   checkSessionId,
   forgetSession,
@@ -88,8 +88,14 @@ export const fromState = (state: ClientState, transport: Transport): SvcClientSe
 })
 
 /**
+ * `@effect/platform`'s `HttpClient` tag, by its key: the same service, without loading the platform
+ * for an app that never provides one (the facade).
+ */
+const HttpClientTag = Context.GenericTag<HttpClient.HttpClient>("@effect/platform/HttpClient")
+
+/**
  * Validates at once (throws on bad input), then sends through the `HttpClient` in context — or
- * through `config.fetch` when one is given.
+ * through `config.fetch` when one is given. The adapter is loaded on first use.
  */
 export const make = (
   baseUrl: string,
@@ -97,7 +103,12 @@ export const make = (
 ): Effect.Effect<SvcClientService, never, HttpClient.HttpClient> => {
   const state = makeState(baseUrl, config)
   const fetch = config?.fetch
-  return Effect.map(HttpClient.HttpClient, (client) =>
-    fromState(state, fetch === undefined ? fromHttpClient(client) : fetchTransport(fetch))
+  return Effect.flatMap(HttpClientTag, (client) =>
+    fetch === undefined
+      ? Effect.map(
+          Effect.promise(() => import("./httpClientTransport.js")),
+          (adapter) => fromState(state, adapter.fromHttpClient(client))
+        )
+      : Effect.succeed(fromState(state, fetchTransport(fetch)))
   )
 }

@@ -8,7 +8,7 @@ import { constants } from "node:buffer"
 import { promisify } from "node:util"
 import * as zlib from "node:zlib"
 import * as Effect from "effect/Effect"
-import { type Dispatcher, getGlobalDispatcher } from "undici"
+import type { Dispatcher } from "undici"
 import { fetchTransport } from "./transport.fetch.js"
 import {
   concat,
@@ -16,6 +16,7 @@ import {
   failed,
   type Transport,
   type TransportFailure,
+  type TransportRequest,
   type TransportResponse,
   timedOut,
   tooLarge
@@ -92,111 +93,123 @@ const headersOf = (raw: ReadonlyArray<Buffer | string>): Record<string, string> 
  */
 export const undiciTransport =
   (dispatcher?: Dispatcher): Transport =>
-  (request) =>
-    Effect.async<TransportResponse, TransportFailure>((resume) => {
-      let abortDispatch: ((reason: Error) => void) | undefined
-      let pendingAbort: Error | undefined
-      let timer: ReturnType<typeof setTimeout> | undefined
-      let settled = false
-      let status = 0
-      let statusText = ""
-      let headers: Record<string, string> = {}
-      const chunks: Array<Uint8Array> = []
-      let size = 0
-      const abort = (reason: Error) => {
-        if (abortDispatch === undefined) pendingAbort = reason
-        else abortDispatch(reason)
-      }
-      const settle = (outcome: Effect.Effect<TransportResponse, TransportFailure>) => {
-        if (settled) return
-        settled = true
-        if (timer !== undefined) clearTimeout(timer)
-        resume(outcome)
-      }
-      const fail = (failure: TransportFailure) => {
-        settle(Effect.fail(failure))
-        abort(new Error("Request ended by the client"))
-      }
-      if (request.timeoutMillis > 0) timer = setTimeout(() => fail(timedOut), request.timeoutMillis)
-      const url = new URL(request.url)
-      const handler = {
-        onConnect: (abortRequest: (reason?: Error) => void) => {
-          abortDispatch = abortRequest
-          if (pendingAbort !== undefined) abortRequest(pendingAbort)
-        },
-        onHeaders: (
-          statusCode: number,
-          rawHeaders: Array<Buffer>,
-          _resume: () => void,
-          message: string
-        ) => {
-          status = statusCode
-          statusText = message ?? ""
-          headers = headersOf(rawHeaders)
-          return true
-        },
-        onData: (chunk: Buffer) => {
-          size += chunk.byteLength
-          // compressed bytes count too: a body is never held past the limit, sent or decoded
-          if (size > request.maxResponseBytes) {
-            fail(tooLarge)
-            return false
-          }
-          chunks.push(chunk)
-          return true
-        },
-        onComplete: () => {
-          if (settled) return
-          const raw = concat(chunks, size)
-          const encoding = headers["content-encoding"]
-          if (encoding === undefined) {
-            return settle(
-              Effect.succeed({ status, statusText, headers, body: raw, hiddenRedirect: false })
-            )
-          }
-          decompress(raw, encoding, request.maxResponseBytes).then(
-            (body) =>
-              settle(
-                body === "TooLarge"
-                  ? Effect.fail(tooLarge)
-                  : Effect.succeed({ status, statusText, headers, body, hiddenRedirect: false })
-              ),
-            (cause: unknown) =>
-              settle(Effect.fail(failed("the body could not be decompressed", cause)))
-          )
-        },
-        onError: (error: Error) => {
-          settle(Effect.fail(failed(describeCause(error), error)))
+  (request) => {
+    if (dispatcher !== undefined || undici !== undefined) return send(dispatcher, request)
+    // undici itself is loaded by the first request: importing svc-sdk stays cheap
+    return Effect.flatMap(loadUndici, () => send(dispatcher, request))
+  }
+
+let undici: typeof import("undici") | undefined
+
+const loadUndici = Effect.promise(async () => {
+  undici ??= await import("undici")
+})
+
+const send = (dispatcher: Dispatcher | undefined, request: TransportRequest) =>
+  Effect.async<TransportResponse, TransportFailure>((resume) => {
+    let abortDispatch: ((reason: Error) => void) | undefined
+    let pendingAbort: Error | undefined
+    let timer: ReturnType<typeof setTimeout> | undefined
+    let settled = false
+    let status = 0
+    let statusText = ""
+    let headers: Record<string, string> = {}
+    const chunks: Array<Uint8Array> = []
+    let size = 0
+    const abort = (reason: Error) => {
+      if (abortDispatch === undefined) pendingAbort = reason
+      else abortDispatch(reason)
+    }
+    const settle = (outcome: Effect.Effect<TransportResponse, TransportFailure>) => {
+      if (settled) return
+      settled = true
+      if (timer !== undefined) clearTimeout(timer)
+      resume(outcome)
+    }
+    const fail = (failure: TransportFailure) => {
+      settle(Effect.fail(failure))
+      abort(new Error("Request ended by the client"))
+    }
+    if (request.timeoutMillis > 0) timer = setTimeout(() => fail(timedOut), request.timeoutMillis)
+    const url = new URL(request.url)
+    const handler = {
+      onConnect: (abortRequest: (reason?: Error) => void) => {
+        abortDispatch = abortRequest
+        if (pendingAbort !== undefined) abortRequest(pendingAbort)
+      },
+      onHeaders: (
+        statusCode: number,
+        rawHeaders: Array<Buffer>,
+        _resume: () => void,
+        message: string
+      ) => {
+        status = statusCode
+        statusText = message ?? ""
+        headers = headersOf(rawHeaders)
+        return true
+      },
+      onData: (chunk: Buffer) => {
+        size += chunk.byteLength
+        // compressed bytes count too: a body is never held past the limit, sent or decoded
+        if (size > request.maxResponseBytes) {
+          fail(tooLarge)
+          return false
         }
-      }
-      try {
-        ;(dispatcher ?? getGlobalDispatcher()).dispatch(
-          {
-            origin: url.origin,
-            path: url.pathname + url.search,
-            method: request.method as Dispatcher.HttpMethod,
-            headers: request.headers as Record<string, string>,
-            body: request.body ?? null,
-            // the time limit is enforced above, for the whole exchange
-            headersTimeout: 0,
-            bodyTimeout: 0
-          },
-          handler as unknown as Dispatcher.DispatchHandler
+        chunks.push(chunk)
+        return true
+      },
+      onComplete: () => {
+        if (settled) return
+        const raw = concat(chunks, size)
+        const encoding = headers["content-encoding"]
+        if (encoding === undefined) {
+          return settle(
+            Effect.succeed({ status, statusText, headers, body: raw, hiddenRedirect: false })
+          )
+        }
+        decompress(raw, encoding, request.maxResponseBytes).then(
+          (body) =>
+            settle(
+              body === "TooLarge"
+                ? Effect.fail(tooLarge)
+                : Effect.succeed({ status, statusText, headers, body, hiddenRedirect: false })
+            ),
+          (cause: unknown) =>
+            settle(Effect.fail(failed("the body could not be decompressed", cause)))
         )
-      } catch (cause) {
-        settle(Effect.fail(failed(describeCause(cause), cause)))
+      },
+      onError: (error: Error) => {
+        settle(Effect.fail(failed(describeCause(error), error)))
       }
-      return Effect.sync(() => {
-        settled = true
-        if (timer !== undefined) clearTimeout(timer)
-        abort(new Error("Request interrupted"))
-      })
+    }
+    try {
+      ;(dispatcher ?? undici!.getGlobalDispatcher()).dispatch(
+        {
+          origin: url.origin,
+          path: url.pathname + url.search,
+          method: request.method as Dispatcher.HttpMethod,
+          headers: request.headers as Record<string, string>,
+          body: request.body ?? null,
+          // the time limit is enforced above, for the whole exchange
+          headersTimeout: 0,
+          bodyTimeout: 0
+        },
+        handler as unknown as Dispatcher.DispatchHandler
+      )
+    } catch (cause) {
+      settle(Effect.fail(failed(describeCause(cause), cause)))
+    }
+    return Effect.sync(() => {
+      settled = true
+      if (timer !== undefined) clearTimeout(timer)
+      abort(new Error("Request interrupted"))
     })
+  })
 
 /** Set on `globalThis` by `@mswjs/interceptors` (msw's `setupServer`) while it intercepts fetch. */
 const FETCH_INTERCEPTOR = Symbol.for("fetch-interceptor")
 
-const undici = undiciTransport()
+const viaUndici = undiciTransport()
 const viaFetch = fetchTransport()
 
 /**
@@ -205,5 +218,5 @@ const viaFetch = fetchTransport()
  */
 export const defaultTransport: Transport = (request) =>
   (globalThis as Record<symbol, unknown>)[FETCH_INTERCEPTOR] === undefined
-    ? undici(request)
+    ? viaUndici(request)
     : viaFetch(request)

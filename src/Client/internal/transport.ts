@@ -32,6 +32,8 @@ export interface TransportRequest {
    * origin, so that other origins learn nothing and browsers need no extra CORS preflight.
    */
   readonly propagateTrace: boolean
+  /** Headers whose values never go into a span or a log (the session header). */
+  readonly secretHeaders: ReadonlyArray<string>
 }
 
 /** What came back. */
