@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import axios from "axios"
+import * as Effect from "effect/Effect"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import ky from "ky"
 import { request } from "undici"
@@ -61,6 +62,9 @@ const makeClients = async (origin: string) => {
   const svc = createSvc(origin)
   const runtime = ManagedRuntime.make(NodeHttpClient.layerUndici)
   const effectClient = await runtime.runPromise(SvcClient.make(origin))
+  const fastClient = await Effect.runPromise(
+    Effect.provide(SvcClient, SvcClient.layerDefault(origin))
+  )
   const api = ky.create({ retry: 0 })
   const clients: Record<string, Send> = {
     facade: async () => {
@@ -68,6 +72,7 @@ const makeClients = async (origin: string) => {
       if (!response.success) throw new Error(response.error)
     },
     "Effect API": () => runtime.runPromise(effectClient.get("/bench")),
+    "Effect API (layerDefault)": () => Effect.runPromise(fastClient.get("/bench")),
     "undici.request": async () => {
       const response = await request(url)
       await response.body.json()
@@ -137,6 +142,11 @@ export const run = async (options: BenchOptions): Promise<Section> => {
       detail: `${ratio(facade, value("undici.request")).toFixed(2)}×`
     }
   ]
+  goals.push({
+    text: "Effect API on SvcClient.layerDefault ≥ 0.5× undici.request",
+    met: ratio(value("Effect API (layerDefault)"), value("undici.request")) >= 0.5,
+    detail: `${ratio(value("Effect API (layerDefault)"), value("undici.request")).toFixed(2)}×`
+  })
   if (samples["ky 2"] !== undefined) {
     goals.push({
       text: "facade ≥ 1.2× ky 2",
@@ -150,7 +160,7 @@ export const run = async (options: BenchOptions): Promise<Section> => {
       `GET of a small JSON envelope from a node:http server in a separate process on 127.0.0.1; ` +
       `${CONCURRENCY} requests in flight per client, ${options.seconds} s per measurement, ` +
       `median of ${options.runs} runs (order rotated each run, one warm-up pass). ` +
-      `The facade runs over its default Node transport (undici through the global dispatcher); the Effect API over NodeHttpClient.layerUndici (the HttpClient adapter). ` +
+      `The facade runs over its default Node transport (undici through the global dispatcher); the Effect API over NodeHttpClient.layerUndici (the HttpClient adapter), and over SvcClient.layerDefault (the facade's transport). ` +
       `The in-memory rows time the request program over an in-memory transport, and over the HttpClient adapter with an in-memory HttpClient, without network.`,
     figures,
     goals

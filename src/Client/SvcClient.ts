@@ -5,9 +5,11 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
-import type * as Effect from "effect/Effect"
+import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
@@ -395,6 +397,60 @@ export class SvcClient extends Context.Tag("svc-sdk/SvcClient")<SvcClient, SvcCl
     config?: SvcConfig
   ): Layer.Layer<SvcClient, never, HttpClient.HttpClient> =>
     Layer.effect(SvcClient, service.make(baseUrl, config))
+
+  /**
+   * Provides {@link SvcClient} over the facade's own transport — undici through its global
+   * dispatcher on Node, `fetch` elsewhere (or `config.fetch`) — with no `HttpClient` needed: the
+   * fast path for Effect programs. Bad arguments throw at the call, as with {@link SvcClient.layer}.
+   *
+   * @example
+   * ```ts
+   * import { Effect } from "effect"
+   * import { SvcClient } from "svc-sdk"
+   *
+   * const program = Effect.flatMap(SvcClient, (client) => client.get("/health"))
+   * Effect.runPromise(program.pipe(Effect.provide(SvcClient.layerDefault("http://127.0.0.1:3000"))))
+   * ```
+   *
+   * @since 0.1.0
+   * @category layers
+   */
+  static readonly layerDefault = (baseUrl: string, config?: SvcConfig): Layer.Layer<SvcClient> =>
+    Layer.succeed(SvcClient, service.fromDefaultTransport(baseUrl, config))
+
+  /**
+   * {@link SvcClient.layerDefault} with its settings read from `Config`: a base URL that is not an
+   * absolute http(s) URL, or a bad setting, is a `ConfigError`, not a defect.
+   *
+   * @example
+   * ```ts
+   * import { Config } from "effect"
+   * import { SvcClient } from "svc-sdk"
+   *
+   * const Api = SvcClient.layerConfig(
+   *   Config.all({
+   *     baseUrl: Config.string("API_URL"),
+   *     timeout: Config.integer("API_TIMEOUT_MS").pipe(Config.withDefault(10_000))
+   *   })
+   * )
+   * ```
+   *
+   * @since 0.1.0
+   * @category layers
+   */
+  static readonly layerConfig = (
+    config: Config.Config<{ readonly baseUrl: string } & SvcConfig>
+  ): Layer.Layer<SvcClient, ConfigError.ConfigError> =>
+    Layer.effect(
+      SvcClient,
+      Effect.flatMap(config, ({ baseUrl, ...settings }) =>
+        Effect.try({
+          try: () => service.fromDefaultTransport(baseUrl, settings),
+          catch: (cause) =>
+            ConfigError.InvalidData([], cause instanceof Error ? cause.message : String(cause))
+        })
+      )
+    )
 
   /**
    * The Promise facade. Throws a `TypeError` when `baseUrl` is not an absolute http(s) URL, and

@@ -40,6 +40,23 @@ const effectClient =
 
 conformance({ name: "undici (Node's default)", make: createSvc })
 conformance({
+  name: "SvcClient.layerDefault (the Effect API over the facade's transport)",
+  make: (baseUrl, config) => {
+    const run = (f: (client: SvcClientService) => Effect.Effect<ApiResponse, SvcError>) =>
+      Effect.runPromise(
+        Effect.flatMap(SvcClient, f).pipe(
+          Effect.catchAll((error) => Effect.succeed(foldError(error) as ApiResponse)),
+          Effect.provide(SvcClient.layerDefault(baseUrl, config))
+        )
+      )
+    return {
+      get: (endpoint, options) => run((client) => client.get(endpoint, options)),
+      post: (endpoint, body, options) => run((client) => client.post(endpoint, body, options)),
+      put: (endpoint, body, options) => run((client) => client.put(endpoint, body, options))
+    }
+  }
+})
+conformance({
   name: "fetch on Node (config.fetch)",
   make: (baseUrl, config) => createSvc(baseUrl, { ...config, fetch: globalThis.fetch })
 })

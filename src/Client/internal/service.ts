@@ -6,6 +6,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import { defaultTransport } from "#transport"
 import { QueryBuilder, type QueryRequest } from "../../Query/index.js"
 import type { HttpMethod, SvcClientService, SvcConfig } from "../SvcClient.js"
 import { type ClientState, makeState, request } from "./client.js"
@@ -112,3 +113,10 @@ export const make = (
       : Effect.succeed(fromState(state, fetchTransport(fetch)))
   )
 }
+
+/** The Effect API over the facade's transport: `config.fetch`, else the runtime's. */
+export const fromDefaultTransport = (baseUrl: string, config?: SvcConfig): SvcClientService =>
+  fromState(
+    makeState(baseUrl, config),
+    config?.fetch === undefined ? defaultTransport : fetchTransport(config.fetch)
+  )

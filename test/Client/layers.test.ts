@@ -1,0 +1,81 @@
+/**
+ * The Effect API over the facade's own transport (`SvcClient.layerDefault`, no `HttpClient`), and
+ * with its settings from `Config` (`SvcClient.layerConfig`): a bad base URL is a `ConfigError`.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { SvcClient } from "../../src/Client/index.js"
+import { json, testServer } from "./server.js"
+
+describe("SvcClient.layerDefault", () => {
+  it.scoped("sends over the runtime's own transport, with typed failures", () =>
+    Effect.gen(function* () {
+      const server = yield* testServer((request) =>
+        request.path === "/missing"
+          ? json({ error: "No such user" }, 404)
+          : json({ data: { id: 1 }, success: true })
+      )
+      const [found, missing] = yield* Effect.gen(function* () {
+        const client = yield* SvcClient
+        return [yield* client.get("/users/1"), yield* Effect.flip(client.get("/missing"))] as const
+      }).pipe(Effect.provide(SvcClient.layerDefault(server.origin, { sessionId: "s-layer" })))
+      expect(found).toMatchObject({ success: true, status: 200, data: { id: 1 } })
+      expect(missing).toMatchObject({ _tag: "HttpError", status: 404, error: "No such user" })
+      expect(server.requests[0]!.headers["x-session-id"]).toBe("s-layer")
+    })
+  )
+
+  it("a bad base URL throws at the call, naming it", () => {
+    expect(() => SvcClient.layerDefault("not a url")).toThrow(/baseUrl must be an absolute/)
+  })
+})
+
+describe("SvcClient.layerConfig", () => {
+  const settings = Config.all({
+    baseUrl: Config.string("API_URL"),
+    timeout: Config.integer("API_TIMEOUT_MS").pipe(Config.withDefault(10_000))
+  })
+  const withEnv = (env: Record<string, string>) =>
+    Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
+
+  it.scoped("reads the base URL and settings from Config", () =>
+    Effect.gen(function* () {
+      const server = yield* testServer(() => json({ data: "ok", success: true }))
+      const response = yield* Effect.flatMap(SvcClient, (client) => client.get("/x")).pipe(
+        Effect.provide(SvcClient.layerConfig(settings)),
+        Effect.provide(withEnv({ API_URL: `${server.origin}/api` }))
+      )
+      expect(response).toMatchObject({ success: true, data: "ok" })
+      expect(server.requests[0]!.path).toBe("/api/x")
+    })
+  )
+
+  it.effect("a bad base URL or setting is a ConfigError, not a defect", () =>
+    Effect.gen(function* () {
+      for (const env of [
+        { API_URL: "ftp://files.example" },
+        { API_URL: "http://h", API_TIMEOUT_MS: String(2 ** 32) }
+      ]) {
+        const error = yield* Effect.flip(
+          Effect.flatMap(SvcClient, (client) => client.get("/x")).pipe(
+            Effect.provide(SvcClient.layerConfig(settings)),
+            Effect.provide(withEnv(env))
+          )
+        )
+        expect(ConfigError.isConfigError(error)).toBe(true)
+        expect(String(error)).toMatch(/baseUrl must be an absolute|timeout must be between/)
+      }
+      const missing = yield* Effect.flip(
+        Effect.flatMap(SvcClient, (client) => client.get("/x")).pipe(
+          Effect.provide(SvcClient.layerConfig(settings)),
+          Effect.provide(withEnv({}))
+        )
+      )
+      expect(ConfigError.isConfigError(missing)).toBe(true)
+    })
+  )
+})
