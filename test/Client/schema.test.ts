@@ -2,7 +2,7 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { createSvc, SvcClient } from "../../src/Client/index.js"
+import { createSvc, type StandardSchemaV1, SvcClient } from "../../src/Client/index.js"
 import { json, startServer, testServer } from "./server.js"
 
 const User = Schema.Struct({ id: Schema.Number, joined: Schema.DateFromString })
@@ -46,6 +46,42 @@ describe("schema decoding", () => {
       const bad = await svc.get("/u", { schema: Schema.Array(Schema.String) })
       expect(bad).toMatchObject({ success: false, status: 200, code: "DECODE_ERROR" })
       expect(bad.error).toMatch(/does not match the schema/)
+    } finally {
+      await server.close()
+    }
+  })
+})
+
+describe("Standard Schema validators", () => {
+  /** A Standard Schema v1 validator written by hand, as zod and valibot expose theirs. */
+  const PositiveId: StandardSchemaV1<{ readonly id: number }> = {
+    "~standard": {
+      version: 1,
+      vendor: "hand-written",
+      validate: (value) =>
+        typeof value === "object" &&
+        value !== null &&
+        typeof (value as { id?: unknown }).id === "number" &&
+        (value as { id: number }).id > 0
+          ? { value: { id: (value as { id: number }).id } }
+          : { issues: [{ message: "must be a positive number", path: ["id"] }] }
+    }
+  }
+
+  it("decodes data, and a mismatch on a 2xx is DECODE_ERROR naming the path", async () => {
+    const server = await startServer((request) =>
+      json({ data: { id: request.path === "/good" ? 7 : -1, extra: true }, success: true })
+    )
+    try {
+      const svc = createSvc(server.origin)
+      const good = await svc.get("/good", { schema: PositiveId })
+      expect(good).toMatchObject({ success: true, status: 200, data: { id: 7 } })
+      expect(good.data).toEqual({ id: 7 })
+      const bad = await svc.get("/bad", { schema: PositiveId })
+      expect(bad).toMatchObject({ success: false, status: 200, code: "DECODE_ERROR" })
+      expect(bad.error).toBe(
+        "Response data does not match the schema: id: must be a positive number"
+      )
     } finally {
       await server.close()
     }
