@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync } from "node:fs"
 import * as Http from "node:http"
-import * as Net from "node:net"
+import type * as Net from "node:net"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Effect from "effect/Effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -20,22 +20,13 @@ import {
   type SvcError
 } from "../../src/Client/index.js"
 import { foldError } from "../../src/Client/internal/facade.js"
+import { freePort } from "../support/tarball.js"
 
 const GUNICORN = "/usr/bin/gunicorn"
 const installed = existsSync(GUNICORN)
 if (!installed) {
   console.warn("httpbin tests skipped: gunicorn and python3-httpbin are not installed")
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = Net.createServer()
-    probe.once("error", reject)
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as Net.AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
 
 const waitUntilUp = async (origin: string) => {
   for (let attempt = 0; attempt < 100; attempt++) {

@@ -3,12 +3,11 @@
  * import every entry point from ESM and from CommonJS and resolve its types.
  */
 import { execFileSync } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { npmInstall, packedScratch, peerSpecs, root } from "../support/tarball.js"
 
-const root = resolve(import.meta.dirname, "../..")
 const entries = ["svc-sdk", "svc-sdk/Client", "svc-sdk/Query", "svc-sdk/Auth", "svc-sdk/Storage"]
 const run = (command: string, args: ReadonlyArray<string>, cwd: string) =>
   execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
@@ -17,35 +16,14 @@ let scratch = ""
 let tarball = ""
 
 beforeAll(() => {
-  if (!existsSync(join(root, "dist/esm/index.js"))) {
-    throw new Error("dist/ is missing: `npm test` builds it first (npm run build)")
-  }
-  scratch = mkdtempSync(join(tmpdir(), "svc-sdk-pack-"))
-  const packed = JSON.parse(
-    run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", scratch], root)
-  ) as Array<{ filename: string }>
-  tarball = join(scratch, packed[0]!.filename)
-  const peers = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
-    .peerDependencies as Record<string, string>
-  writeFileSync(
-    join(scratch, "package.json"),
-    JSON.stringify({ name: "scratch", private: true, type: "commonjs" })
-  )
-  const versionOf = (name: string) =>
-    JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")).version
-  run(
-    "npm",
-    [
-      "install",
-      "--prefer-offline",
-      "--no-audit",
-      "--no-fund",
-      "--ignore-scripts",
-      tarball,
-      ...Object.keys(peers).map((name) => `${name}@${versionOf(name)}`)
-    ],
-    scratch
-  )
+  const packed = packedScratch("svc-sdk-pack-", {
+    name: "scratch",
+    private: true,
+    type: "commonjs"
+  })
+  scratch = packed.dir
+  tarball = packed.tarball
+  npmInstall(scratch, [tarball, ...peerSpecs()])
 }, 180_000)
 
 afterAll(() => {

@@ -3,51 +3,24 @@
  * tarball: no error and no warning about svc-sdk or the React Native peer, and no Node code in the
  * bundle.
  */
-import { execFileSync } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { readFileSync, rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
 import { nodeResolve } from "@rollup/plugin-node-resolve"
 import { type RollupLog, rollup } from "rollup"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import webpack from "webpack"
-
-const root = resolve(import.meta.dirname, "../..")
-const versionOf = (name: string) =>
-  JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8"))
-    .version as string
+import { npmInstall, packedScratch, peerSpecs } from "../support/tarball.js"
 
 let scratch = ""
 
 beforeAll(() => {
-  if (!existsSync(join(root, "dist/esm/index.js"))) {
-    throw new Error("dist/ is missing: `npm test` builds it first (npm run build)")
-  }
-  scratch = mkdtempSync(join(tmpdir(), "bundled-app-"))
-  const packed = JSON.parse(
-    execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", scratch], {
-      cwd: root,
-      encoding: "utf8"
-    })
-  ) as Array<{ filename: string }>
-  writeFileSync(
-    join(scratch, "package.json"),
-    '{"name":"bundled-app","private":true,"type":"module"}'
-  )
-  execFileSync(
-    "npm",
-    [
-      "install",
-      "--prefer-offline",
-      "--no-audit",
-      "--no-fund",
-      "--ignore-scripts",
-      join(scratch, packed[0]!.filename),
-      `effect@${versionOf("effect")}`,
-      `@effect/platform@${versionOf("@effect/platform")}`
-    ],
-    { cwd: scratch, stdio: ["ignore", "pipe", "pipe"] }
-  )
+  const packed = packedScratch("bundled-app-", {
+    name: "bundled-app",
+    private: true,
+    type: "module"
+  })
+  scratch = packed.dir
+  npmInstall(scratch, [packed.tarball, ...peerSpecs()])
   writeFileSync(
     join(scratch, "main.js"),
     `import { createSvc } from "svc-sdk"

@@ -4,12 +4,11 @@
  * the optional peer's module, every other condition the stub.
  */
 import { execFileSync } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { readFileSync, rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { packedScratch, root } from "../support/tarball.js"
 
-const root = resolve(import.meta.dirname, "../..")
 const pnpm = join(root, "node_modules", "pnpm", "bin", "pnpm.cjs")
 const entries = ["svc-sdk", "svc-sdk/Client", "svc-sdk/Query", "svc-sdk/Auth", "svc-sdk/Storage"]
 
@@ -29,17 +28,8 @@ const node = (file: string, conditions: ReadonlyArray<string> = []) =>
   }).trim()
 
 beforeAll(() => {
-  if (!existsSync(join(root, "dist/esm/index.js"))) {
-    throw new Error("dist/ is missing: `npm test` builds it first (npm run build)")
-  }
-  scratch = mkdtempSync(join(tmpdir(), "pnpm-app-"))
-  const packed = JSON.parse(
-    execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", scratch], {
-      cwd: root,
-      encoding: "utf8"
-    })
-  ) as Array<{ filename: string }>
-  writeFileSync(join(scratch, "package.json"), '{"name":"pnpm-app","private":true}')
+  const packed = packedScratch("pnpm-app-", { name: "pnpm-app", private: true })
+  scratch = packed.dir
   execFileSync(
     process.execPath,
     [
@@ -48,7 +38,7 @@ beforeAll(() => {
       "--ignore-scripts",
       "--store-dir",
       join(scratch, ".store"),
-      join(scratch, packed[0]!.filename),
+      packed.tarball,
       ...installLine()
     ],
     { cwd: scratch, stdio: ["ignore", "pipe", "pipe"] }

@@ -4,59 +4,24 @@
  * Debian's Chromium, finds the session in localStorage and sends it.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import * as Http from "node:http"
-import * as Net from "node:net"
-import { tmpdir } from "node:os"
-import { extname, join, resolve } from "node:path"
+import type * as Net from "node:net"
+import { extname, join } from "node:path"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { hasChromium, launchChromium } from "../browser/chromium.js"
-
-const root = resolve(import.meta.dirname, "../..")
-const versionOf = (name: string) =>
-  JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8"))
-    .version as string
+import { freePort, npmInstall, packedScratch, peerSpecs, versionOf } from "../support/tarball.js"
 
 let scratch = ""
 let api: Http.Server
 let apiOrigin = ""
 const sessions: Array<string | undefined> = []
 
-const run = (args: ReadonlyArray<string>) =>
-  execFileSync("npm", args, { cwd: scratch, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
-
-const freePort = () =>
-  new Promise<number>((done) => {
-    const probe = Net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as Net.AddressInfo
-      probe.close(() => done(port))
-    })
-  })
-
 beforeAll(async () => {
-  if (!existsSync(join(root, "dist/esm/index.js"))) {
-    throw new Error("dist/ is missing: `npm test` builds it first (npm run build)")
-  }
-  scratch = mkdtempSync(join(tmpdir(), "svc-sdk-vite-"))
-  const packed = JSON.parse(
-    execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", scratch], {
-      cwd: root,
-      encoding: "utf8"
-    })
-  ) as Array<{ filename: string }>
-  writeFileSync(join(scratch, "package.json"), '{"name":"vite-app","private":true,"type":"module"}')
-  run([
-    "install",
-    "--prefer-offline",
-    "--no-audit",
-    "--no-fund",
-    "--ignore-scripts",
-    join(scratch, packed[0]!.filename),
-    `effect@${versionOf("effect")}`,
-    `@effect/platform@${versionOf("@effect/platform")}`,
-    `vite@${versionOf("vite")}`
-  ])
+  const packed = packedScratch("vite-app-", { name: "vite-app", private: true, type: "module" })
+  scratch = packed.dir
+  npmInstall(scratch, [packed.tarball, ...peerSpecs(), `vite@${versionOf("vite")}`])
   writeFileSync(
     join(scratch, "index.html"),
     '<!doctype html><html><body><script type="module" src="/main.js"></script></body></html>'

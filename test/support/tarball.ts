@@ -1,0 +1,58 @@
+/**
+ * A user's project made from the packed package: `npm pack` of the built repository into a fresh
+ * folder with its own package.json, ready for an install the way a user would run it.
+ */
+import { execFileSync } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import * as Net from "node:net"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+
+export const root = resolve(import.meta.dirname, "../..")
+
+/** The version of a package installed in this repository. */
+export const versionOf = (name: string): string =>
+  JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")).version
+
+/** The peers at the versions this repository tests with: `effect@…`, `@effect/platform@…`. */
+export const peerSpecs = (): Array<string> =>
+  [`effect`, `@effect/platform`].map((name) => `${name}@${versionOf(name)}`)
+
+/** A fresh folder with `package.json` and the packed tarball in it. */
+export const packedScratch = (
+  prefix: string,
+  packageJson: Record<string, unknown>
+): { readonly dir: string; readonly tarball: string } => {
+  if (!existsSync(join(root, "dist/esm/index.js"))) {
+    throw new Error("dist/ is missing: `npm test` builds it first (npm run build)")
+  }
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  const packed = JSON.parse(
+    execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], {
+      cwd: root,
+      encoding: "utf8"
+    })
+  ) as Array<{ filename: string }>
+  writeFileSync(join(dir, "package.json"), JSON.stringify(packageJson))
+  return { dir, tarball: join(dir, packed[0]!.filename) }
+}
+
+/** `npm install` into `dir`, from npm's cache where it can, running no install scripts. */
+export const npmInstall = (dir: string, specs: ReadonlyArray<string>): void => {
+  execFileSync(
+    "npm",
+    ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", ...specs],
+    { cwd: dir, stdio: ["ignore", "pipe", "pipe"] }
+  )
+}
+
+/** A loopback port nothing listens on (for servers that cannot take port 0). */
+export const freePort = (): Promise<number> =>
+  new Promise((done, fail) => {
+    const probe = Net.createServer()
+    probe.once("error", fail)
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as Net.AddressInfo
+      probe.close(() => done(port))
+    })
+  })
