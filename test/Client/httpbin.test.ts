@@ -8,19 +8,11 @@ import { existsSync } from "node:fs"
 import * as Http from "node:http"
 import type * as Net from "node:net"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import {
-  type ApiResponse,
-  createSvc,
-  type RequestOptions,
-  SvcClient,
-  type SvcClientService,
-  type SvcConfig,
-  type SvcError
-} from "../../src/Client/index.js"
-import { foldError } from "../../src/Client/internal/facade.js"
+import { createSvc, SvcClient, type SvcConfig } from "../../src/Client/index.js"
 import { freePort } from "../support/tarball.js"
+import { type ClientUnderTest, effectClient } from "./conformance/suite.js"
 
 const GUNICORN = "/usr/bin/gunicorn"
 const installed = existsSync(GUNICORN)
@@ -69,32 +61,18 @@ afterAll(async () => {
   if (other) await new Promise<void>((resolve) => other.close(() => resolve()))
 })
 
-interface Client {
-  readonly get: (endpoint: string, options?: RequestOptions) => Promise<ApiResponse>
-  readonly post: (endpoint: string, body: unknown, options?: RequestOptions) => Promise<ApiResponse>
-}
-
-const overAdapter = (baseUrl: string, config: SvcConfig): Client => {
-  const run = (f: (client: SvcClientService) => Effect.Effect<ApiResponse, SvcError>) =>
-    Effect.runPromise(
-      Effect.flatMap(SvcClient, f).pipe(
-        Effect.catchAll((error) => Effect.succeed(foldError(error) as ApiResponse)),
-        Effect.provide(SvcClient.layer(baseUrl, config)),
-        Effect.provide(NodeHttpClient.layerUndici)
-      )
-    )
-  return {
-    get: (endpoint, options) => run((client) => client.get(endpoint, options)),
-    post: (endpoint, body, options) => run((client) => client.post(endpoint, body, options))
-  }
-}
-
-const transports: ReadonlyArray<readonly [string, (baseUrl: string, config: SvcConfig) => Client]> =
+const transports: ReadonlyArray<
+  readonly [string, (baseUrl: string, config: SvcConfig) => ClientUnderTest]
+> = [
+  ["undici", (baseUrl, config) => createSvc(baseUrl, config)],
+  ["fetch", (baseUrl, config) => createSvc(baseUrl, { ...config, fetch: globalThis.fetch })],
   [
-    ["undici", (baseUrl, config) => createSvc(baseUrl, config)],
-    ["fetch", (baseUrl, config) => createSvc(baseUrl, { ...config, fetch: globalThis.fetch })],
-    ["HttpClient adapter (NodeHttpClient)", overAdapter]
+    "HttpClient adapter (NodeHttpClient)",
+    effectClient((baseUrl, config) =>
+      SvcClient.layer(baseUrl, config).pipe(Layer.provide(NodeHttpClient.layerUndici))
+    )
   ]
+]
 
 describe.skipIf(!installed).each(transports)("httpbin over %s", (_name, make) => {
   const client = (config: SvcConfig = {}) => make(origin, { retryAttempts: 0, ...config })

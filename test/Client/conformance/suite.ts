@@ -3,8 +3,19 @@
  * codes, redirects (a session never reaches another origin), compression, binary and charset,
  * response headers, size limit, timeout, abort, default headers, reason phrases.
  */
+
+import * as Effect from "effect/Effect"
+import type * as Layer from "effect/Layer"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { ApiResponse, RequestOptions, SvcConfig } from "../../../src/Client/index.js"
+import {
+  type ApiResponse,
+  type RequestOptions,
+  SvcClient,
+  type SvcClientService,
+  type SvcConfig,
+  type SvcError
+} from "../../../src/Client/index.js"
+import { foldError } from "../../../src/Client/internal/facade.js"
 import { binaryBytes, type ConformanceServer, startConformanceServer } from "./server.js"
 
 /** The few methods the suite needs, resolving to an `ApiResponse` whatever happened. */
@@ -28,6 +39,24 @@ interface Echo {
   readonly body: string
   readonly headers: Record<string, string>
 }
+
+/** The Effect API from `layerOf`, each request folded into an `ApiResponse` as the facade does. */
+export const effectClient =
+  (layerOf: (baseUrl: string, config?: SvcConfig) => Layer.Layer<SvcClient>) =>
+  (baseUrl: string, config?: SvcConfig): ClientUnderTest => {
+    const run = (f: (client: SvcClientService) => Effect.Effect<ApiResponse, SvcError>) =>
+      Effect.runPromise(
+        Effect.flatMap(SvcClient, f).pipe(
+          Effect.catchAll((error) => Effect.succeed(foldError(error) as ApiResponse)),
+          Effect.provide(layerOf(baseUrl, config))
+        )
+      )
+    return {
+      get: (endpoint, options) => run((client) => client.get(endpoint, options)),
+      post: (endpoint, body, options) => run((client) => client.post(endpoint, body, options)),
+      put: (endpoint, body, options) => run((client) => client.put(endpoint, body, options))
+    }
+  }
 
 export const conformance = (transport: TransportUnderTest): void => {
   describe(`transport conformance: ${transport.name}`, () => {
