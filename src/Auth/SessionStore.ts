@@ -1,7 +1,7 @@
 /**
  * Sessions a server issues itself: create one at login, look it up per request, revoke it at
- * logout. One implementation over `@effect/platform`'s `KeyValueStore`, so the same code keeps
- * sessions in memory or in files that survive a restart.
+ * logout (or every session of a user at once). In memory or in files through `@effect/platform`'s
+ * `KeyValueStore` for one process, or in Redis for several.
  *
  * @since 0.1.0
  */
@@ -16,6 +16,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
+import * as redisStore from "./internal/redisStore.js"
 import * as store from "./internal/sessionStore.js"
 import type { SessionData, SessionDataInput } from "./SessionData.js"
 import type { SessionStoreError } from "./SessionStoreError.js"
@@ -29,33 +30,80 @@ export { SessionStoreError } from "./SessionStoreError.js"
  */
 export interface SessionStoreService {
   /**
-   * Issues a fresh random id (256 bits, base64url) for `session`, valid for `ttl` (the store's
-   * default when omitted).
+   * Issues a fresh random id (256 bits, base64url) for `session`. It ends `ttl` after this call, or
+   * earlier when it goes unused for `idleTimeout` (the store's defaults when omitted).
    */
   readonly create: (
     session: SessionDataInput,
-    options?: { readonly ttl?: Duration.DurationInput | undefined }
+    options?: SessionLifetimes
   ) => Effect.Effect<Redacted.Redacted<string>, SessionStoreError>
-  /** The session of a live id; `None` for unknown, revoked or expired ids. */
+  /** The session of a live id; `None` for unknown, revoked or expired ids. It does not count as use. */
   readonly get: (
     id: Redacted.Redacted<string>
   ) => Effect.Effect<Option.Option<SessionData>, SessionStoreError>
-  /** Forgets an id; revoking an unknown id succeeds. */
+  /**
+   * Uses a session: like `get`, and a live session's idle deadline moves to `idleTimeout` from now
+   * (never past its absolute end). `SessionStore.validator` touches every id it validates.
+   */
+  readonly touch: (
+    id: Redacted.Redacted<string>
+  ) => Effect.Effect<Option.Option<SessionData>, SessionStoreError>
+  /** Ends a session; revoking an unknown id succeeds. */
   readonly revoke: (id: Redacted.Redacted<string>) => Effect.Effect<void, SessionStoreError>
+  /** Ends every session of `userId` (sign out everywhere); answers how many were live. */
+  readonly revokeUser: (userId: string) => Effect.Effect<number, SessionStoreError>
 }
 
 /**
- * Options of the store layers.
+ * How long a session lives.
  *
  * @since 0.1.0
  * @category models
  */
-export interface SessionStoreOptions {
+export interface SessionLifetimes {
   /**
-   * How long a session lives after `create`.
+   * The absolute lifetime, from `create`.
    * @default "24 hours"
    */
   readonly ttl?: Duration.DurationInput | undefined
+  /**
+   * How long a session may go unused (see `touch`) before it ends. None when omitted.
+   */
+  readonly idleTimeout?: Duration.DurationInput | undefined
+}
+
+/**
+ * Options of the store layers: the default lifetimes of the sessions they create.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SessionStoreOptions extends SessionLifetimes {}
+
+/**
+ * Options of {@link SessionStore.layerRedis}.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RedisStoreOptions extends SessionStoreOptions {
+  /** `redis://[[user]:password@]host[:port][/db]`, or `rediss://` for TLS. */
+  readonly url: string | Redacted.Redacted<string>
+  /**
+   * Put before every key, so that several applications can share one Redis.
+   * @default "svc-sdk:"
+   */
+  readonly keyPrefix?: string | undefined
+  /**
+   * How long one command may take before it fails (and a guard answers 500).
+   * @default "5 seconds"
+   */
+  readonly commandTimeout?: Duration.DurationInput | undefined
+  /**
+   * How long the layer waits for the first connection before it fails.
+   * @default "10 seconds"
+   */
+  readonly connectTimeout?: Duration.DurationInput | undefined
 }
 
 /**
@@ -86,7 +134,7 @@ export class SessionStore extends Context.Tag("svc-sdk/Auth/SessionStore")<
   static readonly layerKeyValueStore = (
     options?: SessionStoreOptions
   ): Layer.Layer<SessionStore, never, KeyValueStore.KeyValueStore> =>
-    Layer.effect(SessionStore, store.make(ttlOf(options)))
+    Layer.effect(SessionStore, store.make(store.lifetimesFrom(options)))
 
   /**
    * Sessions in memory: lost when the process ends.
@@ -113,8 +161,23 @@ export class SessionStore extends Context.Tag("svc-sdk/Auth/SessionStore")<
     )
 
   /**
-   * A `SessionValidator` that answers from the store: live ids are valid, others invalid, a store
-   * failure makes the validator unavailable.
+   * Sessions in Redis, shared by every server instance on it: a revoke on one is seen by all at
+   * once, and with Redis persistence on they survive a restart of Redis. Redis's own clock and key
+   * expiry end sessions. Needs the `ioredis` package. The layer fails with a `SessionStoreError`
+   * when Redis cannot be reached within `connectTimeout`; later, while Redis is away, every command
+   * fails at once (a guard answers 500) and the connection comes back by itself.
+   *
+   * @since 0.1.0
+   * @category layers
+   */
+  static readonly layerRedis = (
+    options: RedisStoreOptions
+  ): Layer.Layer<SessionStore, SessionStoreError> =>
+    Layer.scoped(SessionStore, redisStore.make(redisStore.redisSettings(options)))
+
+  /**
+   * A `SessionValidator` that answers from the store: live ids are valid (and touched), others
+   * invalid, a store failure makes the validator unavailable.
    *
    * @since 0.1.0
    * @category layers
@@ -124,6 +187,3 @@ export class SessionStore extends Context.Tag("svc-sdk/Auth/SessionStore")<
     Effect.map(SessionStore, store.validatorOf)
   )
 }
-
-const ttlOf = (options: SessionStoreOptions | undefined): Duration.Duration =>
-  store.ttlFrom(options?.ttl ?? "24 hours")

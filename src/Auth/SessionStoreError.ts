@@ -10,10 +10,19 @@ import * as Data from "effect/Data"
  * @category errors
  */
 export class SessionStoreError extends Data.TaggedError("SessionStoreError")<{
-  readonly operation: "create" | "get" | "revoke"
+  readonly operation: "connect" | "create" | "get" | "touch" | "revoke" | "revokeUser"
   readonly cause?: unknown
 }> {
   override get message(): string {
-    return `Session store failed to ${this.operation} a session`
+    return messages[this.operation]
   }
+}
+
+const messages: Record<SessionStoreError["operation"], string> = {
+  connect: "Session store failed to connect",
+  create: "Session store failed to create a session",
+  get: "Session store failed to get a session",
+  touch: "Session store failed to touch a session",
+  revoke: "Session store failed to revoke a session",
+  revokeUser: "Session store failed to revoke the sessions of a user"
 }

@@ -24,6 +24,8 @@ export {
 } from "./Guards.js"
 export { SessionData, type SessionDataInput } from "./SessionData.js"
 export {
+  type RedisStoreOptions,
+  type SessionLifetimes,
   SessionStore,
   SessionStoreError,
   type SessionStoreOptions,
