@@ -85,6 +85,15 @@ const logout = Effect.gen(function* () {
   )
 }).pipe(requireAuth())
 
+/** Sign out everywhere: every session of the user, on every instance sharing the store. */
+const logoutEverywhere = Effect.gen(function* () {
+  const { user_id } = yield* CurrentUser
+  const ended = yield* Effect.flatMap(SessionStore, (sessions) => sessions.revokeUser(user_id))
+  return succeedWith({ sessions: ended }, { message: "Logged out everywhere" }).pipe(
+    HttpServerResponse.expireCookie("session_id", COOKIE)
+  )
+}).pipe(requireAuth())
+
 const me = Effect.gen(function* () {
   const { session } = yield* CurrentUser
   const { user_id, email, name, user_type, permissions } = session
@@ -172,6 +181,7 @@ export const makeApp = Effect.gen(function* () {
   return HttpRouter.empty.pipe(
     HttpRouter.post("/login", login),
     HttpRouter.post("/logout", logout),
+    HttpRouter.post("/logout/all", logoutEverywhere),
     HttpRouter.get("/me", me),
     HttpRouter.get("/products", listProducts(catalogue)),
     HttpRouter.del("/products/:id", deleteProduct(catalogue)),

@@ -5,6 +5,7 @@
  *
  *   npm run demo:server                                        # sessions in memory
  *   npm run demo:server -- --store file --dir .tmp/demo-sessions  # sessions survive a restart
+ *   npm run demo:server -- --store redis   # shared by every instance on REDIS_URL
  *   PORT=8080 SESSION_STORE=file SESSION_DIR=/tmp/s npm run demo:server
  */
 import { createServer } from "node:http"
@@ -19,7 +20,7 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Scope from "effect/Scope"
 import { makeApp } from "./app.js"
-import { sessionsLayer } from "./sessions.js"
+import { type SessionsOption, sessionsLayer } from "./sessions.js"
 import { DEMO_PASSWORDS } from "./users.js"
 
 export interface ServerOptions {
@@ -27,14 +28,14 @@ export interface ServerOptions {
   readonly port?: number
   /** @default "127.0.0.1" */
   readonly host?: string
-  /** Keep sessions as files in this directory; in memory when absent. */
-  readonly sessionDir?: string | undefined
+  /** Where sessions live. @default { store: "memory" } */
+  readonly sessions?: SessionsOption | undefined
 }
 
 /** The whole server as a `Layer`: built, it listens; released, it closes. */
 export const ServerLive = (options: ServerOptions = {}) =>
   Layer.unwrapEffect(Effect.map(makeApp, (app) => HttpServer.serve(app))).pipe(
-    Layer.provide(sessionsLayer(options.sessionDir)),
+    Layer.provide(sessionsLayer(options.sessions)),
     Layer.provideMerge(
       NodeHttpServer.layer(createServer, {
         port: options.port ?? 0,
@@ -82,11 +83,12 @@ Users (email / password): ${Object.entries(DEMO_PASSWORDS)
   curl -X DELETE ${url}/products/3 -H 'X-Session-Id: <id>'   # bob may, carol may not
   curl ${url}/admin/stats -H 'X-Session-Id: <id>'            # alice only
   curl -X POST ${url}/logout -H 'X-Session-Id: <id>'
+  curl -X POST ${url}/logout/all -H 'X-Session-Id: <id>'    # every session of the user
   curl '${url}/flaky?key=mine'   # 503 twice, then 200
   curl '${url}/slow?ms=2000'
 `
 
-/** Options from `--port/--store/--dir`, else `PORT/SESSION_STORE/SESSION_DIR`. */
+/** Options from `--port/--store/--dir`, else `PORT/SESSION_STORE/SESSION_DIR` (and `REDIS_URL`). */
 const optionsFromCommandLine = (): ServerOptions => {
   const { values } = parseArgs({
     options: {
@@ -100,11 +102,19 @@ const optionsFromCommandLine = (): ServerOptions => {
     throw new RangeError(`--port must be an integer from 0 to 65535, got ${values.port}`)
   }
   const store = values.store ?? process.env.SESSION_STORE ?? "memory"
-  if (store !== "memory" && store !== "file") {
-    throw new TypeError(`--store must be "memory" or "file", got "${store}"`)
+  switch (store) {
+    case "memory":
+      return { port, sessions: { store } }
+    case "file":
+      return {
+        port,
+        sessions: { store, dir: values.dir ?? process.env.SESSION_DIR ?? ".tmp/demo-sessions" }
+      }
+    case "redis":
+      return { port, sessions: { store, url: process.env.REDIS_URL ?? "redis://127.0.0.1:6379" } }
+    default:
+      throw new TypeError(`--store must be "memory", "file" or "redis", got "${store}"`)
   }
-  const dir = values.dir ?? process.env.SESSION_DIR ?? ".tmp/demo-sessions"
-  return { port, sessionDir: store === "file" ? dir : undefined }
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
@@ -112,9 +122,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   Effect.gen(function* () {
     const url = yield* launch(options)
     yield* Console.log(curlExamples(url))
-    if (options.sessionDir !== undefined) {
-      yield* Console.log(`Sessions are kept in ${options.sessionDir}`)
-    }
+    const sessions = options.sessions
+    if (sessions?.store === "file") yield* Console.log(`Sessions are kept in ${sessions.dir}`)
+    if (sessions?.store === "redis") yield* Console.log("Sessions are kept in Redis")
     return yield* Effect.never
   }).pipe(Effect.scoped, NodeRuntime.runMain)
 }

@@ -1,19 +1,26 @@
 /**
- * Where the demo keeps sessions: in memory by default (gone when the server stops), or as files
- * in a directory (they survive a restart). Both are the library's `SessionStore` over
- * `@effect/platform`'s `KeyValueStore`, checked per request by `SessionStore.validator`.
+ * Where the demo keeps sessions: in memory by default (gone when the server stops), as files in a
+ * directory (they survive a restart), or in Redis (shared by every instance of the server). Each is
+ * the library's `SessionStore`, checked per request by `SessionStore.validator`.
  */
 import { NodeContext } from "@effect/platform-node"
 import * as Layer from "effect/Layer"
 import { SessionStore } from "svc-sdk/Auth"
 
-/** The store (memory, or files under `directory`) and a `SessionValidator` over it. */
-export const sessionsLayer = (directory?: string) => {
-  const store =
-    directory === undefined
-      ? SessionStore.layerMemory({ ttl: "8 hours" })
-      : SessionStore.layerFileSystem(directory, { ttl: "8 hours" }).pipe(
-          Layer.provide(NodeContext.layer)
-        )
+/** Where sessions live. */
+export type SessionsOption =
+  | { readonly store: "memory" }
+  | { readonly store: "file"; readonly dir: string }
+  | { readonly store: "redis"; readonly url: string }
+
+/** The store and a `SessionValidator` over it. */
+export const sessionsLayer = (sessions: SessionsOption = { store: "memory" }) => {
+  const options = { ttl: "8 hours", idleTimeout: "1 hour" } as const
+  const store: Layer.Layer<SessionStore, unknown> =
+    sessions.store === "memory"
+      ? SessionStore.layerMemory(options)
+      : sessions.store === "file"
+        ? SessionStore.layerFileSystem(sessions.dir, options).pipe(Layer.provide(NodeContext.layer))
+        : SessionStore.layerRedis({ url: sessions.url, ...options })
   return Layer.provideMerge(SessionStore.validator, store)
 }

@@ -40,12 +40,15 @@ const exited = (child: ChildProcess) =>
   })
 
 /** Starts `examples/server.ts` on a free port with `args`; resolves with its URL once it listens. */
-export const startDemoServer = (args: ReadonlyArray<string> = []): Promise<DemoServer> =>
+export const startDemoServer = (
+  args: ReadonlyArray<string> = [],
+  env: Record<string, string> = {}
+): Promise<DemoServer> =>
   new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
       [TSX, "--conditions=svc-sdk-source", "examples/server.ts", "--port", "0", ...args],
-      { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] }
+      { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } }
     )
     let output = ""
     const onData = (chunk: Buffer) => {

@@ -1,12 +1,13 @@
 /**
  * The demo server, called directly over loopback: login and its cookie, the guards on each route,
- * product queries read with `parse`, the flaky endpoint, and sessions that survive a restart with
- * the file store (and do not with the memory store).
+ * product queries read with `parse`, the flaky endpoint, sessions that survive a restart with
+ * the file store (and do not with the memory store), and two instances sharing a real Redis.
  */
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { REDIS_SERVER, type RedisServer, startRedis } from "../support/redis.js"
 import { type DemoServer, startDemoServer } from "./processes.js"
 
 interface Reply {
@@ -182,7 +183,7 @@ describe("session stores across a restart", () => {
     expect(await first.stop()).toBe(0)
 
     const files = readdirSync(dir)
-    expect(files.length).toBe(1)
+    expect(files.length).toBe(2) // the session and the user's index
     for (const file of files) expect(readFileSync(join(dir, file), "utf8")).not.toContain(id)
 
     const second = await startDemoServer(["--store", "file", "--dir", dir])
@@ -206,4 +207,84 @@ describe("session stores across a restart", () => {
       await second.stop()
     }
   }, 90_000)
+})
+
+const hasRedis = existsSync(REDIS_SERVER)
+if (!hasRedis) console.warn(`Skipping the Redis demo suite: ${REDIS_SERVER} is absent.`)
+
+describe.skipIf(!hasRedis)("two instances on one Redis (--store redis)", () => {
+  let redis: RedisServer
+  let a: DemoServer
+  let b: DemoServer
+  beforeAll(async () => {
+    redis = await startRedis()
+    const env = { REDIS_URL: redis.url }
+    ;[a, b] = await Promise.all([
+      startDemoServer(["--store", "redis"], env),
+      startDemoServer(["--store", "redis"], env)
+    ])
+  }, 90_000)
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()])
+    await redis?.dispose()
+  })
+
+  /** `/me` until it answers something other than 500 (the client reconnecting), at most 10 s. */
+  const meOnceConnected = async (url: string, id: string) => {
+    for (let tries = 0; ; tries++) {
+      const me = await call(`${url}/me`, as(id))
+      if (me.status !== 500 || tries === 100) return me
+      await new Promise((done) => setTimeout(done, 100))
+    }
+  }
+
+  it("a login on A is valid on B; a logout on B is refused on A at once", async () => {
+    const id = (await login(a.url, "bob@example.com", "bob-secret")).body.data.session_id
+    const onB = await call(`${b.url}/me`, as(id))
+    expect(onB.status).toBe(200)
+    expect(onB.body.data.user_id).toBe("u-bob")
+    expect((await call(`${b.url}/logout`, { method: "POST", ...as(id) })).status).toBe(200)
+    const onA = await call(`${a.url}/me`, as(id))
+    expect(onA.status).toBe(401)
+    expect(onA.body).toEqual({ error: "Invalid session" })
+  })
+
+  it("logging out everywhere on B ends the user's sessions from both instances", async () => {
+    const first = (await login(a.url, "carol@example.com", "carol-secret")).body.data.session_id
+    const second = (await login(b.url, "carol@example.com", "carol-secret")).body.data.session_id
+    const bob = (await login(a.url, "bob@example.com", "bob-secret")).body.data.session_id
+    const out = await call(`${b.url}/logout/all`, { method: "POST", ...as(second) })
+    expect(out.body.data).toEqual({ sessions: 2 })
+    expect((await call(`${a.url}/me`, as(first))).status).toBe(401)
+    expect((await call(`${a.url}/me`, as(second))).status).toBe(401)
+    expect((await call(`${a.url}/me`, as(bob))).status).toBe(200)
+  })
+
+  it("sessions survive a Redis restart (append-only file on)", async () => {
+    const id = (await login(a.url, "bob@example.com", "bob-secret")).body.data.session_id
+    await redis.stop()
+    await redis.start()
+    const [onA, onB] = [await meOnceConnected(a.url, id), await meOnceConnected(b.url, id)]
+    expect([onA.status, onB.status]).toEqual([200, 200])
+    expect(onA.body.data.user_id).toBe("u-bob")
+  }, 30_000)
+
+  it("Redis down: 500 Authentication service unavailable, never 401 or 200; back when it returns", async () => {
+    const id = (await login(a.url, "bob@example.com", "bob-secret")).body.data.session_id
+    await redis.stop()
+    try {
+      for (const url of [a.url, b.url, a.url]) {
+        const me = await call(`${url}/me`, as(id))
+        expect(me.status).toBe(500)
+        expect(me.body).toEqual({ error: "Authentication service unavailable" })
+      }
+      const guest = await call(`${a.url}/products?limit=1`, as(id))
+      expect(guest.status).toBe(200)
+      expect(guest.body.message).toBe("Browsing as a guest")
+    } finally {
+      await redis.start()
+    }
+    const back = await meOnceConnected(a.url, id)
+    expect(back.status).toBe(200)
+  }, 30_000)
 })
