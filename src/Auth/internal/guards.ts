@@ -8,6 +8,7 @@ import type { SessionData } from "../SessionData.js"
 import { trustedOriginsOption } from "./crossSite.js"
 import { describe, durationOption, nameOption } from "./options.js"
 import {
+  type Authenticated,
   EstablishedResolution,
   type Resolution,
   type ResolveRequirements,
@@ -59,22 +60,28 @@ const timeoutOption = (name: string, value: Duration.DurationInput | undefined) 
 const switchableName = (name: string, value: string | false | undefined): string | false =>
   value === false ? false : nameOption(name, value, "session_id")
 
-/** `Authenticated` goes on; anything else becomes `requireAuth`'s error response. */
-const rejection = (resolution: Resolution): HttpServerResponse.HttpServerResponse | undefined => {
-  switch (resolution._tag) {
-    case "Authenticated":
-      return undefined
-    case "Missing":
-      return errorResponse(401, ErrorText.sessionIdRequired)
-    case "Malformed":
-    case "Invalid":
-      return errorResponse(401, ErrorText.invalidSession)
-    case "Unavailable":
-      return errorResponse(500, ErrorText.unavailable)
-    case "CrossSite":
-      return errorResponse(403, ErrorText.crossSite)
-  }
+/** Why a guard refuses a request: the pinned status and error text. */
+export interface Rejection {
+  readonly status: 401 | 403 | 500
+  readonly text: string
 }
+
+const refuse = (status: Rejection["status"], text: string): Rejection => ({ status, text })
+const rejections = {
+  Missing: refuse(401, ErrorText.sessionIdRequired),
+  Malformed: refuse(401, ErrorText.invalidSession),
+  Invalid: refuse(401, ErrorText.invalidSession),
+  Unavailable: refuse(500, ErrorText.unavailable),
+  CrossSite: refuse(403, ErrorText.crossSite)
+} as const
+const authenticationRequired = refuse(401, ErrorText.authenticationRequired)
+
+/** `Authenticated` goes on; anything else is `requireAuth`'s rejection. */
+export const rejection = (resolution: Resolution): Rejection | undefined =>
+  resolution._tag === "Authenticated" ? undefined : rejections[resolution._tag]
+
+/** What a guard checks once the resolution is there; `known` when an earlier guard made it. */
+export type Check = (resolution: Resolution, known: boolean) => Rejection | undefined
 
 /** The context plus the given services, with one copy of the context's map. */
 const extend = <R>(
@@ -115,13 +122,7 @@ export type GuardRequirements = ResolveRequirements
  * or runs the handler with the user provided. `known` tells whether an earlier guard established it.
  */
 const authenticatedGuard =
-  (
-    settings: ResolveSettings,
-    check: (
-      resolution: Resolution,
-      known: boolean
-    ) => HttpServerResponse.HttpServerResponse | undefined
-  ) =>
+  (settings: ResolveSettings, check: Check) =>
   <A, E, R>(
     self: Effect.Effect<A, E, R>
   ): Effect.Effect<
@@ -139,11 +140,12 @@ const authenticatedGuard =
         E,
         Exclude<R, CurrentUser | AuthContext>
       > => {
-        const response = check(resolution, known)
-        if (response !== undefined) return Effect.succeed(response)
-        return resolution._tag === "Authenticated"
-          ? withUser(self, resolution, resolution.user)
-          : Effect.succeed(errorResponse(401, ErrorText.authenticationRequired))
+        const refused =
+          check(resolution, known) ??
+          (resolution._tag === "Authenticated" ? undefined : authenticationRequired)
+        return refused === undefined
+          ? withUser(self, resolution, (resolution as Authenticated).user)
+          : Effect.succeed(errorResponse(refused.status, refused.text))
       }
     )
 
@@ -166,35 +168,43 @@ const rejectGuest = (resolution: Resolution, known: boolean) =>
   resolution._tag === "Authenticated"
     ? undefined
     : known && resolution._tag !== "CrossSite"
-      ? errorResponse(401, ErrorText.authenticationRequired)
+      ? authenticationRequired
       : rejection(resolution)
+
+/** `requireUserType`'s check; bad types throw, naming `guard`. */
+export const userTypeCheck = (
+  guard: string,
+  typeOrTypes: string | ReadonlyArray<string>
+): Check => {
+  const types = typeof typeOrTypes === "string" ? [typeOrTypes] : typeOrTypes
+  if (!Array.isArray(types)) {
+    throw new TypeError(
+      `${guard}: types must be a string or an array of strings, got ${describe(typeOrTypes)}`
+    )
+  }
+  if (types.length === 0) throw new RangeError(`${guard}: types must not be empty`)
+  for (const type of types) {
+    if (typeof type !== "string" || type.length === 0) {
+      throw new TypeError(`${guard}: every type must be a non-empty string, got ${describe(type)}`)
+    }
+  }
+  const allowed = new Set(types)
+  const forbidden = refuse(403, ErrorText.userTypes([...types]))
+  return (resolution, known) => {
+    if (resolution._tag !== "Authenticated") return rejectGuest(resolution, known)
+    const type = ownField(resolution.user.session, "user_type")
+    return typeof type === "string" && allowed.has(type) ? undefined : forbidden
+  }
+}
 
 export const requireUserType = (
   typeOrTypes: string | ReadonlyArray<string>,
   options?: GuardOptions
-) => {
-  const types = typeof typeOrTypes === "string" ? [typeOrTypes] : typeOrTypes
-  if (!Array.isArray(types)) {
-    throw new TypeError(
-      `requireUserType: types must be a string or an array of strings, got ${describe(typeOrTypes)}`
-    )
-  }
-  if (types.length === 0) throw new RangeError("requireUserType: types must not be empty")
-  for (const type of types) {
-    if (typeof type !== "string" || type.length === 0) {
-      throw new TypeError(
-        `requireUserType: every type must be a non-empty string, got ${describe(type)}`
-      )
-    }
-  }
-  const allowed = new Set(types)
-  const forbidden = forbiddenResponse(ErrorText.userTypes([...types]))
-  return authenticatedGuard(guardSettings("requireUserType", options), (resolution, known) => {
-    if (resolution._tag !== "Authenticated") return rejectGuest(resolution, known)
-    const type = ownField(resolution.user.session, "user_type")
-    return typeof type === "string" && allowed.has(type) ? undefined : forbidden()
-  })
-}
+) =>
+  authenticatedGuard(
+    guardSettings("requireUserType", options),
+    userTypeCheck("requireUserType", typeOrTypes)
+  )
 
 /**
  * A field the session has itself: an inherited one (from a polluted prototype, say) never counts as
@@ -211,26 +221,30 @@ const hasPermission = (session: SessionData, permission: string): boolean => {
   return Array.isArray(permissions) && permissions.includes(permission)
 }
 
-export const requirePermission = (permission: string, options?: PermissionOptions) => {
+/** `requirePermission`'s check; a bad permission or `isAdmin` throws, naming `guard`. */
+export const permissionCheck = (
+  guard: string,
+  permission: string,
+  options: PermissionOptions | undefined
+): Check => {
   if (typeof permission !== "string") {
-    throw new TypeError(
-      `requirePermission: permission must be a string, got ${describe(permission)}`
-    )
+    throw new TypeError(`${guard}: permission must be a string, got ${describe(permission)}`)
   }
-  if (permission.length === 0)
-    throw new RangeError("requirePermission: permission must not be empty")
+  if (permission.length === 0) throw new RangeError(`${guard}: permission must not be empty`)
   const isAdmin = options?.isAdmin ?? isAdministrator
   if (typeof isAdmin !== "function") {
-    throw new TypeError(
-      `requirePermission: options.isAdmin must be a function, got ${describe(isAdmin)}`
-    )
+    throw new TypeError(`${guard}: options.isAdmin must be a function, got ${describe(isAdmin)}`)
   }
-  const forbidden = forbiddenResponse(ErrorText.permission(permission))
-  return authenticatedGuard(guardSettings("requirePermission", options), (resolution, known) => {
+  const forbidden = refuse(403, ErrorText.permission(permission))
+  return (resolution, known) => {
     if (resolution._tag !== "Authenticated") return rejectGuest(resolution, known)
     const session = resolution.user.session
-    return isAdmin(session) || hasPermission(session, permission) ? undefined : forbidden()
-  })
+    return isAdmin(session) || hasPermission(session, permission) ? undefined : forbidden
+  }
 }
 
-const forbiddenResponse = (text: string) => () => errorResponse(403, text)
+export const requirePermission = (permission: string, options?: PermissionOptions) =>
+  authenticatedGuard(
+    guardSettings("requirePermission", options),
+    permissionCheck("requirePermission", permission, options)
+  )

@@ -22,7 +22,12 @@ export type Resolution =
   | { readonly _tag: "Invalid" }
   | { readonly _tag: "Unavailable" }
   | { readonly _tag: "CrossSite" }
-  | { readonly _tag: "Authenticated"; readonly user: AuthenticatedUser }
+  | Authenticated
+
+export interface Authenticated {
+  readonly _tag: "Authenticated"
+  readonly user: AuthenticatedUser
+}
 
 /** Set by the first guard of a request for the guards it wraps. */
 export class EstablishedResolution extends Context.Tag("svc-sdk/Auth/EstablishedResolution")<
