@@ -22,6 +22,7 @@ export {
   requirePermission,
   requireUserType
 } from "./Guards.js"
+export * as HttpApiAuth from "./HttpApiAuth.js"
 export { SessionData, type SessionDataInput } from "./SessionData.js"
 export {
   type RedisStoreOptions,

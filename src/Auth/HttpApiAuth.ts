@@ -1,0 +1,364 @@
+/**
+ * The guards for `HttpApiBuilder`: middleware that provides `CurrentUser` to the endpoints of an
+ * `HttpApi`, lists the session id's header, cookie and query parameter as security schemes in the
+ * OpenAPI document, and answers with the pinned statuses and `{"error": "..."}` bodies.
+ *
+ * @example
+ * ```ts
+ * import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+ * import { HttpApiAuth } from "svc-sdk/Auth"
+ *
+ * class CanDelete extends HttpApiAuth.RequirePermission<CanDelete>()("CanDelete", "products:delete") {}
+ *
+ * const Api = HttpApi.make("shop").add(
+ *   HttpApiGroup.make("products")
+ *     .add(HttpApiEndpoint.del("remove", "/products/:id"))
+ *     .middleware(CanDelete)
+ *     .middleware(HttpApiAuth.Authentication)
+ * )
+ * // served with HttpApiAuth.layer(HttpApiAuth.Authentication) and HttpApiAuth.layerCheck(CanDelete)
+ * ```
+ *
+ * @since 0.1.0
+ */
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import { type AuthenticatedUser, CurrentUser } from "./CurrentUser.js"
+import type { GuardOptions, PermissionOptions } from "./Guards.js"
+import {
+  type Check,
+  guardSettings,
+  permissionCheck,
+  type Rejection,
+  rejection,
+  userTypeCheck
+} from "./internal/guards.js"
+import { type Resolution, resolve } from "./internal/resolution.js"
+import { ErrorText } from "./internal/responses.js"
+import { SessionValidator } from "./SessionValidator.js"
+
+/*
+ * Each error's text is one of its pinned texts (SPEC 6.3): that is how an answer finds its status,
+ * and what the OpenAPI document shows.
+ */
+
+/**
+ * 401: `Session ID required`, `Invalid session` or `Authentication required`. Its body is exactly
+ * `{"error": "..."}`.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class Unauthorized extends Schema.Class<Unauthorized>("svc-sdk.Auth.Unauthorized")(
+  {
+    error: Schema.Literal(
+      ErrorText.sessionIdRequired,
+      ErrorText.invalidSession,
+      ErrorText.authenticationRequired
+    )
+  },
+  HttpApiSchema.annotations({ status: 401, description: "No valid session" })
+) {
+  /** For `Effect.catchTag`; not part of the body. */
+  get _tag(): "Unauthorized" {
+    return "Unauthorized"
+  }
+}
+
+/**
+ * 403: the user lacks the type or permission, or a cross-site request was refused.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class Forbidden extends Schema.Class<Forbidden>("svc-sdk.Auth.Forbidden")(
+  {
+    error: Schema.Union(
+      Schema.Literal(ErrorText.crossSite),
+      Schema.TemplateLiteral(ErrorText.userTypes([]), Schema.String),
+      Schema.TemplateLiteral(ErrorText.permission(""), Schema.String)
+    )
+  },
+  HttpApiSchema.annotations({ status: 403, description: "Not allowed for this user" })
+) {
+  /** For `Effect.catchTag`; not part of the body. */
+  get _tag(): "Forbidden" {
+    return "Forbidden"
+  }
+}
+
+/**
+ * 500: `Authentication service unavailable` (the validator failed or timed out).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class AuthenticationUnavailable extends Schema.Class<AuthenticationUnavailable>(
+  "svc-sdk.Auth.AuthenticationUnavailable"
+)(
+  { error: Schema.Literal(ErrorText.unavailable) },
+  HttpApiSchema.annotations({ status: 500, description: "The session could not be checked" })
+) {
+  /** For `Effect.catchTag`; not part of the body. */
+  get _tag(): "AuthenticationUnavailable" {
+    return "AuthenticationUnavailable"
+  }
+}
+
+/**
+ * Every refusal of the middleware, by status.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export const AuthError = Schema.Union(Unauthorized, Forbidden, AuthenticationUnavailable)
+
+/**
+ * @since 0.1.0
+ * @category errors
+ */
+export type AuthError = typeof AuthError.Type
+
+/**
+ * Where the session id is read (SPEC 6.2): the names, and `false` to leave the cookie or the query
+ * parameter out. They are the security schemes of the OpenAPI document too.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SchemeOptions {
+  /** @default "X-Session-Id" */
+  readonly header?: string | undefined
+  /** @default "session_id" */
+  readonly cookie?: string | false | undefined
+  /** @default "session_id" */
+  readonly query?: string | false | undefined
+}
+
+/**
+ * The security schemes of an authentication middleware, by their OpenAPI names
+ * (`header.X-Session-Id`, `cookie.session_id`, `query.session_id`), tried in this order.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Schemes = Readonly<Record<string, HttpApiSecurity.ApiKey>>
+
+const schemesOf = (options: SchemeOptions | undefined): Schemes => {
+  const { cookie, query } = guardSettings("HttpApiAuth.Tag", options).source
+  const places: Array<readonly ["header" | "cookie" | "query", string | false]> = [
+    ["header", options?.header ?? "X-Session-Id"],
+    ["cookie", cookie],
+    ["query", query]
+  ]
+  const schemes: Record<string, HttpApiSecurity.ApiKey> = {}
+  for (const [place, key] of places) {
+    if (key !== false) schemes[`${place}.${key}`] = HttpApiSecurity.apiKey({ key, in: place })
+  }
+  return schemes
+}
+
+/** The name read in `place`, or `false` when the middleware has no scheme there. */
+const keyIn = (schemes: Schemes, place: "header" | "cookie" | "query"): string | false =>
+  Object.values(schemes).find((scheme) => scheme.in === place)?.key ?? false
+
+/**
+ * Makes an authentication middleware: put it on an `HttpApiGroup` or `HttpApiEndpoint` with
+ * `.middleware(...)`, implement it with {@link layer}. Its endpoints get `CurrentUser`; the OpenAPI
+ * document lists its schemes and its 401, 403 and 500 answers. `Authentication` is one with the
+ * default names.
+ *
+ * @example
+ * ```ts
+ * import { HttpApiAuth } from "svc-sdk/Auth"
+ *
+ * class Session extends HttpApiAuth.Tag<Session>()("Session", { query: false }) {}
+ * ```
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export const Tag =
+  <Self>() =>
+  <const Id extends string>(id: Id, options?: SchemeOptions) =>
+    HttpApiMiddleware.Tag<Self>()(id, {
+      provides: CurrentUser,
+      failure: AuthError,
+      security: schemesOf(options)
+    })
+
+/**
+ * The session id in `X-Session-Id`, the `session_id` cookie or the `session_id` query parameter.
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export class Authentication extends Tag<Authentication>()("svc-sdk/Auth/Authentication") {}
+
+/**
+ * An authentication middleware made by {@link Tag}.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface AuthenticationTag<Self>
+  extends Context.Tag<
+    Self,
+    HttpApiMiddleware.HttpApiMiddlewareSecurity<Schemes, AuthenticatedUser, AuthError>
+  > {
+  readonly security: Schemes
+}
+
+const CheckKey = Symbol.for("svc-sdk/Auth/HttpApiAuth/Check")
+
+/**
+ * A check made by {@link RequireUserType} or {@link RequirePermission}.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface CheckTag<Self>
+  extends Context.Tag<Self, HttpApiMiddleware.HttpApiMiddleware<void, AuthError>> {
+  readonly [CheckKey]: Check
+}
+
+const checkTag = <Self, const Id extends string>(id: Id, check: Check) =>
+  Object.assign(HttpApiMiddleware.Tag<Self>()(id, { failure: AuthError }), { [CheckKey]: check })
+
+/**
+ * A middleware that lets through users whose `user_type` is one of `types` (403 `Insufficient
+ * permissions. Required user types: ...` otherwise). It authenticates the request itself when no
+ * authentication middleware ran before it, with the same answers. Bad types throw here.
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export const RequireUserType =
+  <Self>() =>
+  <const Id extends string>(id: Id, types: string | ReadonlyArray<string>) =>
+    checkTag<Self, Id>(id, userTypeCheck("HttpApiAuth.RequireUserType", types))
+
+/**
+ * A middleware that lets through users with `permission` and administrators (403 `Permission
+ * required: ...` otherwise). Like {@link RequireUserType}, it authenticates the request itself when
+ * needed. A bad permission throws here.
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export const RequirePermission =
+  <Self>() =>
+  <const Id extends string>(id: Id, permission: string, options?: PermissionOptions) =>
+    checkTag<Self, Id>(id, permissionCheck("HttpApiAuth.RequirePermission", permission, options))
+
+/**
+ * Options of the layers: how long the validator may take, and the cross-site check (see
+ * `GuardOptions`). The names where the id is read come from the middleware's schemes.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type LayerOptions = Omit<GuardOptions, "header" | "cookie" | "query">
+
+/** One resolution per request, whichever middleware asks first: the validator runs once. */
+const resolutions = new WeakMap<HttpServerRequest.HttpServerRequest, Resolution>()
+
+const resolveOnce = (settings: ReturnType<typeof guardSettings>) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const known = resolutions.get(request)
+    if (known !== undefined) return Effect.succeed(known)
+    return resolve(settings, (resolution) =>
+      Effect.sync(() => {
+        resolutions.set(request, resolution)
+        return resolution
+      })
+    )
+  })
+
+/** The texts are the pinned ones the schemas list: the constructors need not check them again. */
+const errorOf = (refused: Rejection): AuthError => {
+  switch (refused.status) {
+    case 401:
+      return new Unauthorized({ error: refused.text as Unauthorized["error"] }, true)
+    case 403:
+      return new Forbidden({ error: refused.text as Forbidden["error"] }, true)
+    case 500:
+      return new AuthenticationUnavailable(
+        { error: refused.text as "Authentication service unavailable" },
+        true
+      )
+  }
+}
+
+/**
+ * Implements an authentication middleware over the application's `SessionValidator`: the first
+ * id present (header, cookie, query) is validated; the endpoint gets `CurrentUser`, or the request
+ * is answered with `requireAuth`'s pinned errors.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = <Self>(
+  tag: AuthenticationTag<Self>,
+  options?: LayerOptions
+): Layer.Layer<Self, never, SessionValidator> => {
+  const header = keyIn(tag.security, "header")
+  const settings = guardSettings("HttpApiAuth.layer", {
+    ...options,
+    // without a header scheme, a header nobody sends
+    header: header === false ? "X-Svc-Sdk-No-Header" : header,
+    cookie: keyIn(tag.security, "cookie"),
+    query: keyIn(tag.security, "query")
+  })
+  return Layer.effect(
+    tag,
+    Effect.map(SessionValidator, (validator) => {
+      const authenticate = resolveOnce(settings).pipe(
+        Effect.flatMap((resolution) => {
+          const refused = rejection(resolution)
+          return refused === undefined
+            ? Effect.succeed((resolution as Extract<Resolution, { _tag: "Authenticated" }>).user)
+            : Effect.fail(errorOf(refused))
+        }),
+        Effect.provideService(SessionValidator, validator)
+      )
+      // the builder tries the schemes in turn: each answers with the one resolution
+      const handlers: Record<string, () => typeof authenticate> = {}
+      for (const name of Object.keys(tag.security)) handlers[name] = () => authenticate
+      return handlers
+    })
+  )
+}
+
+/**
+ * Implements a {@link RequireUserType} or {@link RequirePermission} middleware. Give it the same
+ * names as the authentication middleware when they are not the defaults.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerCheck = <Self>(
+  tag: CheckTag<Self>,
+  options?: GuardOptions
+): Layer.Layer<Self, never, SessionValidator> => {
+  const settings = guardSettings("HttpApiAuth.layerCheck", options)
+  const check = tag[CheckKey]
+  return Layer.effect(
+    tag,
+    Effect.map(SessionValidator, (validator) =>
+      resolveOnce(settings).pipe(
+        Effect.flatMap((resolution) => {
+          const refused = check(resolution, false)
+          return refused === undefined ? Effect.void : Effect.fail(errorOf(refused))
+        }),
+        Effect.provideService(SessionValidator, validator)
+      )
+    )
+  )
+}
