@@ -4,12 +4,15 @@
  *
  * @since 0.1.0
  */
+import * as Headers from "@effect/platform/Headers"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as Duration from "effect/Duration"
-import type * as Effect from "effect/Effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import type { AuthContext, CurrentUser } from "./CurrentUser.js"
 import * as internal from "./internal/guards.js"
+import { nameOption } from "./internal/options.js"
 import type { SessionData } from "./SessionData.js"
 import type { SessionValidator } from "./SessionValidator.js"
 
@@ -169,3 +172,36 @@ export const requirePermission: (
  * @category predicates
  */
 export const isAdministrator: (session: SessionData) => boolean = internal.isAdministrator
+
+/**
+ * Adds the session header (default `X-Session-Id`) to `@effect/platform`'s redacted header names,
+ * so that the server's spans record it as `<redacted>`: provide it to `HttpServer.serve(...)` (or
+ * `HttpApiBuilder.serve()`) in a server that exports traces. Cookies are redacted already.
+ *
+ * @example
+ * ```ts
+ * import { HttpRouter, HttpServer } from "@effect/platform"
+ * import { Layer } from "effect"
+ * import { layerRedactSessionHeader } from "svc-sdk/Auth"
+ *
+ * const Server = HttpServer.serve(HttpRouter.empty).pipe(Layer.provide(layerRedactSessionHeader()))
+ * ```
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerRedactSessionHeader = (options?: {
+  readonly header?: string | undefined
+}): Layer.Layer<never> => {
+  const header = nameOption(
+    "layerRedactSessionHeader: options.header",
+    options?.header,
+    "X-Session-Id"
+  )
+  return Layer.scopedDiscard(
+    Effect.locallyScopedWith(Headers.currentRedactedNames, (names) => [
+      ...names,
+      header.toLowerCase()
+    ])
+  )
+}

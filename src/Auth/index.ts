@@ -16,6 +16,7 @@ export {
   type AuthGuard,
   type GuardOptions,
   isAdministrator,
+  layerRedactSessionHeader,
   optionalAuth,
   type PermissionOptions,
   requireAuth,
