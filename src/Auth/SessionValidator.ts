@@ -31,6 +31,15 @@ export interface SessionValidatorService {
   readonly validate: (
     id: Redacted.Redacted<string>
   ) => Effect.Effect<Option.Option<SessionData>, SessionValidatorUnavailable>
+  /**
+   * The answer `validate` would give, when the validator holds it already (a table in memory, a
+   * cache hit): `Some(answer)` at once, without running an Effect; `None` when it has to look the
+   * id up. Optional: the guards answer from it with no fiber, timer or Effect per request, and
+   * call `validate` otherwise. `memory` and `cached` have it.
+   */
+  readonly known?:
+    | ((id: Redacted.Redacted<string>) => Option.Option<Option.Option<SessionData>>)
+    | undefined
 }
 
 /**

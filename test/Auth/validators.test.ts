@@ -1,11 +1,14 @@
 /**
  * The validators: `fromPromise`, `memory`, and `cached` over a counting validator with TestClock.
  */
+import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber, Layer, Option, Redacted, TestClock } from "effect"
 import {
+  requireAuth,
   type SessionDataInput,
   SessionValidator,
+  type SessionValidatorService,
   SessionValidatorUnavailable
 } from "../../src/Auth/index.js"
 
@@ -235,6 +238,83 @@ describe("SessionValidator.cached", () => {
         yield* validate("a")
         expect(state.calls).toBe(4)
       }).pipe(Effect.provide(SessionValidator.cached(layer, { ttl: "1 minute", capacity: 2 })))
+    })
+  )
+})
+
+describe("the known capability", () => {
+  /** A guard in front of a handler, asked with `id` in the header. */
+  const guarded = (validator: SessionValidatorService, id: string) =>
+    HttpServerResponse.text("ok").pipe(
+      requireAuth(),
+      Effect.provideService(SessionValidator, validator),
+      Effect.provideService(
+        HttpServerRequest.HttpServerRequest,
+        HttpServerRequest.fromWeb(
+          new Request("http://localhost/", { headers: { "x-session-id": id } })
+        )
+      ),
+      Effect.map((response) => response.status)
+    )
+
+  it.effect("the guards answer from known without running validate; None falls back to it", () =>
+    Effect.gen(function* () {
+      const calls = { validate: 0, known: 0 }
+      const validator: SessionValidatorService = {
+        validate: () =>
+          Effect.sync(() => {
+            calls.validate++
+            return Option.some({ user_id: "late" })
+          }),
+        known: (id) => {
+          calls.known++
+          const raw = Redacted.value(id)
+          return raw === "hot"
+            ? Option.some(Option.some({ user_id: "u1" }))
+            : raw === "gone"
+              ? Option.some(Option.none())
+              : Option.none()
+        }
+      }
+      expect(yield* guarded(validator, "hot")).toBe(200)
+      expect(yield* guarded(validator, "gone")).toBe(401)
+      expect(calls).toEqual({ validate: 0, known: 2 })
+      expect(yield* guarded(validator, "cold")).toBe(200)
+      expect(calls).toEqual({ validate: 1, known: 3 })
+    })
+  )
+
+  it.effect("a known that throws is unavailable: 500", () =>
+    Effect.gen(function* () {
+      const validator: SessionValidatorService = {
+        validate: () => Effect.succeed(Option.some({ user_id: "u1" })),
+        known: () => {
+          throw new Error("broken table")
+        }
+      }
+      expect(yield* guarded(validator, "any")).toBe(500)
+    })
+  )
+
+  it.effect("memory and cached know their answers; cached only after a lookup settled", () =>
+    Effect.gen(function* () {
+      const memory = yield* Effect.provide(
+        SessionValidator,
+        SessionValidator.memory({ "s-1": user })
+      )
+      expect(memory.known?.(Redacted.make("s-1"))).toEqual(Option.some(Option.some(user)))
+      expect(memory.known?.(Redacted.make("s-2"))).toEqual(Option.some(Option.none()))
+      const { layer } = counting()
+      const cached = yield* Effect.provide(
+        SessionValidator,
+        layer.pipe(SessionValidator.cached({ ttl: "1 minute" }))
+      )
+      const id = Redacted.make("s-1")
+      expect(cached.known?.(id)).toEqual(Option.none())
+      yield* cached.validate(id)
+      expect(cached.known?.(id)).toEqual(Option.some(Option.some({ user_id: "u1" })))
+      yield* TestClock.adjust("1 minute")
+      expect(cached.known?.(id)).toEqual(Option.none())
     })
   )
 })

@@ -94,17 +94,32 @@ export const resolve = <A, E, R>(
         if (reading.ambient && !isSameSiteRequest(request, settings.crossSite)) {
           return next(crossSite, false)
         }
-        const validation = startValidation(Context.get(context, SessionValidator), reading.id)
+        const validator = Context.get(context, SessionValidator)
         const onAnswer = (resolution: Resolution) => next(resolution, false)
-        // an answer that is already there (`Effect.succeed`, the memory validator) costs nothing more
-        return Exit.isExit(validation)
-          ? answer(validation as Answer, onAnswer)
-          : Effect.flatMap(Effect.runtime<never>(), (runtime) =>
-              validate(runtime, settings, validation, onAnswer)
-            )
+        // an answer the validator holds already (memory, a cache hit) costs nothing more
+        const known = knownAnswer(validator, reading.id)
+        if (known !== undefined) return answer(known, onAnswer)
+        const validation = startValidation(validator, reading.id)
+        return Effect.flatMap(Effect.runtime<never>(), (runtime) =>
+          validate(runtime, settings, validation, onAnswer)
+        )
       }
     }
   })
+
+/** The validator's `known` answer as an `Exit`; a `known` that throws is unavailable. */
+const knownAnswer = (
+  validator: SessionValidator["Type"],
+  id: Parameters<SessionValidator["Type"]["validate"]>[0]
+): Answer | undefined => {
+  if (validator.known === undefined) return undefined
+  try {
+    const known = validator.known(id)
+    return Option.isSome(known) ? Exit.succeed(known.value) : undefined
+  } catch (cause) {
+    return Exit.die(cause)
+  }
+}
 
 /** A validator that throws instead of failing is unavailable, like one that fails. */
 const startValidation = (

@@ -7,14 +7,11 @@ import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { SessionData, type SessionDataInput } from "../SessionData.js"
+import type { SessionValidatorService } from "../SessionValidator.js"
 import { SessionValidatorUnavailable } from "../SessionValidatorUnavailable.js"
 import { describe, durationOption, positiveIntegerOption } from "./options.js"
 
-export interface ValidatorService {
-  readonly validate: (
-    id: Redacted.Redacted<string>
-  ) => Effect.Effect<Option.Option<SessionData>, SessionValidatorUnavailable>
-}
+export type ValidatorService = SessionValidatorService
 
 const decodeSession = Schema.decodeUnknown(SessionData)
 
@@ -91,8 +88,9 @@ export const memory = (sessions: MemorySessions): ValidatorService => {
     }
     table.set(id, decoded.right)
   }
-  // an `Exit` is an Effect that is already done: the guards use the answer without running it
-  return { validate: (id) => Exit.succeed(Option.fromNullable(table.get(Redacted.value(id)))) }
+  const lookup = (id: Redacted.Redacted<string>) =>
+    Option.fromNullable(table.get(Redacted.value(id)))
+  return { validate: (id) => Effect.succeed(lookup(id)), known: (id) => Option.some(lookup(id)) }
 }
 
 export interface CacheOptions {
@@ -133,8 +131,8 @@ export const cacheSettings = (options: CacheOptions) => {
  * from the cache at once, so the next request asks again. Keyed by the raw id, which never leaves.
  *
  * Effect's `Cache` does the lookups (concurrent requests for one id share one lookup, capacity,
- * TTL). Beside it, the answers its lookups settled are kept with their expiry time, so that a hit
- * is answered with an `Exit` — an Effect already done, which the guards use without running it.
+ * TTL). Beside it, the answers its lookups settled are kept with their expiry time for `known`:
+ * a hit is answered there, synchronously, without running the Cache's Effect.
  */
 export const cached = (
   underlying: ValidatorService,
@@ -148,7 +146,7 @@ export const cached = (
       settled.delete(key)
       if (ttl <= 0) return
       settled.set(key, {
-        answer: Exit.succeed(answer),
+        answer: Option.some(answer),
         until: clock.unsafeCurrentTimeMillis() + ttl
       })
       if (settled.size > settings.capacity) settled.delete(settled.keys().next().value as string)
@@ -164,18 +162,25 @@ export const cached = (
         onSuccess: (answer) => (Option.isSome(answer) ? settings.ttl : settings.negativeTtl)
       })
     })
+    const known = (id: Redacted.Redacted<string>) => {
+      const hit = settled.get(Redacted.value(id))
+      return hit !== undefined && clock.unsafeCurrentTimeMillis() < hit.until
+        ? hit.answer
+        : Option.none()
+    }
     return {
       validate: (id) => {
+        const hit = known(id)
+        if (Option.isSome(hit)) return Effect.succeed(hit.value)
         const key = Redacted.value(id)
-        const hit = settled.get(key)
-        if (hit !== undefined && clock.unsafeCurrentTimeMillis() < hit.until) return hit.answer
         return cache.get(key).pipe(Effect.tapErrorCause(() => cache.invalidate(key)))
-      }
+      },
+      known
     }
   })
 
 interface Settled {
-  readonly answer: Exit.Exit<Option.Option<SessionData>, SessionValidatorUnavailable>
+  readonly answer: Option.Option<Option.Option<SessionData>>
   /** Clock time (ms) until which the answer holds. */
   readonly until: number
 }
