@@ -3,14 +3,16 @@
  * each with the same JSON handler unguarded (`/open`) and under `requireAuth` (`/guarded`); the
  * validator is provided once per server, as an application would: the memory validator on one,
  * `cached(http(...))` on the other, whose remote auth service is a plain `node:http` server in this
- * process. Sends `{ memory, cached }` (the two ports) to the parent over IPC.
+ * process. With `REDIS_URL` set, a third server validates against `SessionStore.layerRedis`. A
+ * fourth serves the flapping run: its validator fails every third lookup. Sends the servers (port
+ * and valid session id) to the parent over IPC.
  */
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { HttpRouter, HttpServer, HttpServerResponse } from "@effect/platform"
 import { NodeHttpClient, NodeHttpServer, NodeRuntime } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
-import { CurrentUser, requireAuth, SessionValidator } from "../src/Auth/index.js"
+import { Effect, Layer, Redacted } from "effect"
+import { CurrentUser, requireAuth, SessionStore, SessionValidator } from "../src/Auth/index.js"
 
 const SESSION_ID = "bench-session-0123456789abcdef"
 const session = { user_id: "u1", email: "u1@example.com", user_type: "user", permissions: ["read"] }
@@ -54,6 +56,29 @@ const serveWith = <E, R>(validator: Layer.Layer<SessionValidator, E, R>) =>
     return address._tag === "TcpAddress" ? address.port : yield* Effect.die("not a TCP address")
   })
 
+/** Every third lookup fails (unavailable), the others answer at once: a validator that flaps. */
+const flapping = () => {
+  let calls = 0
+  return SessionValidator.fromPromise(async (id) => {
+    calls++
+    if (calls % 3 === 0) throw new Error("flap")
+    return id === SESSION_ID ? session : null
+  })
+}
+
+/** A server over a Redis store, with one session created in it. */
+const serveRedis = (url: string) =>
+  Effect.gen(function* () {
+    const store = yield* Layer.build(SessionStore.layerRedis({ url }))
+    const id = yield* Effect.flatMap(SessionStore, (sessions) => sessions.create(session)).pipe(
+      Effect.provide(store)
+    )
+    const port = yield* serveWith(
+      SessionStore.validator.pipe(Layer.provide(Layer.succeedContext(store)))
+    )
+    return { port, id: Redacted.value(id) }
+  })
+
 const main = Effect.gen(function* () {
   const authService = yield* startAuthService
   const authUrl = `http://127.0.0.1:${(authService.address() as AddressInfo).port}/session`
@@ -64,7 +89,15 @@ const main = Effect.gen(function* () {
       Layer.provide(NodeHttpClient.layerUndici)
     )
   )
-  process.send?.({ memory, cached })
+  const redisUrl = process.env.REDIS_URL
+  const redis = redisUrl === undefined ? undefined : yield* serveRedis(redisUrl)
+  const flaky = yield* serveWith(flapping())
+  process.send?.({
+    memory: { port: memory, id: SESSION_ID },
+    cached: { port: cached, id: SESSION_ID },
+    flapping: { port: flaky, id: SESSION_ID },
+    ...(redis === undefined ? {} : { redis })
+  })
   return yield* Effect.never
 }).pipe(Effect.scoped, Effect.provide(NodeHttpServer.layerContext))
 

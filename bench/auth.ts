@@ -1,14 +1,18 @@
 /**
  * Auth guard throughput: requests/s of one route unguarded, under `requireAuth` with the memory
- * validator, and under `requireAuth` with `cached(http(...))`, on the same server (a child
- * process, bench/auth-server.ts), loaded with autocannon from this process.
+ * validator, with `cached(http(...))`, and with the Redis store (a real `redis-server`, when
+ * installed), on the same server (a child process, bench/auth-server.ts), loaded with autocannon
+ * from this process. Then a bounded run against a validator that flaps, counting wrong answers.
  *
  *   npx tsx --conditions=svc-sdk-source bench/auth.ts [--runs 3] [--seconds 3]
  */
 import { type ChildProcess, fork } from "node:child_process"
+import { existsSync } from "node:fs"
 import { createRequire } from "node:module"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
+import { request } from "undici"
+import { REDIS_SERVER, type RedisServer, startRedis } from "../test/support/redis.js"
 import { type BenchOptions, type Figure, type Goal, median, type Section } from "./report.js"
 
 /** The part of autocannon's API used here (the package ships no types). */
@@ -29,19 +33,27 @@ type Autocannon = (options: {
 const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon
 
 const CONNECTIONS = 50
-const SESSION_ID = "bench-session-0123456789abcdef"
 const GOAL = 0.9
 const VALIDATORS = [
-  { server: "memory", name: "requireAuth, memory validator" },
-  { server: "cached", name: "requireAuth, cached(http(...)) validator" }
+  { server: "memory", name: "requireAuth, memory validator", goal: true },
+  { server: "cached", name: "requireAuth, cached(http(...)) validator", goal: true },
+  { server: "redis", name: "requireAuth, SessionStore.layerRedis validator", goal: false }
 ] as const
-type Ports = Record<(typeof VALIDATORS)[number]["server"], number>
+interface Served {
+  readonly port: number
+  /** A session id the server's validator accepts. */
+  readonly id: string
+}
+type Ports = Partial<Record<(typeof VALIDATORS)[number]["server"] | "flapping", Served>>
 
-const startServers = (): Promise<{ ports: Ports; child: ChildProcess }> =>
+const startServers = (
+  redisUrl: string | undefined
+): Promise<{ ports: Ports; child: ChildProcess }> =>
   new Promise((resolve, reject) => {
     const child = fork(fileURLToPath(new URL("./auth-server.ts", import.meta.url)), [], {
       execArgv: ["--import", "tsx", "--conditions=svc-sdk-source"],
-      stdio: ["ignore", "inherit", "inherit", "ipc"]
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      env: { ...process.env, ...(redisUrl === undefined ? {} : { REDIS_URL: redisUrl }) }
     })
     child.once("message", (ports) => resolve({ ports: ports as Ports, child }))
     child.once("error", reject)
@@ -49,13 +61,13 @@ const startServers = (): Promise<{ ports: Ports; child: ChildProcess }> =>
   })
 
 /** Average requests/s over `seconds`; every response must be a 2xx. */
-const load = async (url: string, seconds: number): Promise<number> => {
+const load = async (url: string, seconds: number, id: string): Promise<number> => {
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
     pipelining: 1,
     duration: seconds,
-    headers: { "x-session-id": SESSION_ID }
+    headers: { "x-session-id": id }
   })
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
     throw new Error(
@@ -73,35 +85,76 @@ interface Pair {
 }
 
 /** One run on one server: unguarded and guarded back to back, in alternating order. */
-const measurePair = async (port: number, seconds: number, guardedFirst: boolean, pair: Pair) => {
-  const url = (path: string) => `http://127.0.0.1:${port}${path}`
-  const first = await load(url(guardedFirst ? "/guarded" : "/open"), seconds)
-  const second = await load(url(guardedFirst ? "/open" : "/guarded"), seconds)
+const measurePair = async (served: Served, seconds: number, guardedFirst: boolean, pair: Pair) => {
+  const url = (path: string) => `http://127.0.0.1:${served.port}${path}`
+  const first = await load(url(guardedFirst ? "/guarded" : "/open"), seconds, served.id)
+  const second = await load(url(guardedFirst ? "/open" : "/guarded"), seconds, served.id)
   const [open, guarded] = guardedFirst ? [second, first] : [first, second]
   pair.open.push(open)
   pair.guarded.push(guarded)
   pair.ratios.push(guarded / open)
 }
 
+const FLAPPING_REQUESTS = 10_000
+
+/**
+ * 10,000 requests at 32 in flight against a validator that fails every third lookup: a third with
+ * the valid id, a third with an unknown id, a third with none. Wrong: a request without a valid id
+ * that reached the handler (200), or a valid id refused as invalid (401; 500 is the honest answer
+ * while the validator is down).
+ */
+const flappingRun = async (served: Served) => {
+  const counts = { granted: 0, refused: 0, unavailable: 0, wrong: 0 }
+  let next = 0
+  const worker = async () => {
+    while (next < FLAPPING_REQUESTS) {
+      const kind = next++ % 3
+      const headers: Record<string, string> =
+        kind === 0
+          ? { "x-session-id": served.id }
+          : kind === 1
+            ? { "x-session-id": "forged-id" }
+            : {}
+      const response = await request(`http://127.0.0.1:${served.port}/guarded`, { headers })
+      const body = await response.body.text()
+      const valid = kind === 0
+      if (response.statusCode === 200) {
+        counts.granted++
+        if (!valid || JSON.parse(body).id !== "u1") counts.wrong++
+      } else if (response.statusCode === 500) {
+        counts.unavailable++
+      } else {
+        counts.refused++
+        if (valid || response.statusCode !== 401) counts.wrong++
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: 32 }, worker))
+  return counts
+}
+
 export const run = async (options: BenchOptions): Promise<Section> => {
-  const { ports, child } = await startServers()
+  let redis: RedisServer | undefined
+  if (existsSync(REDIS_SERVER)) redis = await startRedis()
+  const { ports, child } = await startServers(redis?.url)
   try {
     const pairs = new Map<string, Pair>()
-    for (const validator of VALIDATORS) {
-      const port = ports[validator.server]
-      await load(`http://127.0.0.1:${port}/open`, 1) // warm-up
-      await load(`http://127.0.0.1:${port}/guarded`, 1)
+    const measured = VALIDATORS.filter((validator) => ports[validator.server] !== undefined)
+    for (const validator of measured) {
+      const served = ports[validator.server]!
+      await load(`http://127.0.0.1:${served.port}/open`, 1, served.id) // warm-up
+      await load(`http://127.0.0.1:${served.port}/guarded`, 1, served.id)
       pairs.set(validator.server, { open: [], guarded: [], ratios: [] })
     }
     for (let i = 0; i < options.runs; i++) {
-      for (const validator of VALIDATORS) {
+      for (const validator of measured) {
         const pair = pairs.get(validator.server)!
-        await measurePair(ports[validator.server], options.seconds, i % 2 === 1, pair)
+        await measurePair(ports[validator.server]!, options.seconds, i % 2 === 1, pair)
       }
     }
     const figures: Array<Figure> = []
     const goals: Array<Goal> = []
-    for (const validator of VALIDATORS) {
+    for (const validator of measured) {
       const pair = pairs.get(validator.server)!
       const ratio = median(pair.ratios)
       figures.push(
@@ -113,20 +166,33 @@ export const run = async (options: BenchOptions): Promise<Section> => {
           ratios: [{ peer: "unguarded", ratio }]
         }
       )
+      if (!validator.goal) continue
       goals.push({
         text: `${validator.name} keeps ≥ ${GOAL}× the unguarded throughput`,
         met: ratio >= GOAL,
         detail: `${ratio.toFixed(2)}× (median of per-run ratios: ${pair.ratios.map((r) => r.toFixed(2)).join(", ")})`
       })
     }
+    const flaps = await flappingRun(ports.flapping!)
+    figures.push({
+      name: `flapping validator, ${FLAPPING_REQUESTS} requests: wrong authorisations`,
+      value: flaps.wrong,
+      unit: `(${flaps.granted} granted, ${flaps.refused} refused, ${flaps.unavailable} unavailable)`
+    })
+    goals.push({
+      text: `zero wrong authorisations in ${FLAPPING_REQUESTS} requests with a flapping validator`,
+      met: flaps.wrong === 0 && flaps.granted > 0 && flaps.refused > 0 && flaps.unavailable > 0,
+      detail: `${flaps.wrong} wrong; ${flaps.granted} granted, ${flaps.refused} refused (401), ${flaps.unavailable} unavailable (500)`
+    })
     return {
       title: "Auth guards: requireAuth throughput",
-      method: `autocannon, ${CONNECTIONS} connections, ${options.seconds} s per route and run, ${options.runs} runs; per run the unguarded and the guarded route of one server are loaded back to back (order alternating), and the ratio is the median of the per-run ratios. Two @effect/platform-node servers in one child process, each with its validator provided once (memory; cached(http(...)) over a local auth service, ttl 5 min), the same JSON handler on both routes, a valid X-Session-Id on every request.`,
+      method: `autocannon, ${CONNECTIONS} connections, ${options.seconds} s per route and run, ${options.runs} runs; per run the unguarded and the guarded route of one server are loaded back to back (order alternating), and the ratio is the median of the per-run ratios. @effect/platform-node servers in one child process, each with its validator provided once (memory; cached(http(...)) over a local auth service, ttl 5 min; SessionStore.layerRedis over a redis-server on loopback, every request a Redis round trip), the same JSON handler on both routes, a valid X-Session-Id on every request. The flapping run: ${FLAPPING_REQUESTS} requests, 32 in flight, valid, unknown and absent ids in turn, a fromPromise validator failing every third lookup.`,
       figures,
       goals
     }
   } finally {
     child.kill()
+    await redis?.dispose()
   }
 }
 
