@@ -311,21 +311,20 @@ export const layer = <Self>(
   const header = keyIn(tag.security, "header")
   const settings = guardSettings("HttpApiAuth.layer", {
     ...options,
-    // without a header scheme, a header nobody sends
-    header: header === false ? "X-Svc-Sdk-No-Header" : header,
     cookie: keyIn(tag.security, "cookie"),
     query: keyIn(tag.security, "query")
   })
+  // the sources are the schemes': a middleware without a header scheme reads no header
+  const source = { ...settings.source, header: header === false ? header : header.toLowerCase() }
   return Layer.effect(
     tag,
     Effect.map(SessionValidator, (validator) => {
-      const authenticate = resolveOnce(settings).pipe(
-        Effect.flatMap((resolution) => {
-          const refused = rejection(resolution)
-          return refused === undefined
-            ? Effect.succeed((resolution as Extract<Resolution, { _tag: "Authenticated" }>).user)
-            : Effect.fail(errorOf(refused))
-        }),
+      const authenticate = resolveOnce({ ...settings, source }).pipe(
+        Effect.flatMap((resolution) =>
+          resolution._tag === "Authenticated"
+            ? Effect.succeed(resolution.user)
+            : Effect.fail(errorOf(rejection(resolution)))
+        ),
         Effect.provideService(SessionValidator, validator)
       )
       // the builder tries the schemes in turn: each answers with the one resolution

@@ -76,9 +76,13 @@ const rejections = {
 } as const
 const authenticationRequired = refuse(401, ErrorText.authenticationRequired)
 
-/** `Authenticated` goes on; anything else is `requireAuth`'s rejection. */
-export const rejection = (resolution: Resolution): Rejection | undefined =>
-  resolution._tag === "Authenticated" ? undefined : rejections[resolution._tag]
+/** `requireAuth`'s answer to a resolution that is not `Authenticated`. */
+export const rejection = (resolution: Exclude<Resolution, Authenticated>): Rejection =>
+  rejections[resolution._tag]
+
+/** `requireAuth`'s check: `Authenticated` goes on. */
+const authenticatedOnly: Check = (resolution) =>
+  resolution._tag === "Authenticated" ? undefined : rejection(resolution)
 
 /** What a guard checks once the resolution is there; `known` when an earlier guard made it. */
 export type Check = (resolution: Resolution, known: boolean) => Rejection | undefined
@@ -140,17 +144,17 @@ const authenticatedGuard =
         E,
         Exclude<R, CurrentUser | AuthContext>
       > => {
-        const refused =
-          check(resolution, known) ??
-          (resolution._tag === "Authenticated" ? undefined : authenticationRequired)
-        return refused === undefined
-          ? withUser(self, resolution, (resolution as Authenticated).user)
-          : Effect.succeed(errorResponse(refused.status, refused.text))
+        const refused = check(resolution, known)
+        if (refused !== undefined)
+          return Effect.succeed(errorResponse(refused.status, refused.text))
+        return resolution._tag === "Authenticated"
+          ? withUser(self, resolution, resolution.user)
+          : Effect.succeed(errorResponse(401, ErrorText.authenticationRequired))
       }
     )
 
 export const requireAuth = (options?: GuardOptions) =>
-  authenticatedGuard(guardSettings("requireAuth", options), rejection)
+  authenticatedGuard(guardSettings("requireAuth", options), authenticatedOnly)
 
 export const optionalAuth = (options?: GuardOptions) => {
   const settings = guardSettings("optionalAuth", options)

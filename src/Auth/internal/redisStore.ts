@@ -166,6 +166,8 @@ const connect = (
 
 const decodeSession = Schema.decodeUnknownOption(SessionJson)
 const encodeSession = Schema.encode(SessionJson)
+/** A stored session as found: `None` when it is gone (or does not decode). */
+const sessionFrom = (data: string | null) => (data === null ? Option.none() : decodeSession(data))
 
 export const make = (settings: RedisSettings) =>
   Effect.gen(function* () {
@@ -190,13 +192,13 @@ export const make = (settings: RedisSettings) =>
 
     const get: SessionStoreService["get"] = (id) =>
       Effect.flatMap(sessionKey(id), (key) => call(() => redis.hget(key, "data"))).pipe(
-        Effect.map((data) => (data === null ? Option.none() : decodeSession(data))),
+        Effect.map(sessionFrom),
         failingAs("get")
       )
 
     const touch: SessionStoreService["touch"] = (id) =>
       Effect.flatMap(sessionKey(id), (key) => call(() => redis.svcTouch(key))).pipe(
-        Effect.map((data) => (data === null ? Option.none() : decodeSession(data))),
+        Effect.map(sessionFrom),
         failingAs("touch")
       )
 

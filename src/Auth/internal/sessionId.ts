@@ -5,7 +5,7 @@ import { isValidSessionId } from "../../Storage/SessionKeys.js"
 /** Where a guard looks for the session id; `false` switches a place off. */
 export interface SessionIdSource {
   /** Lower-cased header name. */
-  readonly header: string
+  readonly header: string | false
   readonly cookie: string | false
   readonly query: string | false
 }
@@ -34,7 +34,7 @@ export const readSessionId = (
   request: HttpServerRequest.HttpServerRequest,
   source: SessionIdSource
 ): SessionIdReading => {
-  const header = nonEmpty(request.headers[source.header])
+  const header = source.header === false ? undefined : nonEmpty(request.headers[source.header])
   if (header !== undefined) return found(header, false)
   const cookie = source.cookie === false ? undefined : nonEmpty(request.cookies[source.cookie])
   if (cookie !== undefined) return found(cookie, true)
