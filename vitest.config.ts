@@ -7,6 +7,9 @@ export default defineConfig({
       "#transport": fileURLToPath(
         new URL("./src/Client/internal/transport.node.ts", import.meta.url)
       ),
+      "#httpClientAdapter": fileURLToPath(
+        new URL("./src/Client/internal/httpClientAdapter.ts", import.meta.url)
+      ),
       "#asyncStorage": fileURLToPath(
         new URL("./src/Storage/internal/asyncStorageModule.ts", import.meta.url)
       )

@@ -21,6 +21,7 @@ import type { ApiResponse } from "./ApiResponse.js"
 import * as facade from "./internal/facade.js"
 import * as service from "./internal/service.js"
 import type { Params } from "./internal/url.js"
+import * as viaHttpClient from "./internal/viaHttpClient.js"
 import type { SvcError } from "./SvcError.js"
 
 /**
@@ -374,7 +375,10 @@ export interface SvcClientService {
  * @category services
  */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the constructor sets every member of the merged SvcClientFacade, from facade.make, which the compiler checks against it
-export class SvcClient extends Context.Tag("svc-sdk/SvcClient")<SvcClient, SvcClientService>() {
+export class SvcClient extends /*#__PURE__*/ Context.Tag("svc-sdk/SvcClient")<
+  SvcClient,
+  SvcClientService
+>() {
   /**
    * The Effect API over the `HttpClient` in context.
    *
@@ -384,7 +388,8 @@ export class SvcClient extends Context.Tag("svc-sdk/SvcClient")<SvcClient, SvcCl
   static readonly make = (
     baseUrl: string,
     config?: SvcConfig
-  ): Effect.Effect<SvcClientService, never, HttpClient.HttpClient> => service.make(baseUrl, config)
+  ): Effect.Effect<SvcClientService, never, HttpClient.HttpClient> =>
+    viaHttpClient.make(baseUrl, config)
 
   /**
    * Provides {@link SvcClient}; the transport is the `HttpClient` you provide.
@@ -396,7 +401,7 @@ export class SvcClient extends Context.Tag("svc-sdk/SvcClient")<SvcClient, SvcCl
     baseUrl: string,
     config?: SvcConfig
   ): Layer.Layer<SvcClient, never, HttpClient.HttpClient> =>
-    Layer.effect(SvcClient, service.make(baseUrl, config))
+    Layer.effect(SvcClient, viaHttpClient.make(baseUrl, config))
 
   /**
    * Provides {@link SvcClient} over the facade's own transport — undici through its global
@@ -458,7 +463,12 @@ export class SvcClient extends Context.Tag("svc-sdk/SvcClient")<SvcClient, SvcCl
    */
   constructor(baseUrl: string, config?: SvcConfig) {
     super(undefined as never)
-    Object.assign(this, facade.make(baseUrl, config))
+    facade.mark(Object.assign(this, facade.make(baseUrl, config)))
+  }
+
+  /** `createSvc`'s facades are instances too, though made without the class. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return facade.isFacade(value)
   }
 }
 
@@ -518,10 +528,12 @@ export interface SvcClientFacade {
 export interface SvcClient extends SvcClientFacade {}
 
 /**
- * The Promise facade, as `new SvcClient(baseUrl, config)`.
+ * The Promise facade, as `new SvcClient(baseUrl, config)` gives it (`instanceof SvcClient` holds).
  *
  * @since 0.1.0
  * @category constructors
  */
+// made without the class, so that an app using only the facade bundles none of its Effect layers;
+// the class adds no runtime member to a facade (its instance type's other fields are type-level)
 export const createSvc = (baseUrl: string, config?: SvcConfig): SvcClient =>
-  new SvcClient(baseUrl, config)
+  facade.make(baseUrl, config) as SvcClient

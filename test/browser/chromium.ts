@@ -27,12 +27,17 @@ export const launchChromium = (): Promise<Browser> =>
     ]
   })
 
-/** `#transport` and `#asyncStorage` as the `browser` condition resolves them, from the sources. */
+/** `#transport`, `#httpClientAdapter` and `#asyncStorage` as the `browser` condition resolves them, from the sources. */
 const fetchTransport: Plugin = {
   name: "svc-transport-fetch",
   setup: (build) => {
     build.onResolve({ filter: /^#transport$/ }, () => ({
       path: fileURLToPath(new URL("../../src/Client/internal/transport.fetch.ts", import.meta.url))
+    }))
+    build.onResolve({ filter: /^#httpClientAdapter$/ }, () => ({
+      path: fileURLToPath(
+        new URL("../../src/Client/internal/httpClientAdapter.browser.ts", import.meta.url)
+      )
     }))
     build.onResolve({ filter: /^#asyncStorage$/ }, () => ({
       path: fileURLToPath(

@@ -42,6 +42,7 @@ it("type-checks every TypeScript block of the README", () => {
           "svc-sdk": ["../../src/index.ts"],
           "svc-sdk/*": ["../../src/*/index.ts"],
           "#transport": ["../../src/Client/internal/transport.node.ts"],
+          "#httpClientAdapter": ["../../src/Client/internal/httpClientAdapter.ts"],
           "#asyncStorage": ["../../src/Storage/internal/asyncStorageModule.ts"]
         }
       },

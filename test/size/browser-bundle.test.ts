@@ -1,8 +1,8 @@
 /**
  * The browser entry stays a browser entry: bundling the facade for the browser pulls in no
- * Node-only module, and what the page loads at once holds neither `effect/Schema` nor
- * `@effect/platform`'s `HttpClient`: Schema is loaded by a request that passes one, the platform by
- * `SvcClient.layer` (both as chunks an app's bundler splits off).
+ * Node-only module, and neither `effect/Schema` nor `@effect/platform`, not even as a chunk loaded
+ * later: a request that passes an `effect/Schema` loads `effect/ParseResult` on demand (the app's
+ * own schema brings `Schema`), and the `HttpClient` adapter behind `SvcClient.layer` is tree-shaken.
  */
 import { existsSync } from "node:fs"
 import { describe, expect, it } from "vitest"
@@ -30,6 +30,21 @@ describe("browser bundle", () => {
       const modules = await modulesOf(name)
       expect(modules.filter((path) => schema.test(path))).toEqual([])
       expect(modules.filter((path) => path.includes("@effect/platform"))).toEqual([])
+    }
+  )
+
+  it.each(["facadeGet", "facadeQuery"] as const)(
+    "%s bundles no effect/Schema and no @effect/platform, not even as a chunk loaded later",
+    async (name) => {
+      const modules = bundledModules((await bundleConsumer(name)).metafile, "all")
+      expect(
+        modules.filter((path) => /effect[/\\]dist[/\\]esm[/\\]Schema\.js$/.test(path))
+      ).toEqual([])
+      expect(modules.filter((path) => path.includes("@effect/platform"))).toEqual([])
+      // a request with a schema loads the decoder on demand
+      expect(
+        modules.some((path) => /effect[/\\]dist[/\\]esm[/\\]ParseResult\.js$/.test(path))
+      ).toBe(true)
     }
   )
 

@@ -519,23 +519,20 @@ const decode = <A, I>(
       )
     )
   }
-  // effect/Schema is loaded only by a request that passes one: an app that never does neither
-  // loads nor bundles it
-  return Effect.flatMap(Effect.promise(loadSchema), ({ Schema, ParseResult }) =>
-    Schema.decodeUnknown(schema as Schema.Schema<A, I, never>)(response.data).pipe(
+  // effect/ParseResult is loaded only by a request that passes a schema: an app that never does
+  // neither loads nor bundles it (nor effect/Schema, which the app's own schema brings)
+  return Effect.flatMap(Effect.promise(loadParseResult), (ParseResult) =>
+    ParseResult.decodeUnknown(schema as Schema.Schema<A, I, never>)(response.data).pipe(
       Effect.map((data): ApiResponse<A> => ({ ...response, data })),
-      Effect.mapError((cause) => failed(ParseResult.TreeFormatter.formatErrorSync(cause), cause))
+      Effect.mapError((issue) => {
+        const error = ParseResult.parseError(issue)
+        return failed(ParseResult.TreeFormatter.formatErrorSync(error), error)
+      })
     )
   )
 }
 
-const loadSchema = async () => {
-  const [Schema, ParseResult] = await Promise.all([
-    import("effect/Schema"),
-    import("effect/ParseResult")
-  ])
-  return { Schema, ParseResult }
-}
+const loadParseResult = () => import("effect/ParseResult")
 
 const describeIssue = (issue: {
   readonly message: string

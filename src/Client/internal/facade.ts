@@ -69,13 +69,24 @@ const runVoid = (report: (error: Error) => void, program: Effect.Effect<void>): 
     report(cause instanceof Error ? cause : new Error(String(cause)))
   )
 
+const facades = new WeakSet<object>()
+
+/** Records `value` as a facade, for `instanceof SvcClient`. */
+export const mark = <A extends object>(value: A): A => {
+  facades.add(value)
+  return value
+}
+
+export const isFacade = (value: unknown): boolean =>
+  typeof value === "object" && value !== null && facades.has(value)
+
 /** The facade over a fresh client: `config.fetch`, else the runtime's transport. */
 export const make = (baseUrl: string, config?: SvcConfig): SvcClientFacade => {
   const state = makeState(baseUrl, config)
   const transport = config?.fetch === undefined ? defaultTransport : fetchTransport(config.fetch)
   const api = service.fromState(state, transport)
   const report = state.report
-  return {
+  return mark({
     get: (endpoint, options) => run(report, api.get(endpoint, options)),
     delete: (endpoint, options) => run(report, api.delete(endpoint, options)),
     post: (endpoint, body, options) => run(report, api.post(endpoint, body, options)),
@@ -108,5 +119,5 @@ export const make = (baseUrl: string, config?: SvcConfig): SvcClientFacade => {
       service.addInterceptor(state.responseInterceptors, interceptor),
     getBaseUrl: api.getBaseUrl,
     getConfig: api.getConfig
-  }
+  })
 }

@@ -1,8 +1,6 @@
 /**
  * The Effect API over a client state and a transport. The Promise facade runs these programs.
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
@@ -87,32 +85,6 @@ export const fromState = (state: ClientState, transport: Transport): SvcClientSe
   getBaseUrl: () => state.baseUrl,
   getConfig: () => getConfig(state)
 })
-
-/**
- * `@effect/platform`'s `HttpClient` tag, by its key: the same service, without loading the platform
- * for an app that never provides one (the facade).
- */
-const HttpClientTag = Context.GenericTag<HttpClient.HttpClient>("@effect/platform/HttpClient")
-
-/**
- * Validates at once (throws on bad input), then sends through the `HttpClient` in context — or
- * through `config.fetch` when one is given. The adapter is loaded on first use.
- */
-export const make = (
-  baseUrl: string,
-  config?: SvcConfig
-): Effect.Effect<SvcClientService, never, HttpClient.HttpClient> => {
-  const state = makeState(baseUrl, config)
-  const fetch = config?.fetch
-  return Effect.flatMap(HttpClientTag, (client) =>
-    fetch === undefined
-      ? Effect.map(
-          Effect.promise(() => import("./httpClientTransport.js")),
-          (adapter) => fromState(state, adapter.fromHttpClient(client))
-        )
-      : Effect.succeed(fromState(state, fetchTransport(fetch)))
-  )
-}
 
 /** The Effect API over the facade's transport: `config.fetch`, else the runtime's. */
 export const fromDefaultTransport = (baseUrl: string, config?: SvcConfig): SvcClientService =>
