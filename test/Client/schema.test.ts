@@ -18,7 +18,7 @@ describe("schema decoding", () => {
         Effect.provide(SvcClient.layer(server.origin)),
         Effect.provide(NodeHttpClient.layerUndici)
       )
-      const joined: Date | undefined = response.data?.joined
+      const joined: Date = response.data.joined
       expect(joined).toEqual(new Date("2024-01-01T00:00:00.000Z"))
     })
   )
