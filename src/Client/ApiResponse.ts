@@ -77,8 +77,8 @@ export interface ApiFailure {
   readonly meta?: ResponseMeta
   readonly code: ErrorCode
   /**
-   * The response's headers, names in lower case, on an `HTTP_ERROR` (failures without a response
-   * have none).
+   * The response's headers, names in lower case, on a failure that came from a response
+   * (`HTTP_ERROR`, `DECODE_ERROR`); failures without a response have none.
    */
   readonly headers?: Readonly<Record<string, string>>
 }

@@ -48,6 +48,8 @@ describe("schema decoding", () => {
       const bad = await svc.get("/u", { schema: Schema.Array(Schema.String) })
       expect(bad).toMatchObject({ success: false, status: 200, code: "DECODE_ERROR" })
       expect(bad.error).toMatch(/does not match the schema/)
+      // a failure that came from a response carries its headers
+      expect(bad.headers?.["content-type"]).toBe("application/json")
     } finally {
       await server.close()
     }
@@ -236,6 +238,7 @@ describe("zod and valibot validators, as users write them", () => {
           expect(mismatch.status).toBe(201)
           expect(mismatch.detail).toMatch(/^address\.city: .*expected string/i)
           expect(mismatch.body).toEqual(user(7, 5))
+          expect(mismatch.headers?.["content-type"]).toBe("application/json")
           assert(unknown._tag === "DecodeError")
           expect(unknown).toMatchObject({ status: 200, detail: "id: unknown user" })
         })

@@ -385,7 +385,8 @@ const attempt = (
           new DecodeError({
             status,
             body: body.text,
-            detail: `the body is not JSON: ${body.detail}`
+            detail: `the body is not JSON: ${body.detail}`,
+            headers
           })
         )
       }
@@ -507,7 +508,13 @@ const decode = <A, I>(
 ): Effect.Effect<ApiSuccess<A>, DecodeError> => {
   if (schema === undefined) return Effect.succeed(response as ApiSuccess<A>)
   const failed = (detail: string, cause: unknown) =>
-    new DecodeError({ status: response.status, body: response.data, detail, cause })
+    new DecodeError({
+      status: response.status,
+      body: response.data,
+      detail,
+      cause,
+      ...(response.headers === undefined ? {} : { headers: response.headers })
+    })
   if (isStandardSchema(schema)) {
     return Effect.tryPromise({
       try: async () => schema["~standard"].validate(response.data),

@@ -22,8 +22,15 @@ export const foldError = (error: SvcError): ApiFailure => {
   switch (error._tag) {
     case "HttpError":
       return fromHttpError(error)
-    case "DecodeError":
-      return { success: false, status: error.status, error: error.message, code: error.code }
+    case "DecodeError": {
+      const failure = {
+        success: false,
+        status: error.status,
+        error: error.message,
+        code: error.code
+      } as const
+      return error.headers === undefined ? failure : { ...failure, headers: error.headers }
+    }
     default:
       return { success: false, status: 0, error: error.message, code: error.code }
   }
