@@ -56,8 +56,10 @@ const story = (baseUrl: string) =>
     const login = (who: string, email: string, password: string) =>
       client.post("/login", { email, password }, { schema: LoginData }).pipe(
         expect(`${who} logs in`, "POST /login", { status: 200 }),
-        Effect.tap(({ data }) => (data ? client.setSessionId(data.session_id) : Effect.void)),
-        Effect.map(({ data }) => (data ? Redacted.value(data.session_id) : ""))
+        Effect.tap((response) =>
+          response.success ? client.setSessionId(response.data.session_id) : Effect.void
+        ),
+        Effect.map((response) => (response.success ? Redacted.value(response.data.session_id) : ""))
       )
 
     const cheap = client

@@ -36,8 +36,9 @@ export const runPromiseStory = async (baseUrl: string): Promise<void> => {
   const login = async (who: string, email: string, password: string) => {
     const response = await svc.post<LoginData>("/login", { email, password })
     step(`${who} logs in`, "POST /login", response, { status: 200 })
-    if (response.data) await svc.setSessionId(response.data.session_id)
-    return response.data?.session_id ?? ""
+    if (!response.success) return ""
+    await svc.setSessionId(response.data.session_id)
+    return response.data.session_id
   }
 
   const cheap = svc

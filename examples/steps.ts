@@ -4,7 +4,7 @@
  * a `StepFailed` naming the step.
  */
 import * as Data from "effect/Data"
-import type { ApiResponse, ErrorCode, SvcError } from "svc-sdk"
+import type { ApiFailure, ApiResponse, ErrorCode, SvcError } from "svc-sdk"
 
 export interface Expected<A> {
   readonly status: number
@@ -158,7 +158,7 @@ export const makeStory = (title: string) => {
 }
 
 /** What the Promise facade would have answered for a failure of the Effect API. */
-export const asApiResponse = (error: SvcError): ApiResponse<never> => ({
+export const asApiResponse = (error: SvcError): ApiFailure => ({
   success: false,
   status: error._tag === "HttpError" || error._tag === "DecodeError" ? error.status : 0,
   error: error.message,

@@ -17,7 +17,7 @@ import type * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
 import type { QueryBuilder } from "../Query/index.js"
 import type { StorageAdapter } from "../Storage/StorageAdapter.js"
-import type { ApiResponse } from "./ApiResponse.js"
+import type { ApiResponse, ApiSuccess } from "./ApiResponse.js"
 import * as facade from "./internal/facade.js"
 import * as service from "./internal/service.js"
 import type { Params } from "./internal/url.js"
@@ -72,6 +72,10 @@ export type RequestInterceptor = (config: RequestConfig) => RequestConfig | Prom
  * So "on 401, refresh the session and send again" is one interceptor. May be async. A throw or
  * rejection ends the request with code `INTERCEPTOR_ERROR`. Failures without a response (network,
  * timeout, abort) go to `onError` only.
+ *
+ * A success it returns is decoded with the request's `schema`, if any. A failure it returns (even
+ * one made of a 2xx) ends the request: an `HttpError` with its `status`, `error`, `data` (as
+ * `body`) and `headers` in the Effect API, and so a failure with code `HTTP_ERROR` in the facade.
  *
  * @since 0.1.0
  * @category models
@@ -303,8 +307,8 @@ export interface RequestOptions<A = unknown, I = A> {
 }
 
 /**
- * The Effect API. Requests succeed with an `ApiResponse` whose `success` is `true`, or fail with
- * a {@link SvcError}.
+ * The Effect API. Requests succeed with an {@link ApiSuccess} — `success: true`, and `data: A`,
+ * the schema's output when `options.schema` is given — or fail with a {@link SvcError}.
  *
  * @since 0.1.0
  * @category models
@@ -313,30 +317,30 @@ export interface SvcClientService {
   readonly get: <A = unknown, I = A>(
     endpoint: string,
     options?: RequestOptions<A, I>
-  ) => Effect.Effect<ApiResponse<A>, SvcError>
+  ) => Effect.Effect<ApiSuccess<A>, SvcError>
   readonly delete: <A = unknown, I = A>(
     endpoint: string,
     options?: RequestOptions<A, I>
-  ) => Effect.Effect<ApiResponse<A>, SvcError>
+  ) => Effect.Effect<ApiSuccess<A>, SvcError>
   readonly post: <A = unknown, I = A>(
     endpoint: string,
     body?: unknown,
     options?: RequestOptions<A, I>
-  ) => Effect.Effect<ApiResponse<A>, SvcError>
+  ) => Effect.Effect<ApiSuccess<A>, SvcError>
   readonly put: <A = unknown, I = A>(
     endpoint: string,
     body?: unknown,
     options?: RequestOptions<A, I>
-  ) => Effect.Effect<ApiResponse<A>, SvcError>
+  ) => Effect.Effect<ApiSuccess<A>, SvcError>
   readonly patch: <A = unknown, I = A>(
     endpoint: string,
     body?: unknown,
     options?: RequestOptions<A, I>
-  ) => Effect.Effect<ApiResponse<A>, SvcError>
+  ) => Effect.Effect<ApiSuccess<A>, SvcError>
   /** A query builder whose `get`/`post`/… give the request Effect. */
   readonly query: <A = unknown>(
     endpoint: string
-  ) => QueryBuilder<Effect.Effect<ApiResponse<A>, SvcError>>
+  ) => QueryBuilder<Effect.Effect<ApiSuccess<A>, SvcError>>
   /** The session id the next request would send, if any. */
   readonly getSessionId: () => Effect.Effect<Option.Option<Redacted.Redacted<string>>>
   readonly hasSession: () => Effect.Effect<boolean>

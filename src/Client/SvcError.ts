@@ -86,7 +86,8 @@ export class AbortedError extends Data.TaggedError("AbortedError")<{
 }
 
 /**
- * A 2xx response whose `data` did not match `options.schema`.
+ * A 2xx response whose `data` did not match `options.schema`, or a body that `responseType: "json"`
+ * could not parse. `headers` are the response's, names in lower case.
  *
  * @since 0.1.0
  * @category errors
@@ -95,6 +96,7 @@ export class DecodeError extends Data.TaggedError("DecodeError")<{
   readonly status: number
   readonly body: unknown
   readonly detail: string
+  readonly headers?: Readonly<Record<string, string>>
   readonly cause?: unknown
 }> {
   /** @since 0.1.0 */

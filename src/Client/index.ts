@@ -4,7 +4,13 @@
  * @since 0.1.0
  */
 
-export type { ApiResponse, ErrorCode, ResponseMeta } from "./ApiResponse.js"
+export type {
+  ApiFailure,
+  ApiResponse,
+  ApiSuccess,
+  ErrorCode,
+  ResponseMeta
+} from "./ApiResponse.js"
 export {
   createSvc,
   type FetchFunction,

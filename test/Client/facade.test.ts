@@ -1,5 +1,5 @@
 import * as Net from "node:net"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, assert, beforeAll, describe, expect, it } from "vitest"
 import { type ApiResponse, createSvc, gte, SvcClient } from "../../src/index.js"
 import { closedPort, json, startServer, type TestServer } from "./server.js"
 
@@ -126,8 +126,8 @@ describe("facade methods", () => {
       .where("age", gte(18))
       .page(2)
       .get()
-    expect(response.success).toBe(true)
-    expect(response.data?.[0]?.id).toBe(1)
+    assert(response.success)
+    expect(response.data[0]?.id).toBe(1)
     const sent = server.requests[server.requests.length - 1]!
     expect(sent.path).toBe("/api/users")
     expect(sent.query.get("age[gte]")).toBe("18")

@@ -215,6 +215,44 @@ describe("interceptors and callbacks", () => {
     }
   })
 
+  it("a success an interceptor turns into a failure is an HTTP_ERROR failure with its status, error and data", async () => {
+    const svc = createSvc(server.origin)
+    svc.addResponseInterceptor((response) =>
+      response.success
+        ? {
+            success: false,
+            status: 422,
+            error: "refused by policy",
+            code: "HTTP_ERROR",
+            data: response.data
+          }
+        : response
+    )
+    const response = await svc.get("/x")
+    expect(response).toMatchObject({
+      success: false,
+      status: 422,
+      error: "refused by policy",
+      code: "HTTP_ERROR",
+      data: { n: 1 }
+    })
+  })
+
+  it("a failure from an interceptor in plain JavaScript, without error or code, still has both", async () => {
+    const errors: Array<Error> = []
+    const svc = createSvc(server.origin, { onError: (error) => errors.push(error) })
+    // what the types refuse, JavaScript can do: the runtime keeps the failure's promises anyway
+    svc.addResponseInterceptor((response) => ({ success: false, status: response.status }) as never)
+    const response = await svc.get("/x")
+    expect(response).toMatchObject({
+      success: false,
+      status: 200,
+      error: "HTTP 200",
+      code: "HTTP_ERROR"
+    })
+    expect((errors[0] as { _tag?: string } | undefined)?._tag).toBe("HttpError")
+  })
+
   it("onError receives an Error for every failure, and its own throw changes nothing", async () => {
     server.script = () => json({ error: "bad" }, 400)
     try {

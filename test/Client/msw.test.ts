@@ -4,7 +4,7 @@
  */
 import { HttpResponse, http } from "msw"
 import { setupServer } from "msw/node"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, assert, beforeAll, describe, expect, it } from "vitest"
 import { createSvc } from "../../src/Client/index.js"
 
 // nothing listens on port 1: a request msw did not intercept fails instead of going anywhere
@@ -49,8 +49,8 @@ describe("msw intercepts the facade on Node", () => {
 
   it("the README's download recipe: an image arrives as its bytes", async () => {
     const logo = await svc.get<Uint8Array>("/logo.png")
-    expect(logo.success).toBe(true)
-    expect(Array.from(logo.data ?? [])).toEqual([137, 80, 78, 71])
+    assert(logo.success)
+    expect(Array.from(logo.data)).toEqual([137, 80, 78, 71])
     expect(logo.headers?.["content-type"]).toBe("image/png")
   })
 

@@ -1,9 +1,11 @@
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import { describe, expect, it } from "@effect/vitest"
+import { assert, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import * as v from "valibot"
+import { z } from "zod"
 import { createSvc, type StandardSchemaV1, SvcClient } from "../../src/Client/index.js"
-import { json, startServer, testServer } from "./server.js"
+import { json, type Script, startServer, testServer } from "./server.js"
 
 const User = Schema.Struct({ id: Schema.Number, joined: Schema.DateFromString })
 
@@ -18,7 +20,7 @@ describe("schema decoding", () => {
         Effect.provide(SvcClient.layer(server.origin)),
         Effect.provide(NodeHttpClient.layerUndici)
       )
-      const joined: Date | undefined = response.data?.joined
+      const joined: Date = response.data.joined
       expect(joined).toEqual(new Date("2024-01-01T00:00:00.000Z"))
     })
   )
@@ -46,6 +48,8 @@ describe("schema decoding", () => {
       const bad = await svc.get("/u", { schema: Schema.Array(Schema.String) })
       expect(bad).toMatchObject({ success: false, status: 200, code: "DECODE_ERROR" })
       expect(bad.error).toMatch(/does not match the schema/)
+      // a failure that came from a response carries its headers
+      expect(bad.headers?.["content-type"]).toBe("application/json")
     } finally {
       await server.close()
     }
@@ -85,5 +89,173 @@ describe("Standard Schema validators", () => {
     } finally {
       await server.close()
     }
+  })
+})
+
+describe("zod and valibot validators, as users write them", () => {
+  const JOINED = "2024-01-01T00:00:00.000Z"
+  const user = (id: number, city: unknown = "Oslo") => ({ id, joined: JOINED, address: { city } })
+
+  /**
+   * `/user/<id>`: a user in an envelope; `/mismatch`: a bare body, 201, wrong at `address.city`;
+   * `/missing`: a 404.
+   */
+  const script: Script = (request) => {
+    if (request.path === "/mismatch") return json(user(7, 5), 201)
+    if (request.path === "/missing") return json({ error: "no such user" }, 404)
+    return json({ success: true, data: user(Number(request.path.split("/")[2])) })
+  }
+
+  const vendors = [
+    {
+      vendor: "zod",
+      // z.coerce.date(): the validator's output (a Date), not the wire's string, comes back
+      User: z.object({
+        id: z.number(),
+        joined: z.coerce.date(),
+        address: z.object({ city: z.string() })
+      }),
+      // an async refinement: zod's validate then answers with a Promise (safeParseAsync)
+      KnownUser: z
+        .object({
+          id: z.number(),
+          joined: z.coerce.date(),
+          address: z.object({ city: z.string() })
+        })
+        .refine(async (found) => (await Promise.resolve(found.id)) !== 13, {
+          message: "unknown user",
+          path: ["id"]
+        })
+    },
+    {
+      vendor: "valibot",
+      User: v.object({
+        id: v.number(),
+        joined: v.pipe(
+          v.string(),
+          v.isoTimestamp(),
+          v.transform((text) => new Date(text))
+        ),
+        address: v.object({ city: v.string() })
+      }),
+      KnownUser: v.objectAsync({
+        id: v.pipeAsync(
+          v.number(),
+          v.checkAsync(async (id) => (await Promise.resolve(id)) !== 13, "unknown user")
+        ),
+        joined: v.pipe(
+          v.string(),
+          v.isoTimestamp(),
+          v.transform((text) => new Date(text))
+        ),
+        address: v.object({ city: v.string() })
+      })
+    }
+  ] as const
+
+  describe.each(vendors)("$vendor", ({ User, KnownUser }) => {
+    it("the facade: data is the validator's output, typed", async () => {
+      const server = await startServer(script)
+      try {
+        const response = await createSvc(server.origin).get("/user/7", { schema: User })
+        assert(response.success)
+        const joined: Date = response.data.joined
+        expect(joined).toBeInstanceOf(Date)
+        expect(joined.toISOString()).toBe(JOINED)
+        expect(response.data).toEqual({
+          id: 7,
+          joined: new Date(JOINED),
+          address: { city: "Oslo" }
+        })
+        expect(response.status).toBe(200)
+      } finally {
+        await server.close()
+      }
+    })
+
+    it("the facade: a mismatch on a 2xx is DECODE_ERROR with the real status, naming the path", async () => {
+      const server = await startServer(script)
+      try {
+        const response = await createSvc(server.origin).get("/mismatch", { schema: User })
+        expect(response).toMatchObject({ success: false, status: 201, code: "DECODE_ERROR" })
+        expect(response.error).toMatch(
+          /^Response data does not match the schema: address\.city: .*expected string/i
+        )
+      } finally {
+        await server.close()
+      }
+    })
+
+    it("the facade: a non-2xx is an HTTP_ERROR, not decoded", async () => {
+      const server = await startServer(script)
+      try {
+        const response = await createSvc(server.origin).get("/missing", { schema: User })
+        expect(response).toMatchObject({
+          success: false,
+          status: 404,
+          code: "HTTP_ERROR",
+          error: "no such user"
+        })
+      } finally {
+        await server.close()
+      }
+    })
+
+    it("an async validator: validate answers with a Promise, and both outcomes arrive", async () => {
+      expect(KnownUser["~standard"].validate(user(1))).toBeInstanceOf(Promise)
+      const server = await startServer(script)
+      try {
+        const svc = createSvc(server.origin)
+        const known = await svc.get("/user/7", { schema: KnownUser })
+        assert(known.success)
+        expect(known.data.joined).toEqual(new Date(JOINED))
+        const unknown = await svc.get("/user/13", { schema: KnownUser })
+        expect(unknown).toMatchObject({ success: false, status: 200, code: "DECODE_ERROR" })
+        expect(unknown.error).toBe("Response data does not match the schema: id: unknown user")
+      } finally {
+        await server.close()
+      }
+    })
+
+    it.scoped(
+      "the Effect API: success has data typed as the output; a mismatch is a DecodeError",
+      () =>
+        Effect.gen(function* () {
+          const server = yield* testServer(script)
+          const [found, mismatch, unknown] = yield* Effect.gen(function* () {
+            const client = yield* SvcClient
+            return [
+              yield* client.get("/user/7", { schema: User }),
+              yield* Effect.flip(client.get("/mismatch", { schema: User })),
+              yield* Effect.flip(client.get("/user/13", { schema: KnownUser }))
+            ] as const
+          }).pipe(Effect.provide(SvcClient.layerDefault(server.origin)))
+          expect(found.success).toBe(true)
+          const joined: Date = found.data.joined
+          expect(joined).toEqual(new Date(JOINED))
+          expect(mismatch._tag).toBe("DecodeError")
+          assert(mismatch._tag === "DecodeError")
+          expect(mismatch.status).toBe(201)
+          expect(mismatch.detail).toMatch(/^address\.city: .*expected string/i)
+          expect(mismatch.body).toEqual(user(7, 5))
+          expect(mismatch.headers?.["content-type"]).toBe("application/json")
+          assert(unknown._tag === "DecodeError")
+          expect(unknown).toMatchObject({ status: 200, detail: "id: unknown user" })
+        })
+    )
+
+    it.scoped("the Effect API: a success a response interceptor returns is decoded too", () =>
+      Effect.gen(function* () {
+        const server = yield* testServer(script)
+        const rescued = yield* Effect.gen(function* () {
+          const client = yield* SvcClient
+          yield* client.addResponseInterceptor((response) =>
+            response.status === 404 ? { success: true, status: 200, data: user(0) } : response
+          )
+          return yield* client.get("/missing", { schema: User })
+        }).pipe(Effect.provide(SvcClient.layerDefault(server.origin)))
+        expect(rescued.data).toEqual({ id: 0, joined: new Date(JOINED), address: { city: "Oslo" } })
+      })
+    )
   })
 })

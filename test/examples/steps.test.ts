@@ -18,7 +18,11 @@ describe("makeStory", () => {
 
   it("prints a row per step and hands the response back when it matches", () => {
     const { step } = makeStory("A story")
-    const response = { success: true, status: 200, data: { user_id: "u1", session_id: ID } }
+    const response = {
+      success: true as const,
+      status: 200,
+      data: { user_id: "u1", session_id: ID }
+    }
     expect(
       step("Log in", "POST /login", response, { status: 200, check: dataHas("user_id", "u1") })
     ).toBe(response)
@@ -39,14 +43,18 @@ describe("makeStory", () => {
   })
 
   it.each([
-    [{ success: true, status: 200 }, { status: 403 }, "expected status 403, got 200"],
+    [
+      { success: true, status: 200, data: undefined },
+      { status: 403 },
+      "expected status 403, got 200"
+    ],
     [
       { success: false, status: 0, code: "NETWORK_ERROR", error: "down" },
       { status: 0, code: "TIMEOUT" },
       "expected code TIMEOUT, got 0 NETWORK_ERROR"
     ],
     [
-      { success: true, status: 200, meta: { total: 2 } },
+      { success: true, status: 200, data: undefined, meta: { total: 2 } },
       { status: 200, check: totalIs(3) },
       "expected 3 products, got 2"
     ],
@@ -57,7 +65,7 @@ describe("makeStory", () => {
     ]
   ] as const)("throws StepFailed naming the step: %j", (response, expected, reason) => {
     const { step } = makeStory("A story")
-    step("First", "GET /", { success: true, status: 200 }, { status: 200 })
+    step("First", "GET /", { success: true, status: 200, data: undefined }, { status: 200 })
     const failed = (() => {
       try {
         step("Second", "GET /x", response, expected)

@@ -10,7 +10,7 @@ import * as Exit from "effect/Exit"
 import * as Redacted from "effect/Redacted"
 import type * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
-import type { ApiResponse, ResponseMeta } from "../ApiResponse.js"
+import type { ApiFailure, ApiResponse, ApiSuccess, ResponseMeta } from "../ApiResponse.js"
 import type {
   HttpMethod,
   RedirectMode,
@@ -57,7 +57,7 @@ import {
   parseBody,
   type ResponseType,
   statusTextOf,
-  toApiResponse,
+  toApiSuccess,
   UnreadableBody
 } from "./response.js"
 import { backoff, honourRetryAfter, isRetryableRequest, isTransient } from "./retry.js"
@@ -230,10 +230,9 @@ const prepare = (
   })
 }
 
-/** A response, read: status, headers and the body as a value. */
+/** A 2xx response, read: status, headers and the body as a value. */
 interface Received {
   readonly status: number
-  readonly statusText: string | undefined
   readonly headers: Readonly<Record<string, string>>
   readonly body: unknown
 }
@@ -386,12 +385,12 @@ const attempt = (
           new DecodeError({
             status,
             body: body.text,
-            detail: `the body is not JSON: ${body.detail}`
+            detail: `the body is not JSON: ${body.detail}`,
+            headers
           })
         )
       }
-      if (status >= 200 && status < 300)
-        return Effect.succeed({ status, statusText, headers, body })
+      if (status >= 200 && status < 300) return Effect.succeed({ status, headers, body })
       return Effect.fail(
         new HttpError({
           status,
@@ -499,14 +498,23 @@ const send = (
     return withSignal(retried, signal)
   })
 
-/** Decodes `data` with an `effect/Schema` or a Standard Schema validator. */
+/**
+ * Decodes `data` of a success with an `effect/Schema` or a Standard Schema validator: `data` is then
+ * the schema's output. Without a schema, `A` is the caller's word for what the server sends.
+ */
 const decode = <A, I>(
-  response: ApiResponse<unknown>,
+  response: ApiSuccess<unknown>,
   schema: RequestOptions<A, I>["schema"]
-): Effect.Effect<ApiResponse<A>, DecodeError> => {
-  if (schema === undefined) return Effect.succeed(response as ApiResponse<A>)
+): Effect.Effect<ApiSuccess<A>, DecodeError> => {
+  if (schema === undefined) return Effect.succeed(response as ApiSuccess<A>)
   const failed = (detail: string, cause: unknown) =>
-    new DecodeError({ status: response.status, body: response.data, detail, cause })
+    new DecodeError({
+      status: response.status,
+      body: response.data,
+      detail,
+      cause,
+      ...(response.headers === undefined ? {} : { headers: response.headers })
+    })
   if (isStandardSchema(schema)) {
     return Effect.tryPromise({
       try: async () => schema["~standard"].validate(response.data),
@@ -514,7 +522,7 @@ const decode = <A, I>(
     }).pipe(
       Effect.flatMap((result) =>
         result.issues === undefined
-          ? Effect.succeed({ ...response, data: result.value as A })
+          ? Effect.succeed({ ...response, data: result.value })
           : Effect.fail(failed(result.issues.map(describeIssue).join("; "), result.issues))
       )
     )
@@ -523,7 +531,7 @@ const decode = <A, I>(
   // neither loads nor bundles it (nor effect/Schema, which the app's own schema brings)
   return Effect.flatMap(Effect.promise(loadParseResult), (ParseResult) =>
     ParseResult.decodeUnknown(schema as Schema.Schema<A, I, never>)(response.data).pipe(
-      Effect.map((data): ApiResponse<A> => ({ ...response, data })),
+      Effect.map((data): ApiSuccess<A> => ({ ...response, data })),
       Effect.mapError((issue) => {
         const error = ParseResult.parseError(issue)
         return failed(ParseResult.TreeFormatter.formatErrorSync(error), error)
@@ -543,7 +551,7 @@ const describeIssue = (issue: {
 }
 
 /** The `ApiResponse` of an HTTP failure: what interceptors, `onResponse` and the facade see. */
-export const fromHttpError = (error: HttpError): ApiResponse<unknown> => {
+export const fromHttpError = (error: HttpError): ApiFailure => {
   const lifted = liftEnvelope(error.body)
   const response: {
     success: false
@@ -569,16 +577,18 @@ export const fromHttpError = (error: HttpError): ApiResponse<unknown> => {
 
 /**
  * A failure response, after the interceptors, as the Effect API's `HttpError`: the server's own
- * when the interceptors handed it back untouched.
+ * when the interceptors handed it back untouched, else one with the returned failure's `status`,
+ * `error`, `data` (as `body`) and `headers`.
  */
 const toHttpError = (
-  response: ApiResponse<unknown>,
-  received: { readonly response: ApiResponse<unknown>; readonly error: HttpError } | undefined
+  response: ApiFailure,
+  received: { readonly response: ApiFailure; readonly error: HttpError } | undefined
 ): HttpError =>
   received !== undefined && received.response === response
     ? received.error
     : new HttpError({
         status: response.status,
+        // an interceptor written in JavaScript may leave `error` out: the message is never empty
         error: response.error || errorText({}, response.status, statusTextOf(response.status, "")),
         body: response.data,
         headers: response.headers ?? {}
@@ -596,7 +606,7 @@ export const request = <A, I>(
   endpoint: string,
   body: unknown,
   options: RequestOptions<A, I> = {}
-): Effect.Effect<ApiResponse<A>, SvcError> =>
+): Effect.Effect<ApiSuccess<A>, SvcError> =>
   Effect.suspend(() => {
     const checked = checkRequest(
       endpoint,
@@ -608,7 +618,7 @@ export const request = <A, I>(
       return Effect.fail(checked.left)
     }
     const timeout = checked.right.timeoutMillis
-    let received: { response: ApiResponse<unknown>; error: HttpError } | undefined
+    let received: { response: ApiFailure; error: HttpError } | undefined
     const settings: SendSettings = {
       redirect: options.redirect ?? state.redirect,
       responseType: options.responseType ?? state.responseType
@@ -640,19 +650,15 @@ export const request = <A, I>(
       ),
       Effect.flatMap((config) =>
         send(state, transport, config, settings, options.retrySchedule, options.signal).pipe(
-          Effect.map((received) =>
-            toApiResponse(
-              received.status,
-              liftEnvelope(received.body),
-              received.statusText,
-              received.headers
-            )
+          Effect.map(
+            (received): ApiResponse<unknown> =>
+              toApiSuccess(received.status, liftEnvelope(received.body), received.headers)
           ),
           // interceptors and onResponse see every response the server gave, failures included
           Effect.catchTag("HttpError", (error) => {
             const response = fromHttpError(error)
             received = { response, error }
-            return Effect.succeed(response)
+            return Effect.succeed<ApiResponse<unknown>>(response)
           }),
           Effect.flatMap((response) =>
             bounded(
@@ -662,18 +668,21 @@ export const request = <A, I>(
           )
         )
       ),
-      Effect.flatMap((response) =>
-        response.success
-          ? decode(response, options.schema)
-          : Effect.succeed(response as ApiResponse<A>)
+      // what the last response interceptor returned: a success is decoded, a failure stays one
+      Effect.flatMap(
+        (response): Effect.Effect<ApiResponse<A>, DecodeError> =>
+          response.success ? decode(response, options.schema) : Effect.succeed(response)
       ),
       Effect.tap((response) =>
         onResponse === undefined
           ? Effect.void
           : bounded(runOnResponse(onResponse, response), "onResponse")
       ),
-      Effect.flatMap((response) =>
-        response.success ? Effect.succeed(response) : Effect.fail(toHttpError(response, received))
+      // the success channel carries only successes: a failure, even one an interceptor made of
+      // a 2xx, is an HttpError
+      Effect.flatMap(
+        (response): Effect.Effect<ApiSuccess<A>, HttpError> =>
+          response.success ? Effect.succeed(response) : Effect.fail(toHttpError(response, received))
       )
     )
     return withSignal(program, options.signal).pipe(

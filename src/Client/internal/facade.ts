@@ -9,7 +9,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { defaultTransport } from "#transport"
 import { QueryBuilder } from "../../Query/index.js"
-import type { ApiResponse } from "../ApiResponse.js"
+import type { ApiFailure, ApiResponse, ApiSuccess } from "../ApiResponse.js"
 import type { SvcClientFacade, SvcConfig } from "../SvcClient.js"
 import type { SvcError } from "../SvcError.js"
 import { fromHttpError, makeState } from "./client.js"
@@ -18,12 +18,19 @@ import { checkSessionId } from "./session.js"
 import { fetchTransport } from "./transport.fetch.js"
 
 /** The `ApiResponse` for a failure. */
-export const foldError = (error: SvcError): ApiResponse<never> => {
+export const foldError = (error: SvcError): ApiFailure => {
   switch (error._tag) {
     case "HttpError":
-      return fromHttpError(error) as ApiResponse<never>
-    case "DecodeError":
-      return { success: false, status: error.status, error: error.message, code: error.code }
+      return fromHttpError(error)
+    case "DecodeError": {
+      const failure = {
+        success: false,
+        status: error.status,
+        error: error.message,
+        code: error.code
+      } as const
+      return error.headers === undefined ? failure : { ...failure, headers: error.headers }
+    }
     default:
       return { success: false, status: 0, error: error.message, code: error.code }
   }
@@ -38,9 +45,9 @@ const describeDefect = (cause: Cause.Cause<never>): Error => {
 /** Runs a request program to an `ApiResponse`; resolves in every case. */
 const run = <A>(
   report: (error: Error) => void,
-  program: Effect.Effect<ApiResponse<A>, SvcError>
+  program: Effect.Effect<ApiSuccess<A>, SvcError>
 ): Promise<ApiResponse<A>> => {
-  const unexpected = (cause: unknown): ApiResponse<A> => {
+  const unexpected = (cause: unknown): ApiFailure => {
     const error = cause instanceof Error ? cause : new Error(String(cause))
     report(error)
     return {
@@ -50,7 +57,7 @@ const run = <A>(
       code: "NETWORK_ERROR"
     }
   }
-  const settle = (exit: Exit.Exit<ApiResponse<A>, SvcError>): ApiResponse<A> => {
+  const settle = (exit: Exit.Exit<ApiSuccess<A>, SvcError>): ApiResponse<A> => {
     if (Exit.isSuccess(exit)) return exit.value
     const failure = Cause.failureOption(exit.cause)
     if (failure._tag === "Some") return foldError(failure.value)

@@ -1,7 +1,7 @@
 /**
  * Response bodies and envelopes.
  */
-import type { ApiResponse, ResponseMeta } from "../ApiResponse.js"
+import type { ApiSuccess, ResponseMeta } from "../ApiResponse.js"
 
 const ENVELOPE_KEYS = new Set(["success", "data", "error", "message", "meta", "status"])
 
@@ -168,35 +168,31 @@ export const liftEnvelope = (body: unknown): Lifted => {
 export const errorText = (lifted: Lifted, status: number, statusText: string | undefined): string =>
   lifted.error ?? lifted.message ?? `HTTP ${status}${statusText ? ` ${statusText}` : ""}`
 
-/** The `ApiResponse` for a received response. */
-export const toApiResponse = (
+/**
+ * The `ApiResponse` of a 2xx response. (A non-2xx one is an `HttpError`, whose response the
+ * client builds with `fromHttpError`.)
+ */
+export const toApiSuccess = (
   status: number,
   lifted: Lifted,
-  statusText: string | undefined,
   headers: Readonly<Record<string, string>>
-): ApiResponse<unknown> => {
-  const success = status >= 200 && status < 300
+): ApiSuccess<unknown> => {
   const response: {
-    success: boolean
+    success: true
     status: number
     data?: unknown
     message?: string
     error?: string
     meta?: ResponseMeta
-    code?: "HTTP_ERROR"
     headers?: Readonly<Record<string, string>>
-  } = { success, status }
+  } = { success: true, status }
   if (lifted.data !== undefined) response.data = lifted.data
   if (lifted.message !== undefined) response.message = lifted.message
   if (lifted.meta !== undefined) response.meta = lifted.meta
-  if (!success) {
-    response.error = errorText(lifted, status, statusText)
-    response.code = "HTTP_ERROR"
-  } else if (lifted.error !== undefined) {
-    response.error = lifted.error
-  }
+  if (lifted.error !== undefined) response.error = lifted.error
   response.headers = headers
-  return response
+  // a body-less response has no `data` key: reading it gives `undefined`, which `unknown` holds
+  return response as ApiSuccess<unknown>
 }
 
 /** Reason phrases (RFC 9110 and the IANA registry), for transports that give none. */

@@ -183,6 +183,7 @@ export const conformance = (transport: TransportUnderTest): void => {
       it('responseType "json" on a body that is not JSON is a DECODE_ERROR', async () => {
         const response = await client().get("/latin1", { responseType: "json" })
         expect(response).toMatchObject({ success: false, status: 200, code: "DECODE_ERROR" })
+        expect(response.headers?.["content-type"]).toBe("text/plain; charset=iso-8859-1")
       })
 
       it("maxResponseBytes stops a larger body", async () => {
