@@ -464,6 +464,18 @@ const DEFAULT_HEADERS: Readonly<Record<string, string>> = {
   "accept-encoding": "gzip, deflate, br"
 }
 
+/**
+ * `Effect.flatMap`, applied at once when `effect` is a value already there (no interceptor, no
+ * storage lookup): the program a plain request runs is as short as it can be.
+ */
+const chain = <A, E, B, E2>(
+  effect: Effect.Effect<A, E>,
+  f: (a: A) => Effect.Effect<B, E2>
+): Effect.Effect<B, E | E2> =>
+  Exit.isExit(effect) && Exit.isSuccess(effect as Exit.Exit<A, E>)
+    ? f((effect as Exit.Success<A, E>).value)
+    : Effect.flatMap(effect, f)
+
 /** Sends a final config: body encoded, retry on transient failures; the caller's signal aborts. */
 const send = (
   state: ClientState,
@@ -473,7 +485,7 @@ const send = (
   retrySchedule: Schedule.Schedule<unknown, SvcError> | undefined,
   callerSignal: AbortSignal | undefined
 ): Effect.Effect<Received, SvcError> =>
-  Effect.flatMap(encodeBody(config.body), (wire) => {
+  chain(encodeBody(config.body), (wire) => {
     const headers: Record<string, string> = { ...DEFAULT_HEADERS, ...config.headers }
     if (wire.contentType !== undefined && headers["content-type"] === undefined) {
       headers["content-type"] = wire.contentType
@@ -626,66 +638,73 @@ export const request = <A, I>(
     // the application's code runs only when there is some: no timer is set otherwise
     const bounded = <B, E>(effect: Effect.Effect<B, E>, waitingFor: string) =>
       Exit.isExit(effect) ? effect : withTimeout(effect, timeout, waitingFor)
-    const { onRequest, onResponse } = state.config
+    const { onRequest, onResponse, onError } = state.config
     const requestInterceptors = state.requestInterceptors
     const responseInterceptors = state.responseInterceptors
-    const program = prepare(
-      state,
-      method,
-      endpoint,
-      body,
-      options as RequestOptions<unknown, unknown>,
-      timeout
-    ).pipe(
-      Effect.flatMap(({ config, session }) =>
-        Effect.flatMap(
+    const prepared = chain(
+      prepare(state, method, endpoint, body, options as RequestOptions<unknown, unknown>, timeout),
+      ({ config, session }) =>
+        chain(
           bounded(runRequestInterceptors(requestInterceptors, config), "the request interceptors"),
           (intercepted) => finalConfig(state, intercepted, session)
         )
-      ),
-      Effect.tap((config) =>
-        onRequest === undefined
-          ? Effect.void
-          : bounded(runOnRequest(onRequest, config), "onRequest")
-      ),
-      Effect.flatMap((config) =>
-        send(state, transport, config, settings, options.retrySchedule, options.signal).pipe(
-          Effect.map(
-            (received): ApiResponse<unknown> =>
-              toApiSuccess(received.status, liftEnvelope(received.body), received.headers)
-          ),
-          // interceptors and onResponse see every response the server gave, failures included
-          Effect.catchTag("HttpError", (error) => {
-            const response = fromHttpError(error)
-            received = { response, error }
-            return Effect.succeed<ApiResponse<unknown>>(response)
-          }),
-          Effect.flatMap((response) =>
-            bounded(
-              runResponseInterceptors(responseInterceptors, response, config),
-              "the response interceptors"
+    )
+    const ready =
+      onRequest === undefined
+        ? prepared
+        : Effect.tap(prepared, (config) => bounded(runOnRequest(onRequest, config), "onRequest"))
+    const sent = (config: RequestConfig) =>
+      Effect.map(
+        send(state, transport, config, settings, options.retrySchedule, options.signal),
+        (received): ApiSuccess<unknown> =>
+          toApiSuccess(received.status, liftEnvelope(received.body), received.headers)
+      )
+    // with no response interceptor and no onResponse, nobody sees a failure as a response: the
+    // HttpError goes straight to the error channel, and a success is decoded
+    const program =
+      responseInterceptors.length === 0 && onResponse === undefined
+        ? chain(ready, (config) =>
+            options.schema === undefined
+              ? (sent(config) as Effect.Effect<ApiSuccess<A>, SvcError>)
+              : Effect.flatMap(sent(config), (response) => decode(response, options.schema))
+          )
+        : chain(ready, (config) =>
+            sent(config).pipe(
+              // interceptors and onResponse see every response the server gave, failures included
+              Effect.catchTag("HttpError", (error) => {
+                const response = fromHttpError(error)
+                received = { response, error }
+                return Effect.succeed<ApiResponse<unknown>>(response)
+              }),
+              Effect.flatMap((response) =>
+                bounded(
+                  runResponseInterceptors(responseInterceptors, response, config),
+                  "the response interceptors"
+                )
+              ),
+              // what the last response interceptor returned: a success is decoded, a failure
+              // stays one
+              Effect.flatMap(
+                (response): Effect.Effect<ApiResponse<A>, DecodeError> =>
+                  response.success ? decode(response, options.schema) : Effect.succeed(response)
+              ),
+              Effect.tap((response) =>
+                onResponse === undefined
+                  ? Effect.void
+                  : bounded(runOnResponse(onResponse, response), "onResponse")
+              ),
+              // the success channel carries only successes: a failure, even one an interceptor
+              // made of a 2xx, is an HttpError
+              Effect.flatMap(
+                (response): Effect.Effect<ApiSuccess<A>, HttpError> =>
+                  response.success
+                    ? Effect.succeed(response)
+                    : Effect.fail(toHttpError(response, received))
+              )
             )
           )
-        )
-      ),
-      // what the last response interceptor returned: a success is decoded, a failure stays one
-      Effect.flatMap(
-        (response): Effect.Effect<ApiResponse<A>, DecodeError> =>
-          response.success ? decode(response, options.schema) : Effect.succeed(response)
-      ),
-      Effect.tap((response) =>
-        onResponse === undefined
-          ? Effect.void
-          : bounded(runOnResponse(onResponse, response), "onResponse")
-      ),
-      // the success channel carries only successes: a failure, even one an interceptor made of
-      // a 2xx, is an HttpError
-      Effect.flatMap(
-        (response): Effect.Effect<ApiSuccess<A>, HttpError> =>
-          response.success ? Effect.succeed(response) : Effect.fail(toHttpError(response, received))
-      )
-    )
-    return withSignal(program, options.signal).pipe(
-      Effect.tapError((error) => Effect.sync(() => state.report(error)))
-    )
+    const signalled = withSignal(program, options.signal)
+    return onError === undefined
+      ? signalled
+      : Effect.tapError(signalled, (error) => Effect.sync(() => state.report(error)))
   })
