@@ -322,41 +322,48 @@ const exchange = (
     request: TransportRequest,
     hops: number
   ): Effect.Effect<TransportResponse, SvcError> =>
-    Effect.flatMap(Effect.mapError(transport(request), fail), (response) => {
-      if (response.hiddenRedirect) {
-        // a browser's fetch hides where a redirect goes: only a request with nothing to leak,
-        // and safe to send again, may let the browser follow it
-        if (carriesCredentials(state, request.headers) || !SAFE_METHODS.has(request.method)) {
-          return Effect.fail(
-            new NetworkError({
-              reason:
-                "the server answered with a redirect whose target this runtime hides; it was not followed, so that the session cannot reach another origin"
-            })
-          )
-        }
-        return Effect.mapError(transport({ ...request, followHiddenRedirects: true }), fail)
-      }
-      const location = response.headers.location
-      if (redirect === "manual" || !REDIRECT_STATUSES.has(response.status) || !location) {
-        return Effect.succeed(response)
-      }
-      if (hops >= MAX_REDIRECTS) {
-        return Effect.fail(
-          new NetworkError({ reason: `too many redirects (more than ${MAX_REDIRECTS})` })
-        )
-      }
-      const target = URL.canParse(location, request.url)
-        ? new URL(location, request.url)
-        : undefined
-      if (target === undefined || (target.protocol !== "http:" && target.protocol !== "https:")) {
+    Effect.matchEffect(transport(request), {
+      onFailure: (failure) => Effect.fail(fail(failure)),
+      onSuccess: (response) => followed(request, hops, response)
+    })
+  // what a response leads to: itself, or the next hop of a redirect
+  const followed = (
+    request: TransportRequest,
+    hops: number,
+    response: TransportResponse
+  ): Effect.Effect<TransportResponse, SvcError> => {
+    if (response.hiddenRedirect) {
+      // a browser's fetch hides where a redirect goes: only a request with nothing to leak,
+      // and safe to send again, may let the browser follow it
+      if (carriesCredentials(state, request.headers) || !SAFE_METHODS.has(request.method)) {
         return Effect.fail(
           new NetworkError({
-            reason: "a redirect pointed to a location that is not an http(s) URL"
+            reason:
+              "the server answered with a redirect whose target this runtime hides; it was not followed, so that the session cannot reach another origin"
           })
         )
       }
-      return hop(nextHop(state, request, response.status, target), hops + 1)
-    })
+      return Effect.mapError(transport({ ...request, followHiddenRedirects: true }), fail)
+    }
+    const location = response.headers.location
+    if (redirect === "manual" || !REDIRECT_STATUSES.has(response.status) || !location) {
+      return Effect.succeed(response)
+    }
+    if (hops >= MAX_REDIRECTS) {
+      return Effect.fail(
+        new NetworkError({ reason: `too many redirects (more than ${MAX_REDIRECTS})` })
+      )
+    }
+    const target = URL.canParse(location, request.url) ? new URL(location, request.url) : undefined
+    if (target === undefined || (target.protocol !== "http:" && target.protocol !== "https:")) {
+      return Effect.fail(
+        new NetworkError({
+          reason: "a redirect pointed to a location that is not an http(s) URL"
+        })
+      )
+    }
+    return hop(nextHop(state, request, response.status, target), hops + 1)
+  }
   return hop(first, 0)
 }
 

@@ -16,11 +16,16 @@ export const RESPONSE_TYPES: ReadonlySet<string> = new Set([
   "blob"
 ])
 
+const NO_MEDIA_TYPE = { type: "", charset: undefined } as const
+
 /** `type/subtype` of a `Content-Type`, lower-case, and its `charset`. */
 const mediaTypeOf = (
   contentType: string | undefined
 ): { readonly type: string; readonly charset: string | undefined } => {
-  if (contentType === undefined) return { type: "", charset: undefined }
+  if (contentType === undefined) return NO_MEDIA_TYPE
+  // most responses name a bare type (`application/json`): no parameter to look at
+  if (!contentType.includes(";"))
+    return { type: contentType.trim().toLowerCase(), charset: undefined }
   const [type = "", ...parameters] = contentType.split(";")
   let charset: string | undefined
   for (const parameter of parameters) {
