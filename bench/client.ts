@@ -132,8 +132,8 @@ export const run = async (options: BenchOptions): Promise<Section> => {
   }
   const goals: Array<Goal> = [
     {
-      text: "facade ≥ 1.2× ky",
-      met: ratio(facade, value("ky")) >= 1.2,
+      text: "facade ≥ 1.5× ky",
+      met: ratio(facade, value("ky")) >= 1.5,
       detail: `${ratio(facade, value("ky")).toFixed(2)}×`
     },
     {
@@ -149,8 +149,8 @@ export const run = async (options: BenchOptions): Promise<Section> => {
   })
   if (samples["ky 2"] !== undefined) {
     goals.push({
-      text: "facade ≥ 1.2× ky 2",
-      met: ratio(facade, value("ky 2")) >= 1.2,
+      text: "facade ≥ 1.5× ky 2",
+      met: ratio(facade, value("ky 2")) >= 1.5,
       detail: `${ratio(facade, value("ky 2")).toFixed(2)}×`
     })
   }
