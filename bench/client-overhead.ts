@@ -8,13 +8,11 @@
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Effect from "effect/Effect"
-import * as FiberId from "effect/FiberId"
-import * as FiberRef from "effect/FiberRef"
-import * as FiberRefs from "effect/FiberRefs"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Runtime from "effect/Runtime"
 import { makeState, request } from "../src/Client/internal/client.js"
+import { untraced } from "../src/Client/internal/facade.js"
 import { fromHttpClient } from "../src/Client/internal/httpClientTransport.js"
 import type { Transport } from "../src/Client/internal/transport.js"
 
@@ -58,18 +56,7 @@ export const measureOverhead = async (): Promise<Record<string, number>> => {
     )(makeState("http://h"))
   }
   // the tracer off in the runtime, as the facade runs its programs
-  const managed = await runtime.runtime()
-  const run = Runtime.runPromise(
-    Runtime.make({
-      context: managed.context,
-      runtimeFlags: managed.runtimeFlags,
-      fiberRefs: FiberRefs.updateAs(managed.fiberRefs, {
-        fiberId: FiberId.none,
-        fiberRef: FiberRef.currentTracerEnabled,
-        value: false
-      })
-    })
-  )
+  const run = Runtime.runPromise(untraced(await runtime.runtime()))
   const best: Record<string, number> = {}
   for (let round = 0; round < 8; round++) {
     for (const [name, make] of Object.entries(cases)) {

@@ -47,20 +47,21 @@ const describeDefect = (cause: Cause.Cause<never>): Error => {
 }
 
 /**
- * The default runtime with the tracer off: the facade records no spans. Set once here rather than
+ * `runtime` with the tracer off: the facade records no spans. Set once in the runtime rather than
  * per request with `Effect.withTracerEnabled`, which costs a request as much as the fiber itself.
  */
-const untraced = /*#__PURE__*/ Runtime.make({
-  context: Runtime.defaultRuntime.context,
-  runtimeFlags: Runtime.defaultRuntime.runtimeFlags,
-  fiberRefs: /*#__PURE__*/ FiberRefs.updateAs(Runtime.defaultRuntime.fiberRefs, {
-    fiberId: FiberId.none,
-    fiberRef: FiberRef.currentTracerEnabled,
-    value: false
+export const untraced = <R>(runtime: Runtime.Runtime<R>): Runtime.Runtime<R> =>
+  Runtime.make({
+    context: runtime.context,
+    runtimeFlags: runtime.runtimeFlags,
+    fiberRefs: FiberRefs.updateAs(runtime.fiberRefs, {
+      fiberId: FiberId.none,
+      fiberRef: FiberRef.currentTracerEnabled,
+      value: false
+    })
   })
-})
 
-const runExit = /*#__PURE__*/ Runtime.runPromiseExit(untraced)
+const runExit = /*#__PURE__*/ Runtime.runPromiseExit(/*#__PURE__*/ untraced(Runtime.defaultRuntime))
 
 /** Runs a request program to an `ApiResponse`; resolves in every case. */
 const run = <A>(
