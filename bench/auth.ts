@@ -4,7 +4,9 @@
  * installed), on the same server (a child process, bench/auth-server.ts), loaded with autocannon
  * from this process. Then a bounded run against a validator that flaps, counting wrong answers.
  *
- *   npx tsx --conditions=svc-sdk-source bench/auth.ts [--runs 3] [--seconds 3]
+ * The server runs the built package (`dist`), so build first:
+ *
+ *   npm run build && npx tsx bench/auth.ts [--runs 3] [--seconds 3]
  */
 import { type ChildProcess, fork } from "node:child_process"
 import { existsSync } from "node:fs"
@@ -51,7 +53,7 @@ const startServers = (
 ): Promise<{ ports: Ports; child: ChildProcess }> =>
   new Promise((resolve, reject) => {
     const child = fork(fileURLToPath(new URL("./auth-server.ts", import.meta.url)), [], {
-      execArgv: ["--import", "tsx", "--conditions=svc-sdk-source"],
+      execArgv: ["--import", "tsx"],
       stdio: ["ignore", "inherit", "inherit", "ipc"],
       env: { ...process.env, ...(redisUrl === undefined ? {} : { REDIS_URL: redisUrl }) }
     })

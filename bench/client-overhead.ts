@@ -3,7 +3,7 @@
  * over the `HttpClient` adapter with an in-memory `HttpClient`, against the bare `HttpClient` call. Best of 8 rounds of 32 × 40 requests, which keeps
  * the figure steady on a busy machine.
  *
- *   npx tsx bench/client-overhead.ts
+ *   npm run build && npx tsx bench/client-overhead.ts
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
@@ -11,10 +11,16 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Runtime from "effect/Runtime"
-import { makeState, request } from "../src/Client/internal/client.js"
-import { untraced } from "../src/Client/internal/facade.js"
-import { fromHttpClient } from "../src/Client/internal/httpClientTransport.js"
 import type { Transport } from "../src/Client/internal/transport.js"
+
+// the built modules (`dist`), which an application runs; typed by their sources
+const built = (path: string) =>
+  import(new URL(`../dist/esm/Client/internal/${path}`, import.meta.url).href)
+const { makeState, request }: typeof import("../src/Client/internal/client.js") =
+  await built("client.js")
+const { untraced }: typeof import("../src/Client/internal/facade.js") = await built("facade.js")
+const { fromHttpClient }: typeof import("../src/Client/internal/httpClientTransport.js") =
+  await built("httpClientTransport.js")
 
 const body = '{"success":true,"data":{"id":1}}'
 const memory = HttpClient.make((req) =>

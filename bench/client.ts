@@ -3,7 +3,9 @@
  * `ky` and `axios`, all against the same local server in a separate process, with the same number
  * of requests in flight.
  *
- *   npx tsx --conditions=svc-sdk-source bench/client.ts [--runs 3] [--seconds 3]
+ * It measures the built package (`dist`, what an application runs), so build first:
+ *
+ *   npm run build && npx tsx bench/client.ts [--runs 3] [--seconds 3]
  */
 import { type ChildProcess, fork } from "node:child_process"
 import { fileURLToPath } from "node:url"
@@ -13,8 +15,8 @@ import axios from "axios"
 import * as Effect from "effect/Effect"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import ky from "ky"
+import { createSvc, SvcClient } from "svc-sdk"
 import { request } from "undici"
-import { createSvc, SvcClient } from "../src/index.js"
 import { measureOverhead } from "./client-overhead.js"
 import { type BenchOptions, type Figure, type Goal, median, type Section } from "./report.js"
 

@@ -62,7 +62,6 @@ const clientOnNode24 = async (): Promise<Section | undefined> => {
     [
       "--import",
       "tsx",
-      "--conditions=svc-sdk-source",
       fileURLToPath(new URL("./client.ts", import.meta.url)),
       "--json",
       "--runs",
