@@ -107,10 +107,12 @@ const loadUndici = Effect.promise(async () => {
 
 const send = (dispatcher: Dispatcher | undefined, request: TransportRequest) =>
   Effect.async<TransportResponse, TransportFailure>((resume) => {
+    // dropped once settled: undici may hold the handler a while after the exchange, and through
+    // `resume` it would hold the request's fiber and everything the fiber holds
+    let wake: typeof resume | undefined = resume
     let abortDispatch: ((reason: Error) => void) | undefined
     let pendingAbort: Error | undefined
     let timer: ReturnType<typeof setTimeout> | undefined
-    let settled = false
     let status = 0
     let statusText = ""
     let headers: Record<string, string> = {}
@@ -121,10 +123,12 @@ const send = (dispatcher: Dispatcher | undefined, request: TransportRequest) =>
       else abortDispatch(reason)
     }
     const settle = (outcome: Effect.Effect<TransportResponse, TransportFailure>) => {
-      if (settled) return
-      settled = true
+      const waiting = wake
+      if (waiting === undefined) return
+      wake = undefined
+      chunks.length = 0
       if (timer !== undefined) clearTimeout(timer)
-      resume(outcome)
+      waiting(outcome)
     }
     const fail = (failure: TransportFailure) => {
       settle(Effect.fail(failure))
@@ -159,7 +163,7 @@ const send = (dispatcher: Dispatcher | undefined, request: TransportRequest) =>
         return true
       },
       onComplete: () => {
-        if (settled) return
+        if (wake === undefined) return
         const raw = concat(chunks, size)
         const encoding = headers["content-encoding"]
         if (encoding === undefined) {
@@ -200,7 +204,7 @@ const send = (dispatcher: Dispatcher | undefined, request: TransportRequest) =>
       settle(Effect.fail(failed(describeCause(cause), cause)))
     }
     return Effect.sync(() => {
-      settled = true
+      wake = undefined
       if (timer !== undefined) clearTimeout(timer)
       abort(new Error("Request interrupted"))
     })
