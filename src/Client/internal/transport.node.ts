@@ -107,8 +107,8 @@ const loadUndici = Effect.promise(async () => {
 
 const send = (dispatcher: Dispatcher | undefined, request: TransportRequest) =>
   Effect.async<TransportResponse, TransportFailure>((resume) => {
-    // dropped once settled: undici may hold the handler a while after the exchange, and through
-    // `resume` it would hold the request's fiber and everything the fiber holds
+    // dropped once settled: whatever still holds the handler after the exchange (undici's request
+    // object) would otherwise hold, through `resume`, the request's fiber and all the fiber holds
     let wake: typeof resume | undefined = resume
     let abortDispatch: ((reason: Error) => void) | undefined
     let pendingAbort: Error | undefined
