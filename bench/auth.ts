@@ -104,7 +104,7 @@ const SLICE_SECONDS = 1
 const measurePairs = async (served: Served, seconds: number, pair: Pair) => {
   const url = (path: string) => `http://127.0.0.1:${served.port}${path}`
   for (let slice = 0; slice < Math.max(1, Math.round(seconds / SLICE_SECONDS)); slice++) {
-    const guardedFirst = (pair.ratios.length + slice) % 2 === 1
+    const guardedFirst = pair.ratios.length % 2 === 1
     const first = await load(url(guardedFirst ? "/guarded" : "/open"), SLICE_SECONDS, served.id)
     const second = await load(url(guardedFirst ? "/open" : "/guarded"), SLICE_SECONDS, served.id)
     const [open, guarded] = guardedFirst ? [second, first] : [first, second]
