@@ -34,6 +34,8 @@ export interface TestServer {
   readonly requests: Array<RecordedRequest>
   /** Resolves once `count` requests have arrived. */
   readonly waitForRequests: (count: number) => Promise<void>
+  /** Resolves once the client has closed `count` exchanges before their answer ended. */
+  readonly waitForAbandoned: (count: number) => Promise<void>
   script: Script
   readonly close: () => Promise<void>
 }
@@ -72,7 +74,17 @@ export const startServer = (script: Script = () => json({ ok: true })): Promise<
   new Promise((resolve) => {
     const requests: Array<RecordedRequest> = []
     const waiters: Array<{ count: number; resolve: () => void }> = []
+    let abandoned = 0
+    const abandonWaiters: Array<{ count: number; resolve: () => void }> = []
     const server = Http.createServer((req, res) => {
+      res.on("close", () => {
+        if (res.writableFinished) return
+        abandoned++
+        for (const waiter of abandonWaiters.filter((w) => w.count <= abandoned)) {
+          abandonWaiters.splice(abandonWaiters.indexOf(waiter), 1)
+          waiter.resolve()
+        }
+      })
       const chunks: Array<Buffer> = []
       req.on("data", (chunk: Buffer) => chunks.push(chunk))
       req.on("end", () => {
@@ -104,6 +116,10 @@ export const startServer = (script: Script = () => json({ ok: true })): Promise<
         requests.length >= count
           ? Promise.resolve()
           : new Promise((resolve) => waiters.push({ count, resolve })),
+      waitForAbandoned: (count) =>
+        abandoned >= count
+          ? Promise.resolve()
+          : new Promise((resolve) => abandonWaiters.push({ count, resolve })),
       close: () =>
         new Promise((resolve) => {
           server.closeAllConnections()

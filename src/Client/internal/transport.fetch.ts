@@ -8,6 +8,7 @@
 import * as Effect from "effect/Effect"
 import {
   describeCause,
+  exchange,
   failed,
   headersFromFetch,
   readStream,
@@ -25,24 +26,27 @@ export type FetchFunction = (input: string | URL | Request, init?: RequestInit) 
 export const fetchTransport =
   (fetchFunction?: FetchFunction): Transport =>
   (request) =>
-    Effect.async<TransportResponse, TransportFailure>((resume) => {
+    exchange<TransportResponse, TransportFailure>((settle) => {
       const controller = new AbortController()
-      let settled = false
-      const settle = (outcome: Effect.Effect<TransportResponse, TransportFailure>) => {
-        if (settled) return
-        settled = true
+      let done = false
+      const end = () => {
+        done = true
         if (timer !== undefined) clearTimeout(timer)
-        resume(outcome)
+      }
+      const finish = (outcome: Effect.Effect<TransportResponse, TransportFailure>) => {
+        if (done) return
+        end()
+        settle(outcome)
       }
       const timer =
         request.timeoutMillis > 0
           ? setTimeout(() => {
-              settle(Effect.fail(timedOut))
+              finish(Effect.fail(timedOut))
               controller.abort()
             }, request.timeoutMillis)
           : undefined
       const send = fetchFunction ?? globalThis.fetch
-      const exchange = async (): Promise<Effect.Effect<TransportResponse, TransportFailure>> => {
+      const respond = async (): Promise<Effect.Effect<TransportResponse, TransportFailure>> => {
         const response = await send(request.url, {
           method: request.method,
           headers: request.headers,
@@ -69,14 +73,13 @@ export const fetchTransport =
           hiddenRedirect: false
         })
       }
-      exchange().then(settle, (cause: unknown) =>
-        settle(Effect.fail(failed(describeCause(cause), cause)))
+      respond().then(finish, (cause: unknown) =>
+        finish(Effect.fail(failed(describeCause(cause), cause)))
       )
-      return Effect.sync(() => {
-        settled = true
-        if (timer !== undefined) clearTimeout(timer)
-        controller.abort()
-      })
+      return (reason) => {
+        end()
+        controller.abort(reason)
+      }
     })
 
 /** The facade's transport on this runtime. */

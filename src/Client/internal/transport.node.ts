@@ -13,6 +13,7 @@ import { fetchTransport } from "./transport.fetch.js"
 import {
   concat,
   describeCause,
+  exchange,
   failed,
   type Transport,
   type TransportFailure,
@@ -106,10 +107,8 @@ const loadUndici = Effect.promise(async () => {
 })
 
 const send = (dispatcher: Dispatcher | undefined, request: TransportRequest) =>
-  Effect.async<TransportResponse, TransportFailure>((resume) => {
-    // dropped once settled: whatever still holds the handler after the exchange (undici's request
-    // object) would otherwise hold, through `resume`, the request's fiber and all the fiber holds
-    let wake: typeof resume | undefined = resume
+  exchange<TransportResponse, TransportFailure>((settle) => {
+    let done = false
     let abortDispatch: ((reason: Error) => void) | undefined
     let pendingAbort: Error | undefined
     let timer: ReturnType<typeof setTimeout> | undefined
@@ -118,20 +117,23 @@ const send = (dispatcher: Dispatcher | undefined, request: TransportRequest) =>
     let headers: Record<string, string> = {}
     const chunks: Array<Uint8Array> = []
     let size = 0
+    const end = () => {
+      done = true
+      chunks.length = 0
+      if (timer !== undefined) clearTimeout(timer)
+    }
     const abort = (reason: Error) => {
+      end()
       if (abortDispatch === undefined) pendingAbort = reason
       else abortDispatch(reason)
     }
-    const settle = (outcome: Effect.Effect<TransportResponse, TransportFailure>) => {
-      const waiting = wake
-      if (waiting === undefined) return
-      wake = undefined
-      chunks.length = 0
-      if (timer !== undefined) clearTimeout(timer)
-      waiting(outcome)
+    const finish = (outcome: Effect.Effect<TransportResponse, TransportFailure>) => {
+      if (done) return
+      end()
+      settle(outcome)
     }
     const fail = (failure: TransportFailure) => {
-      settle(Effect.fail(failure))
+      finish(Effect.fail(failure))
       abort(new Error("Request ended by the client"))
     }
     if (request.timeoutMillis > 0) timer = setTimeout(() => fail(timedOut), request.timeoutMillis)
@@ -163,27 +165,27 @@ const send = (dispatcher: Dispatcher | undefined, request: TransportRequest) =>
         return true
       },
       onComplete: () => {
-        if (wake === undefined) return
+        if (done) return
         const raw = concat(chunks, size)
         const encoding = headers["content-encoding"]
         if (encoding === undefined) {
-          return settle(
+          return finish(
             Effect.succeed({ status, statusText, headers, body: raw, hiddenRedirect: false })
           )
         }
         decompress(raw, encoding, request.maxResponseBytes).then(
           (body) =>
-            settle(
+            finish(
               body === "TooLarge"
                 ? Effect.fail(tooLarge)
                 : Effect.succeed({ status, statusText, headers, body, hiddenRedirect: false })
             ),
           (cause: unknown) =>
-            settle(Effect.fail(failed("the body could not be decompressed", cause)))
+            finish(Effect.fail(failed("the body could not be decompressed", cause)))
         )
       },
       onError: (error: Error) => {
-        settle(Effect.fail(failed(describeCause(error), error)))
+        finish(Effect.fail(failed(describeCause(error), error)))
       }
     }
     try {
@@ -201,13 +203,9 @@ const send = (dispatcher: Dispatcher | undefined, request: TransportRequest) =>
         handler as unknown as Dispatcher.DispatchHandler
       )
     } catch (cause) {
-      settle(Effect.fail(failed(describeCause(cause), cause)))
+      finish(Effect.fail(failed(describeCause(cause), cause)))
     }
-    return Effect.sync(() => {
-      wake = undefined
-      if (timer !== undefined) clearTimeout(timer)
-      abort(new Error("Request interrupted"))
-    })
+    return abort
   })
 
 /** Set on `globalThis` by `@mswjs/interceptors` (msw's `setupServer`) while it intercepts fetch. */

@@ -6,7 +6,8 @@
  * What a try may take is an argument, not a side channel: `timeoutMillis` and `maxResponseBytes`
  * are enforced by the transport itself, and interrupting the Effect aborts the exchange.
  */
-import type * as Effect from "effect/Effect"
+import * as Effect from "effect/Effect"
+import type * as Fiber from "effect/Fiber"
 
 /** One request, ready to go. */
 export interface TransportRequest {
@@ -62,6 +63,61 @@ export type TransportFailure =
 export type Transport = (
   request: TransportRequest
 ) => Effect.Effect<TransportResponse, TransportFailure>
+
+/**
+ * How a transport starts an exchange: it calls `settle` once with the outcome and returns how to
+ * abort the exchange.
+ */
+export type Start<A, E> = (
+  settle: (outcome: Effect.Effect<A, E>) => void
+) => (reason: Error) => void
+
+/**
+ * An exchange as an Effect; interrupting the fiber that waits on it aborts it.
+ *
+ * The abort is an observer of that fiber, not a canceler returned to `Effect.async`. With a
+ * canceler, Effect wraps the wait in `onInterrupt`. Measured on a bare undici exchange, that
+ * raised a request's client CPU from 37 to 61 µs and the bytes it promoted to the old generation
+ * fourfold. An interrupted fiber exits (after its finalizers), and its observers run then. An
+ * exchange that settles first removes its observer from within the fiber, so a long-lived fiber
+ * gathers none.
+ */
+export const exchange = <A, E>(start: Start<A, E>): Effect.Effect<A, E> =>
+  Effect.withFiberRuntime<A, E>((fiber) =>
+    Effect.async<A, E>((resume) => wait(fiber, resume, start))
+  )
+
+const wait = <A, E>(
+  fiber: Fiber.RuntimeFiber<A, E>,
+  resume: (outcome: Effect.Effect<A, E>) => void,
+  start: Start<A, E>
+): void => {
+  // both dropped once settled: whatever still holds the transport's handler afterwards must not
+  // hold, through them, the fiber and all that it holds
+  let wake: typeof resume | undefined = resume
+  let owner: typeof fiber | undefined = fiber
+  let abort: ((reason: Error) => void) | undefined
+  const onExit = () => {
+    if (wake === undefined) return
+    wake = owner = undefined
+    abort?.(new Error("Request interrupted"))
+  }
+  owner.addObserver(onExit)
+  abort = start((outcome) => {
+    const waiting = wake
+    const from = owner
+    if (waiting === undefined || from === undefined) return
+    wake = owner = undefined
+    waiting(
+      Effect.suspend(() => {
+        from.removeObserver(onExit)
+        return outcome
+      })
+    )
+  })
+  // settled before `start` returned: nothing left to abort
+  if (wake === undefined) abort = undefined
+}
 
 export const timedOut: TransportFailure = { _tag: "TimedOut" }
 export const tooLarge: TransportFailure = { _tag: "TooLarge" }
