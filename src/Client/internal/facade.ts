@@ -11,6 +11,7 @@ import * as FiberRefs from "effect/FiberRefs"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Runtime from "effect/Runtime"
+import * as RuntimeFlags from "effect/RuntimeFlags"
 import { defaultTransport } from "#transport"
 import { QueryBuilder } from "../../Query/index.js"
 import type { ApiFailure, ApiResponse, ApiSuccess } from "../ApiResponse.js"
@@ -47,13 +48,15 @@ const describeDefect = (cause: Cause.Cause<never>): Error => {
 }
 
 /**
- * `runtime` with the tracer off: the facade records no spans. Set once in the runtime rather than
- * per request with `Effect.withTracerEnabled`, which costs a request as much as the fiber itself.
+ * `runtime` without telemetry: the facade records no spans and no fiber metrics. Both are set
+ * once in the runtime rather than per request: `Effect.withTracerEnabled` costs a request as much
+ * as the fiber itself, and the fiber metrics (on in Effect's default runtime) update five
+ * metrics, a histogram among them, for every request's fiber.
  */
-export const untraced = <R>(runtime: Runtime.Runtime<R>): Runtime.Runtime<R> =>
+export const withoutTelemetry = <R>(runtime: Runtime.Runtime<R>): Runtime.Runtime<R> =>
   Runtime.make({
     context: runtime.context,
-    runtimeFlags: runtime.runtimeFlags,
+    runtimeFlags: RuntimeFlags.disable(runtime.runtimeFlags, RuntimeFlags.RuntimeMetrics),
     fiberRefs: FiberRefs.updateAs(runtime.fiberRefs, {
       fiberId: FiberId.none,
       fiberRef: FiberRef.currentTracerEnabled,
@@ -61,7 +64,9 @@ export const untraced = <R>(runtime: Runtime.Runtime<R>): Runtime.Runtime<R> =>
     })
   })
 
-const runExit = /*#__PURE__*/ Runtime.runPromiseExit(/*#__PURE__*/ untraced(Runtime.defaultRuntime))
+const runExit = /*#__PURE__*/ Runtime.runPromiseExit(
+  /*#__PURE__*/ withoutTelemetry(Runtime.defaultRuntime)
+)
 
 /** Runs a request program to an `ApiResponse`; resolves in every case. */
 const run = <A>(
