@@ -441,12 +441,12 @@ const withSignal = <A, E, R>(
 }
 
 /**
- * Retries transient failures on `schedule`. The retry machinery is only built after a first
- * transient failure, whose error is fed to the schedule without sending again.
+ * Retries transient failures on `schedule`, honouring `Retry-After`. The retry machinery is only
+ * built after a first transient failure, whose error is fed to the schedule without sending again.
  */
 const retryAfterFirstFailure = <A>(
   once: Effect.Effect<A, SvcError>,
-  schedule: Schedule.Schedule<SvcError, SvcError>
+  schedule: Schedule.Schedule<unknown, SvcError>
 ): Effect.Effect<A, SvcError> =>
   Effect.catchIf(once, isTransient, (first) => {
     let pending: SvcError | undefined = first
@@ -456,7 +456,7 @@ const retryAfterFirstFailure = <A>(
       pending = undefined
       return Effect.fail(error)
     })
-    return Effect.retry(next, { schedule, while: isTransient })
+    return Effect.retry(next, { schedule: honourRetryAfter(schedule), while: isTransient })
   })
 
 /** How one request is sent and read. */
@@ -512,7 +512,7 @@ const send = (
     // the caller's signal governs the whole request; one an interceptor set governs the exchange
     const signal = config.signal === callerSignal ? undefined : config.signal
     const retried = isRetryableRequest(config.method, config.headers)
-      ? retryAfterFirstFailure(once, honourRetryAfter(retrySchedule ?? state.retrySchedule))
+      ? retryAfterFirstFailure(once, retrySchedule ?? state.retrySchedule)
       : once
     return withSignal(retried, signal)
   })
