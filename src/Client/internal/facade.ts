@@ -64,37 +64,43 @@ export const withoutTelemetry = <R>(runtime: Runtime.Runtime<R>): Runtime.Runtim
     })
   })
 
-const runExit = /*#__PURE__*/ Runtime.runPromiseExit(
-  /*#__PURE__*/ withoutTelemetry(Runtime.defaultRuntime)
-)
+const fork = /*#__PURE__*/ Runtime.runFork(/*#__PURE__*/ withoutTelemetry(Runtime.defaultRuntime))
 
 /** Runs a request program to an `ApiResponse`; resolves in every case. */
 const run = <A>(
   report: (error: Error) => void,
   program: Effect.Effect<ApiSuccess<A>, SvcError>
-): Promise<ApiResponse<A>> => {
-  const unexpected = (cause: unknown): ApiFailure => {
-    const error = cause instanceof Error ? cause : new Error(String(cause))
-    report(error)
-    return {
-      success: false,
-      status: 0,
-      error: error.message || "Request failed",
-      code: "NETWORK_ERROR"
+): Promise<ApiResponse<A>> =>
+  new Promise((resolve) => {
+    const unexpected = (cause: unknown): ApiFailure => {
+      const error = cause instanceof Error ? cause : new Error(String(cause))
+      report(error)
+      return {
+        success: false,
+        status: 0,
+        error: error.message || "Request failed",
+        code: "NETWORK_ERROR"
+      }
     }
-  }
-  const settle = (exit: Exit.Exit<ApiSuccess<A>, SvcError>): ApiResponse<A> => {
-    if (Exit.isSuccess(exit)) return exit.value
-    const failure = Cause.failureOption(exit.cause)
-    if (failure._tag === "Some") return foldError(failure.value)
-    return unexpected(describeDefect(exit.cause as Cause.Cause<never>))
-  }
-  try {
-    return runExit(program).then(settle, unexpected)
-  } catch (cause) {
-    return Promise.resolve(unexpected(cause))
-  }
-}
+    const settle = (exit: Exit.Exit<ApiSuccess<A>, SvcError>): ApiResponse<A> => {
+      if (Exit.isSuccess(exit)) return exit.value
+      const failure = Cause.failureOption(exit.cause)
+      if (failure._tag === "Some") return foldError(failure.value)
+      return unexpected(describeDefect(exit.cause as Cause.Cause<never>))
+    }
+    // the fiber's own observer settles the promise: no promise of Effect's in between
+    try {
+      fork(program).addObserver((exit) => {
+        try {
+          resolve(settle(exit))
+        } catch (cause) {
+          resolve(unexpected(cause))
+        }
+      })
+    } catch (cause) {
+      resolve(unexpected(cause))
+    }
+  })
 
 /** Runs a program that never fails; a defect goes to `onError`. */
 const runVoid = (report: (error: Error) => void, program: Effect.Effect<void>): Promise<void> =>
