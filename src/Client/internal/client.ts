@@ -135,6 +135,18 @@ export const makeState = (baseUrl: string, config: SvcConfig = {}): ClientState 
 const sameOrigin = (state: ClientState, url: string): boolean =>
   url.startsWith(`${state.origin}/`) || isSameOrigin(url, state.origin)
 
+/**
+ * `Effect.flatMap`, applied at once when `effect` is a value already there (no interceptor, no
+ * storage lookup): the program a plain request runs is as short as it can be.
+ */
+const chain = <A, E, B, E2>(
+  effect: Effect.Effect<A, E>,
+  f: (a: A) => Effect.Effect<B, E2>
+): Effect.Effect<B, E | E2> =>
+  Exit.isExit(effect) && Exit.isSuccess(effect as Exit.Exit<A, E>)
+    ? f((effect as Exit.Success<A, E>).value)
+    : Effect.flatMap(effect, f)
+
 /** A request config and the session id the client put in it, if any. */
 interface Prepared {
   readonly config: RequestConfig
@@ -151,14 +163,14 @@ const finalConfig = (
   state: ClientState,
   config: RequestConfig,
   session: string | undefined
-): Either.Either<RequestConfig, InvalidRequestError> => {
+): Exit.Exit<RequestConfig, InvalidRequestError> => {
   const headers: HeaderRecord = {}
   for (const name of Object.keys(config.headers)) {
     const value = config.headers[name]
     try {
       checkHeader(name, value)
     } catch (cause) {
-      return Either.left(
+      return Exit.fail(
         new InvalidRequestError({
           argument: "RequestConfig.headers",
           reason: `(from an interceptor) are invalid: ${(cause as Error).message}`
@@ -177,7 +189,7 @@ const finalConfig = (
   if (config.timeout !== undefined) {
     const checked = timeoutMillis(config.timeout)
     if (Either.isLeft(checked)) {
-      return Either.left(
+      return Exit.fail(
         new InvalidRequestError({
           argument: "RequestConfig.timeout",
           reason: `(from an interceptor) ${checked.left}`
@@ -186,14 +198,14 @@ const finalConfig = (
     }
   }
   if (config.signal !== undefined && !isAbortSignal(config.signal)) {
-    return Either.left(
+    return Exit.fail(
       new InvalidRequestError({
         argument: "RequestConfig.signal",
         reason: `(from an interceptor) must be an AbortSignal, got ${describe(config.signal)}`
       })
     )
   }
-  return Either.right({ ...config, headers })
+  return Exit.succeed({ ...config, headers })
 }
 
 /** The request config before interceptors: URL, merged headers, session, timeout, signal. */
@@ -222,19 +234,12 @@ const prepare = (
   const lookup = resolveSession(state.session)
   // only a lookup that runs the application's code (getSessionId, storage) can take time
   const bounded = Exit.isExit(lookup) ? lookup : withTimeout(lookup, timeout, "the session lookup")
-  return Effect.map(bounded, (id) => {
-    if (id === undefined) return { config, session: undefined }
+  return chain(bounded, (id): Exit.Exit<Prepared> => {
+    if (id === undefined) return Exit.succeed({ config, session: undefined })
     const session = Redacted.value(id)
     headers[state.sessionHeader] = session
-    return { config, session }
+    return Exit.succeed({ config, session })
   })
-}
-
-/** A 2xx response, read: status, headers and the body as a value. */
-interface Received {
-  readonly status: number
-  readonly headers: Readonly<Record<string, string>>
-  readonly body: unknown
 }
 
 /** Statuses whose `Location` the client follows. */
@@ -367,16 +372,19 @@ const exchange = (
   return hop(first, 0)
 }
 
-/** One try: send (following redirects), read the body; a non-2xx fails with `HttpError`. */
+/**
+ * One try: send (following redirects), read the body, lift its envelope; a non-2xx fails with
+ * `HttpError`.
+ */
 const attempt = (
   state: ClientState,
   transport: Transport,
   request: TransportRequest,
   settings: SendSettings
-): Effect.Effect<Received, SvcError> =>
+): Effect.Effect<ApiSuccess<unknown>, SvcError> =>
   Effect.flatMap(
     exchange(state, transport, request, settings.redirect),
-    (response): Effect.Effect<Received, SvcError> => {
+    (response): Effect.Effect<ApiSuccess<unknown>, SvcError> => {
       const status = response.status
       const headers = response.headers
       const body = parseBody(
@@ -397,7 +405,9 @@ const attempt = (
           })
         )
       }
-      if (status >= 200 && status < 300) return Effect.succeed({ status, headers, body })
+      if (status >= 200 && status < 300) {
+        return Effect.succeed(toApiSuccess(status, liftEnvelope(body), headers))
+      }
       return Effect.fail(
         new HttpError({
           status,
@@ -471,18 +481,6 @@ const DEFAULT_HEADERS: Readonly<Record<string, string>> = {
   "accept-encoding": "gzip, deflate, br"
 }
 
-/**
- * `Effect.flatMap`, applied at once when `effect` is a value already there (no interceptor, no
- * storage lookup): the program a plain request runs is as short as it can be.
- */
-const chain = <A, E, B, E2>(
-  effect: Effect.Effect<A, E>,
-  f: (a: A) => Effect.Effect<B, E2>
-): Effect.Effect<B, E | E2> =>
-  Exit.isExit(effect) && Exit.isSuccess(effect as Exit.Exit<A, E>)
-    ? f((effect as Exit.Success<A, E>).value)
-    : Effect.flatMap(effect, f)
-
 /** Sends a final config: body encoded, retry on transient failures; the caller's signal aborts. */
 const send = (
   state: ClientState,
@@ -491,7 +489,7 @@ const send = (
   settings: SendSettings,
   retrySchedule: Schedule.Schedule<unknown, SvcError> | undefined,
   callerSignal: AbortSignal | undefined
-): Effect.Effect<Received, SvcError> =>
+): Effect.Effect<ApiSuccess<unknown>, SvcError> =>
   chain(encodeBody(config.body), (wire) => {
     const headers: Record<string, string> = { ...DEFAULT_HEADERS, ...config.headers }
     if (wire.contentType !== undefined && headers["content-type"] === undefined) {
@@ -661,11 +659,7 @@ export const request = <A, I>(
         ? prepared
         : Effect.tap(prepared, (config) => bounded(runOnRequest(onRequest, config), "onRequest"))
     const sent = (config: RequestConfig) =>
-      Effect.map(
-        send(state, transport, config, settings, options.retrySchedule, options.signal),
-        (received): ApiSuccess<unknown> =>
-          toApiSuccess(received.status, liftEnvelope(received.body), received.headers)
-      )
+      send(state, transport, config, settings, options.retrySchedule, options.signal)
     // with no response interceptor and no onResponse, nobody sees a failure as a response: the
     // HttpError goes straight to the error channel, and a success is decoded
     const program =
