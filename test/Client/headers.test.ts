@@ -1,5 +1,7 @@
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createSvc } from "../../src/Client/index.js"
+import { createSvc, type SvcConfig } from "../../src/Client/index.js"
 import { startServer, type TestServer } from "./server.js"
 
 let server: TestServer
@@ -46,5 +48,55 @@ describe("headers", () => {
     expect(() => svc.setHeader("bad name", "x")).toThrow(TypeError)
     expect(() => svc.setHeader("X-Ok", 1 as unknown as string)).toThrow(/X-Ok/)
     expect(() => createSvc(server.origin, { headers: { "a b": "x" } })).toThrow(TypeError)
+  })
+})
+
+describe("response headers a server names after Object.prototype's keys", () => {
+  const rawHeaders = [
+    ["content-type", "application/json"],
+    ["constructor", "c1"],
+    ["__proto__", "p1"],
+    ["X-Twice", "1"],
+    ["x-twice", "2"],
+    ["Set-Cookie", "a=1"],
+    ["set-cookie", "b=2"]
+  ]
+  let raw: Http.Server
+  let origin: string
+  beforeAll(async () => {
+    raw = Http.createServer((request, response) => {
+      response.writeHead(request.url === "/fail" ? 503 : 200, rawHeaders.flat())
+      response.end(JSON.stringify({ success: request.url !== "/fail", data: 1 }))
+    })
+    await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve))
+    origin = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`
+  })
+  afterAll(() => new Promise<void>((resolve) => raw.close(() => resolve())))
+
+  // a computed key: `__proto__: "p1"` in a literal would set no property at all
+  const expected: Record<string, string> = {
+    constructor: "c1",
+    ["__proto__"]: "p1",
+    "x-twice": "1, 2",
+    "set-cookie": "a=1\nb=2"
+  }
+  const transports: ReadonlyArray<readonly [string, SvcConfig]> = [
+    ["undici", {}],
+    ["fetch", { fetch: (input, init) => globalThis.fetch(input, init) }]
+  ]
+
+  it.each(transports)("are kept as sent, as own properties (%s)", async (_name, config) => {
+    const svc = createSvc(origin, { ...config, retryAttempts: 0 })
+    for (const path of ["/ok", "/fail"]) {
+      const response = await svc.get(path)
+      const headers = response.headers!
+      expect(Object.getPrototypeOf(headers)).toBe(Object.prototype)
+      for (const [name, value] of Object.entries(expected)) {
+        expect(Object.hasOwn(headers, name), name).toBe(true)
+        expect(headers[name], name).toBe(value)
+      }
+      expect(Object.keys(headers)).toEqual(expect.arrayContaining(Object.keys(expected)))
+    }
+    expect(({} as Record<string, unknown>).p1).toBeUndefined()
   })
 })

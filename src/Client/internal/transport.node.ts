@@ -11,6 +11,7 @@ import * as Effect from "effect/Effect"
 import type { Dispatcher } from "undici"
 import { fetchTransport } from "./transport.fetch.js"
 import {
+  addHeader,
   concat,
   describeCause,
   exchange,
@@ -74,14 +75,14 @@ export const decompress = async (
  * Response headers from undici's raw form (`[name, value, name, value, …]`), lower-case names,
  * repeated headers joined with `, ` (`set-cookie` with `\n`).
  */
-const headersOf = (raw: ReadonlyArray<Buffer | string>): Record<string, string> => {
+const headersOf = (
+  raw: ReadonlyArray<Buffer | string>,
+  util: typeof import("undici")["util"]
+): Record<string, string> => {
   const headers: Record<string, string> = {}
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!.toString("latin1").toLowerCase()
-    const value = raw[i + 1]!.toString("latin1")
-    const previous = headers[name]
-    headers[name] =
-      previous === undefined ? value : `${previous}${name === "set-cookie" ? "\n" : ", "}${value}`
+    // undici's own lookup answers the common names with a string it keeps, lower-case already
+    addHeader(headers, util.headerNameToString(raw[i]!), raw[i + 1]!.toString("latin1"))
   }
   return headers
 }
@@ -95,18 +96,23 @@ const headersOf = (raw: ReadonlyArray<Buffer | string>): Record<string, string> 
 export const undiciTransport =
   (dispatcher?: Dispatcher): Transport =>
   (request) => {
-    if (dispatcher !== undefined || undici !== undefined) return send(dispatcher, request)
+    if (undici !== undefined) return send(undici, dispatcher, request)
     // undici itself is loaded by the first request: importing svc-sdk stays cheap
-    return Effect.flatMap(loadUndici, () => send(dispatcher, request))
+    return Effect.flatMap(loadUndici, (loaded) => send(loaded, dispatcher, request))
   }
 
 let undici: typeof import("undici") | undefined
 
 const loadUndici = Effect.promise(async () => {
   undici ??= await import("undici")
+  return undici
 })
 
-const send = (dispatcher: Dispatcher | undefined, request: TransportRequest) =>
+const send = (
+  loaded: typeof import("undici"),
+  dispatcher: Dispatcher | undefined,
+  request: TransportRequest
+) =>
   exchange<TransportResponse, TransportFailure>((settle) => {
     let done = false
     let abortDispatch: ((reason: Error) => void) | undefined
@@ -151,7 +157,7 @@ const send = (dispatcher: Dispatcher | undefined, request: TransportRequest) =>
       ) => {
         status = statusCode
         statusText = message ?? ""
-        headers = headersOf(rawHeaders)
+        headers = headersOf(rawHeaders, loaded.util)
         return true
       },
       onData: (chunk: Buffer) => {
@@ -189,7 +195,7 @@ const send = (dispatcher: Dispatcher | undefined, request: TransportRequest) =>
       }
     }
     try {
-      ;(dispatcher ?? undici!.getGlobalDispatcher()).dispatch(
+      ;(dispatcher ?? loaded.getGlobalDispatcher()).dispatch(
         {
           origin: url.origin,
           path: url.pathname + url.search,

@@ -132,11 +132,32 @@ export const describeCause = (cause: unknown): string => {
   return String(cause)
 }
 
+/**
+ * Adds a response header to `headers` (lower-case `name`): a repeated header is joined with `, `
+ * (`set-cookie` with `\n`). Every name is an own property, `constructor` and `__proto__` too,
+ * never one that `Object.prototype` answers for.
+ */
+export const addHeader = (headers: Record<string, string>, name: string, value: string): void => {
+  const previous = headers[name]
+  if (previous !== undefined && Object.hasOwn(headers, name)) {
+    headers[name] = `${previous}${name === "set-cookie" ? "\n" : ", "}${value}`
+  } else if (name === "__proto__") {
+    Object.defineProperty(headers, name, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true
+    })
+  } else {
+    headers[name] = value
+  }
+}
+
 /** Response headers from a `Headers` object (fetch), lower-case, `set-cookie` kept apart. */
 export const headersFromFetch = (headers: Headers): Record<string, string> => {
   const out: Record<string, string> = {}
   headers.forEach((value, name) => {
-    out[name] = value
+    if (name !== "set-cookie") addHeader(out, name, value)
   })
   const cookies = (headers as Headers & { getSetCookie?: () => Array<string> }).getSetCookie?.()
   if (cookies !== undefined && cookies.length > 0) out["set-cookie"] = cookies.join("\n")
