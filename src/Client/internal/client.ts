@@ -133,7 +133,8 @@ export const makeState = (baseUrl: string, config: SvcConfig = {}): ClientState 
 
 /** Exactly the base URL's origin; the prefix test is a fast path that only ever says yes rightly. */
 const sameOrigin = (state: ClientState, url: string): boolean =>
-  url.startsWith(`${state.origin}/`) || isSameOrigin(url, state.origin)
+  (url.startsWith(state.origin) && url[state.origin.length] === "/") ||
+  isSameOrigin(url, state.origin)
 
 /**
  * `Effect.flatMap`, applied at once when `effect` is a value already there (no interceptor, no
@@ -229,7 +230,7 @@ const prepare = (
   if (options.signal !== undefined) config.signal = options.signal
   const include = options.includeSession ?? state.includeSession
   if (!include || hasHeader(headers, state.sessionHeader) || !sameOrigin(state, url)) {
-    return Effect.succeed({ config, session: undefined })
+    return Exit.succeed({ config, session: undefined })
   }
   const lookup = resolveSession(state.session)
   // only a lookup that runs the application's code (getSessionId, storage) can take time
@@ -314,21 +315,20 @@ const nextHop = (
 /**
  * Sends a request, following redirects itself (up to {@link MAX_REDIRECTS} hops, each hop's origin
  * checked), unless `redirect` is `"manual"`: then a 3xx is the answer, `Location` in its headers.
+ * The answer goes to `read`, in the same step as the exchange's outcome.
  */
-const exchange = (
+const exchange = <A>(
   state: ClientState,
   transport: Transport,
   first: TransportRequest,
-  redirect: RedirectMode
-): Effect.Effect<TransportResponse, SvcError> => {
+  redirect: RedirectMode,
+  read: (response: TransportResponse) => Effect.Effect<A, SvcError>
+): Effect.Effect<A, SvcError> => {
   const fail = (failure: TransportFailure) =>
-    failureOf(failure, first.timeoutMillis, first.maxResponseBytes)
-  const hop = (
-    request: TransportRequest,
-    hops: number
-  ): Effect.Effect<TransportResponse, SvcError> =>
+    Effect.fail(failureOf(failure, first.timeoutMillis, first.maxResponseBytes))
+  const hop = (request: TransportRequest, hops: number): Effect.Effect<A, SvcError> =>
     Effect.matchEffect(transport(request), {
-      onFailure: (failure) => Effect.fail(fail(failure)),
+      onFailure: fail,
       onSuccess: (response) => followed(request, hops, response)
     })
   // what a response leads to: itself, or the next hop of a redirect
@@ -336,7 +336,7 @@ const exchange = (
     request: TransportRequest,
     hops: number,
     response: TransportResponse
-  ): Effect.Effect<TransportResponse, SvcError> => {
+  ): Effect.Effect<A, SvcError> => {
     if (response.hiddenRedirect) {
       // a browser's fetch hides where a redirect goes: only a request with nothing to leak,
       // and safe to send again, may let the browser follow it
@@ -348,11 +348,14 @@ const exchange = (
           })
         )
       }
-      return Effect.mapError(transport({ ...request, followHiddenRedirects: true }), fail)
+      return Effect.matchEffect(transport({ ...request, followHiddenRedirects: true }), {
+        onFailure: fail,
+        onSuccess: read
+      })
     }
     const location = response.headers.location
     if (redirect === "manual" || !REDIRECT_STATUSES.has(response.status) || !location) {
-      return Effect.succeed(response)
+      return read(response)
     }
     if (hops >= MAX_REDIRECTS) {
       return Effect.fail(
@@ -382,8 +385,11 @@ const attempt = (
   request: TransportRequest,
   settings: SendSettings
 ): Effect.Effect<ApiSuccess<unknown>, SvcError> =>
-  Effect.flatMap(
-    exchange(state, transport, request, settings.redirect),
+  exchange(
+    state,
+    transport,
+    request,
+    settings.redirect,
     (response): Effect.Effect<ApiSuccess<unknown>, SvcError> => {
       const status = response.status
       const headers = response.headers

@@ -39,9 +39,9 @@ export const parseBaseUrl = (baseUrl: unknown): URL => {
 export const joinUrl = (baseUrl: string, endpoint: string): string => {
   if (ABSOLUTE.test(endpoint)) return endpoint
   if (endpoint === "") return baseUrl
-  const base = baseUrl.replace(/\/+$/, "")
+  const base = baseUrl.endsWith("/") ? baseUrl.replace(/\/+$/, "") : baseUrl
   if (endpoint.startsWith("?") || endpoint.startsWith("#")) return base + endpoint
-  return `${base}/${endpoint.replace(/^\/+/, "")}`
+  return `${base}/${endpoint.startsWith("/") ? endpoint.replace(/^\/+/, "") : endpoint}`
 }
 
 const paramText = (value: Exclude<ParamValue, null | undefined>): string =>
