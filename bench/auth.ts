@@ -15,7 +15,14 @@ import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { request } from "undici"
 import { REDIS_SERVER, type RedisServer, startRedis } from "../test/support/redis.js"
-import { type BenchOptions, type Figure, type Goal, median, type Section } from "./report.js"
+import {
+  type BenchOptions,
+  type Figure,
+  type Goal,
+  median,
+  quartiles,
+  type Section
+} from "./report.js"
 
 /** The part of autocannon's API used here (the package ships no types). */
 interface LoadResult {
@@ -84,13 +91,6 @@ interface Pair {
   readonly guarded: Array<number>
   /** guarded / open, per slice pair (measured back to back, so load drift cancels out). */
   readonly ratios: Array<number>
-}
-
-/** The lower and upper quartile of `values`, for the spread of the per-pair ratios. */
-const quartiles = (values: ReadonlyArray<number>): string => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
-  return `${at(0.25).toFixed(2)}–${at(0.75).toFixed(2)}`
 }
 
 /** Length of one measured slice, in seconds. */

@@ -40,3 +40,10 @@ export const median = (values: ReadonlyArray<number>): number => {
   if (sorted.length === 0) return Number.NaN
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
+
+/** The lower and upper quartile of `values`, as `a–b`: the spread of per-pair ratios. */
+export const quartiles = (values: ReadonlyArray<number>): string => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
+  return `${at(0.25).toFixed(2)}–${at(0.75).toFixed(2)}`
+}
