@@ -655,10 +655,16 @@ export const request = <A, I>(
     const prepared = chain(
       prepare(state, method, endpoint, body, options as RequestOptions<unknown, unknown>, timeout),
       ({ config, session }) =>
-        chain(
-          bounded(runRequestInterceptors(requestInterceptors, config), "the request interceptors"),
-          (intercepted) => finalConfig(state, intercepted, session)
-        )
+        // without interceptors the config is the client's own, its headers checked already
+        requestInterceptors.length === 0
+          ? Exit.succeed(config)
+          : chain(
+              bounded(
+                runRequestInterceptors(requestInterceptors, config),
+                "the request interceptors"
+              ),
+              (intercepted) => finalConfig(state, intercepted, session)
+            )
     )
     const ready =
       onRequest === undefined
