@@ -18,7 +18,7 @@ const built = (path: string) =>
   import(new URL(`../dist/esm/Client/internal/${path}`, import.meta.url).href)
 const { makeState, request }: typeof import("../src/Client/internal/client.js") =
   await built("client.js")
-const { withoutTelemetry }: typeof import("../src/Client/internal/facade.js") =
+const { facadeRuntime }: typeof import("../src/Client/internal/facade.js") =
   await built("facade.js")
 const { fromHttpClient }: typeof import("../src/Client/internal/httpClientTransport.js") =
   await built("httpClientTransport.js")
@@ -62,8 +62,8 @@ export const measureOverhead = async (): Promise<Record<string, number>> => {
         Effect.orDie(request(state, fromHttpClient(memory), "GET", "/x", undefined))
     )(makeState("http://h"))
   }
-  // no tracer and no fiber metrics in the runtime, as the facade runs its programs
-  const run = Runtime.runPromise(withoutTelemetry(await runtime.runtime()))
+  // the runtime as the facade runs its programs: no tracer, no fiber metrics, its scheduler
+  const run = Runtime.runPromise(facadeRuntime(await runtime.runtime()))
   const best: Record<string, number> = {}
   for (let round = 0; round < 8; round++) {
     for (const [name, make] of Object.entries(cases)) {

@@ -18,6 +18,7 @@ import type { ApiFailure, ApiResponse, ApiSuccess } from "../ApiResponse.js"
 import type { SvcClientFacade, SvcConfig } from "../SvcClient.js"
 import type { SvcError } from "../SvcError.js"
 import { fromHttpError, makeState } from "./client.js"
+import { scheduler } from "./scheduler.js"
 import * as service from "./service.js"
 import { checkSessionId } from "./session.js"
 import { fetchTransport } from "./transport.fetch.js"
@@ -48,23 +49,25 @@ const describeDefect = (cause: Cause.Cause<never>): Error => {
 }
 
 /**
- * `runtime` without telemetry: the facade records no spans and no fiber metrics. Both are set
- * once in the runtime rather than per request: `Effect.withTracerEnabled` costs a request as much
- * as the fiber itself, and the fiber metrics (on in Effect's default runtime) update five
- * metrics, a histogram among them, for every request's fiber.
+ * `runtime` as the facade runs its requests: without telemetry, on the facade's own scheduler.
+ * The facade records no spans and no fiber metrics. Both are set once in the runtime rather than
+ * per request: `Effect.withTracerEnabled` costs a request as much as the fiber itself, and the
+ * fiber metrics (on in Effect's default runtime) update five metrics, a histogram among them, for
+ * every request's fiber.
  */
-export const withoutTelemetry = <R>(runtime: Runtime.Runtime<R>): Runtime.Runtime<R> =>
+export const facadeRuntime = <R>(runtime: Runtime.Runtime<R>): Runtime.Runtime<R> =>
   Runtime.make({
     context: runtime.context,
     runtimeFlags: RuntimeFlags.disable(runtime.runtimeFlags, RuntimeFlags.RuntimeMetrics),
-    fiberRefs: FiberRefs.updateAs(runtime.fiberRefs, {
-      fiberId: FiberId.none,
-      fiberRef: FiberRef.currentTracerEnabled,
-      value: false
+    fiberRefs: FiberRefs.updateManyAs(runtime.fiberRefs, {
+      entries: [
+        [FiberRef.currentTracerEnabled, [[FiberId.none, false]]],
+        [FiberRef.currentScheduler, [[FiberId.none, scheduler]]]
+      ]
     })
   })
 
-const fork = /*#__PURE__*/ Runtime.runFork(/*#__PURE__*/ withoutTelemetry(Runtime.defaultRuntime))
+const fork = /*#__PURE__*/ Runtime.runFork(/*#__PURE__*/ facadeRuntime(Runtime.defaultRuntime))
 
 /** Runs a request program to an `ApiResponse`; resolves in every case. */
 const run = <A>(
