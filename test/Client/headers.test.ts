@@ -1,7 +1,8 @@
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createSvc, type SvcConfig } from "../../src/Client/index.js"
+import { createSvc } from "../../src/Client/index.js"
+import { nodeTransports } from "./helpers.js"
 import { startServer, type TestServer } from "./server.js"
 
 let server: TestServer
@@ -80,12 +81,8 @@ describe("response headers a server names after Object.prototype's keys", () => 
     "x-twice": "1, 2",
     "set-cookie": "a=1\nb=2"
   }
-  const transports: ReadonlyArray<readonly [string, SvcConfig]> = [
-    ["undici", {}],
-    ["fetch", { fetch: (input, init) => globalThis.fetch(input, init) }]
-  ]
 
-  it.each(transports)("are kept as sent, as own properties (%s)", async (_name, config) => {
+  it.each(nodeTransports)("are kept as sent, as own properties (%s)", async (_name, config) => {
     const svc = createSvc(origin, { ...config, retryAttempts: 0 })
     for (const path of ["/ok", "/fail"]) {
       const response = await svc.get(path)

@@ -32,3 +32,9 @@ export const withClient = <A, E, R>(
 
 /** Resolves after every pending I/O callback of this turn. */
 export const flush = nextTurn
+
+/** The facade's two Node transports: undici (the default) and `fetch` (`config.fetch`). */
+export const nodeTransports: ReadonlyArray<readonly [string, SvcConfig]> = [
+  ["undici", {}],
+  ["fetch", { fetch: (input, init) => globalThis.fetch(input, init) }]
+]

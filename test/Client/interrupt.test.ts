@@ -2,17 +2,14 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as TestClock from "effect/TestClock"
-import { createSvc, SvcClient, type SvcConfig } from "../../src/Client/index.js"
+import { createSvc, SvcClient } from "../../src/Client/index.js"
+import { nodeTransports } from "./helpers.js"
 import { closedPort, testServer } from "./server.js"
 
 // interrupting a request must end its exchange: the server sees the connection go, rather than
 // a request that runs on unseen until the answer or the client's time limit
-const transports: ReadonlyArray<readonly [string, SvcConfig]> = [
-  ["undici", {}],
-  ["fetch", { fetch: (input, init) => globalThis.fetch(input, init) }]
-]
 
-describe.each(transports)("interruption ends the exchange (%s)", (_name, config) => {
+describe.each(nodeTransports)("interruption ends the exchange (%s)", (_name, config) => {
   it.scoped("Fiber.interrupt on a request in flight", () =>
     Effect.gen(function* () {
       const server = yield* testServer(() => ({ hang: true }))
