@@ -3,11 +3,18 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
+import { HttpRouter, HttpServerResponse } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, Option, Redacted, TestClock } from "effect"
-import { SessionValidator, SessionValidatorUnavailable } from "../../src/Auth/index.js"
+import { Effect, Fiber, Layer, Option, Redacted, TestClock } from "effect"
+import {
+  CurrentUser,
+  requireAuth,
+  SessionValidator,
+  SessionValidatorUnavailable
+} from "../../src/Auth/index.js"
 import { recordingTracer } from "../support/recordingTracer.js"
+import { call, ServerLayer, serve } from "./fixtures.js"
 
 const session = { user_id: "u1", email: "u1@example.com", permissions: ["a"], team: "core" }
 
@@ -23,7 +30,27 @@ const answers: Record<string, { status: number; type?: string; body?: string }> 
   "s-400": { status: 400, body: "" },
   "s-204": { status: 204 },
   "s-bad": { status: 200, body: JSON.stringify({ email: "no id" }) },
-  "s-text": { status: 200, type: "text/plain", body: "yes" }
+  "s-text": { status: 200, type: "text/plain", body: "yes" },
+  "s-array": { status: 200, body: JSON.stringify([session]) },
+  // answers that deny the session in a 200's body: each must be an invalid session (fail closed)
+  "s-expired": {
+    status: 200,
+    body: JSON.stringify({ success: false, error: "Session expired", data: { user_id: "u1" } })
+  },
+  "s-revoked": {
+    status: 200,
+    body: JSON.stringify({ success: false, message: "revoked", data: { user_id: "u1" } })
+  },
+  "s-error-only": {
+    status: 200,
+    body: JSON.stringify({ error: { code: "expired" }, data: { user_id: "u1" } })
+  },
+  "s-error-beside": { status: 200, body: JSON.stringify({ ...session, error: "expired" }) },
+  "s-success-false": { status: 200, body: JSON.stringify({ ...session, success: false }) },
+  "s-error-null": {
+    status: 200,
+    body: JSON.stringify({ success: true, data: session, error: null })
+  }
 }
 
 let server: Server
@@ -97,7 +124,24 @@ describe("SessionValidator.http", () => {
     })
   )
 
-  it.effect.each(["s-401", "s-403", "s-404", "s-unknown"])("%s → None", (id) =>
+  it.effect("an envelope with error: null is a valid session", () =>
+    Effect.gen(function* () {
+      const result = yield* validateWith(SessionValidator.http({ url }), "s-error-null")
+      expect(result).toEqual(Option.some(session))
+    })
+  )
+
+  it.effect.each([
+    "s-401",
+    "s-403",
+    "s-404",
+    "s-unknown",
+    "s-expired",
+    "s-revoked",
+    "s-error-only",
+    "s-error-beside",
+    "s-success-false"
+  ])("%s → None", (id) =>
     Effect.gen(function* () {
       expect(yield* validateWith(SessionValidator.http({ url }), id)).toEqual(Option.none())
     })
@@ -109,7 +153,8 @@ describe("SessionValidator.http", () => {
     ["s-400", "Failure"],
     ["s-204", "InvalidResponse"],
     ["s-bad", "InvalidResponse"],
-    ["s-text", "InvalidResponse"]
+    ["s-text", "InvalidResponse"],
+    ["s-array", "InvalidResponse"]
   ] as const)("%s → unavailable (%s)", ([id, reason]) =>
     Effect.gen(function* () {
       received.length = 0
@@ -176,4 +221,33 @@ describe("SessionValidator.http", () => {
     )
     expect(() => SessionValidator.http(null as never)).toThrow(TypeError)
   })
+})
+
+describe("requireAuth over SessionValidator.http, on a real server", () => {
+  const me = Effect.map(CurrentUser, (user) => HttpServerResponse.unsafeJson({ id: user.user_id }))
+  const app = HttpRouter.empty.pipe(
+    HttpRouter.get("/me", me.pipe(requireAuth())),
+    HttpRouter.toHttpApp
+  )
+
+  it.scoped.each([
+    ["s-user", 200, { id: "u1" }],
+    ["s-envelope", 200, { id: "u1" }],
+    ["s-expired", 401, { error: "Invalid session" }],
+    ["s-revoked", 401, { error: "Invalid session" }],
+    ["s-error-only", 401, { error: "Invalid session" }],
+    ["s-success-false", 401, { error: "Invalid session" }],
+    ["s-500", 500, { error: "Authentication service unavailable" }]
+  ] as const)("%s → %s", ([id, status, body]) =>
+    Effect.gen(function* () {
+      // built in the test's scope: the undici client lives as long as the server
+      const validator = yield* Layer.build(
+        SessionValidator.http({ url }).pipe(Layer.provide(NodeHttpClient.layerUndici))
+      )
+      yield* serve(Effect.flatten(app), Layer.succeedContext(validator))
+      const reply = yield* call("/me", { headers: { "X-Session-Id": id } })
+      expect(reply.status).toBe(status)
+      expect(reply.body).toEqual(body)
+    }).pipe(Effect.provide(ServerLayer))
+  )
 })

@@ -3,6 +3,8 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import { isEnvelope } from "../../Client/internal/response.js"
 import { SvcClient } from "../../Client/SvcClient.js"
 import type { SvcError } from "../../Client/SvcError.js"
 import { SessionData } from "../SessionData.js"
@@ -51,8 +53,10 @@ const absoluteHttpUrl = (name: string, value: unknown): string => {
 }
 
 /**
- * `GET <url>` with the id in the session header, through the svc-sdk client: 200 with a
- * `SessionData` body → valid; 401/403/404 → invalid; anything else → unavailable.
+ * `GET <url>` with the id in the session header, through the svc-sdk client. Fail closed: a 2xx is
+ * a valid session only when its body is `SessionData`, or an envelope whose `data` is and that
+ * neither says `success: false` nor carries an `error`; 401/403/404, and a 2xx that says
+ * `success: false` or carries an `error`, are an invalid session; anything else is unavailable.
  */
 export const http = (
   settings: ReturnType<typeof httpSettings>
@@ -71,12 +75,13 @@ export const http = (
         client
           .get("", {
             headers: { [settings.header]: Redacted.value(id) },
-            schema: SessionData
+            // the answer as sent: the client's envelope lifting would hide `success: false`
+            responseType: "text"
           })
           .pipe(
             Effect.flatMap((response) =>
-              response.status === 200 && response.data !== undefined
-                ? Effect.succeed(Option.some(response.data))
+              response.status === 200
+                ? sessionOfAnswer(response.data)
                 : Effect.fail(
                     new SessionValidatorUnavailable({
                       reason: "InvalidResponse",
@@ -88,6 +93,40 @@ export const http = (
           )
     })
   )
+
+const decodeSession = Schema.decodeUnknown(SessionData)
+
+/** Whether an answer denies the session in its body: `success: false`, or an `error` of any kind. */
+const denies = (body: Record<string, unknown>): boolean =>
+  body.success === false || (body.error !== undefined && body.error !== null)
+
+/** The session in a 200 answer's text, `None` when the answer denies it. */
+const sessionOfAnswer = (
+  text: unknown
+): Effect.Effect<Option.Option<SessionData>, SessionValidatorUnavailable> => {
+  let body: unknown
+  try {
+    body = JSON.parse(String(text))
+  } catch {
+    return unavailable("InvalidResponse", "the auth service's answer is not JSON")
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    return unavailable("InvalidResponse", "the auth service's answer is not SessionData")
+  }
+  const record = body as Record<string, unknown>
+  if (denies(record)) return Effect.succeedNone
+  return decodeSession(isEnvelope(record) ? record.data : record).pipe(
+    Effect.map(Option.some),
+    // the answer's text stays out: an auth service may quote the id in it
+    Effect.mapError(
+      () =>
+        new SessionValidatorUnavailable({
+          reason: "InvalidResponse",
+          description: "the auth service's answer is not SessionData"
+        })
+    )
+  )
+}
 
 const answerOfFailure = (
   error: SvcError | SessionValidatorUnavailable
