@@ -100,7 +100,9 @@ export interface RedisStoreOptions extends SessionStoreOptions {
    */
   readonly commandTimeout?: Duration.DurationInput | undefined
   /**
-   * How long the layer waits for the first connection before it fails.
+   * How long the layer waits for Redis to accept the connection and answer the client's first
+   * commands (its ready check) before it fails with a `SessionStoreError` that names
+   * `connectTimeout`. A Redis that accepts the connection and never answers fails the layer then.
    * @default "10 seconds"
    */
   readonly connectTimeout?: Duration.DurationInput | undefined
@@ -164,8 +166,8 @@ export class SessionStore extends Context.Tag("svc-sdk/Auth/SessionStore")<
    * Sessions in Redis, shared by every server instance on it: a revoke on one is seen by all at
    * once, and with Redis persistence on they survive a restart of Redis. Redis's own clock and key
    * expiry end sessions. Needs the `ioredis` package. The layer fails with a `SessionStoreError`
-   * when Redis cannot be reached within `connectTimeout`; later, while Redis is away, every command
-   * fails at once (a guard answers 500) and the connection comes back by itself.
+   * when Redis cannot be reached, or does not answer, within `connectTimeout`; later, while Redis is
+   * away, every command fails at once (a guard answers 500) and the connection comes back by itself.
    *
    * @since 0.1.0
    * @category layers

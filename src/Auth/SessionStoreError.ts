@@ -4,17 +4,20 @@
 import * as Data from "effect/Data"
 
 /**
- * A store could not be read or written. It never carries a session id.
+ * A store could not be read or written. It never carries a session id. `description` says more when
+ * the store knows more, e.g. that Redis did not answer within `connectTimeout`.
  *
  * @since 0.1.0
  * @category errors
  */
 export class SessionStoreError extends Data.TaggedError("SessionStoreError")<{
   readonly operation: "connect" | "create" | "get" | "touch" | "revoke" | "revokeUser"
+  readonly description?: string
   readonly cause?: unknown
 }> {
   override get message(): string {
-    return messages[this.operation]
+    const base = messages[this.operation]
+    return this.description === undefined ? base : `${base}: ${this.description}`
   }
 }
 

@@ -1,13 +1,14 @@
 import { execFileSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import * as Net from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { SystemError } from "@effect/platform/Error"
 import * as KeyValueStore from "@effect/platform/KeyValueStore"
 import { NodeContext } from "@effect/platform-node"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Layer, Option, Redacted, TestClock } from "effect"
+import { Duration, Effect, Fiber, Layer, Option, Redacted, TestClock } from "effect"
 import { SessionValidator } from "../../src/Auth/index.js"
 import { SessionStore, SessionStoreError } from "../../src/Auth/SessionStore.js"
 import { REDIS_SERVER, type RedisServer, startRedis } from "../support/redis.js"
@@ -271,4 +272,121 @@ describe("SessionStore failures", () => {
     expect(() => SessionStore.layerMemory({ ttl: 0 })).toThrow(RangeError)
     expect(() => SessionStore.layerMemory({ ttl: "Infinity" as never })).toThrow(/ttl/)
   })
+})
+
+/**
+ * A TCP server on a free loopback port that accepts every connection and never answers. `accepted`
+ * settles at the first connection; `closed` once every connection it accepted is closed again.
+ */
+const silentServer = Effect.acquireRelease(
+  Effect.async<{
+    readonly url: string
+    readonly accepted: Promise<void>
+    readonly closed: () => Promise<void>
+    readonly server: Net.Server
+    readonly sockets: Set<Net.Socket>
+  }>((resume) => {
+    const sockets = new Set<Net.Socket>()
+    const closings: Array<Promise<void>> = []
+    let onAccepted = () => {}
+    const accepted = new Promise<void>((done) => {
+      onAccepted = done
+    })
+    const server = Net.createServer((socket) => {
+      socket.resume()
+      sockets.add(socket)
+      closings.push(new Promise((done) => socket.once("close", () => done())))
+      onAccepted()
+    })
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as Net.AddressInfo
+      resume(
+        Effect.succeed({
+          url: `redis://127.0.0.1:${port}`,
+          accepted,
+          closed: () => Promise.all(closings).then(() => undefined),
+          server,
+          sockets
+        })
+      )
+    })
+  }),
+  ({ server, sockets }) =>
+    Effect.async<void>((resume) => {
+      for (const socket of sockets) socket.destroy()
+      server.close(() => resume(Effect.void))
+    })
+)
+
+/** Builds the Redis layer alone and answers its failure, or fails when it builds. */
+const redisLayerFailure = (options: Parameters<typeof SessionStore.layerRedis>[0]) =>
+  Effect.flip(Effect.scoped(Layer.build(SessionStore.layerRedis(options))))
+
+describe("SessionStore.layerRedis against a Redis that accepts and never answers", () => {
+  /** What a short connectTimeout may be overrun by: timers, the ioredis import, a shared CPU. */
+  const margin = 1_000
+
+  it.live.skipIf(!hasRedis)(
+    "fails within connectTimeout against a frozen redis-server (SIGSTOP)",
+    () =>
+      Effect.gen(function* () {
+        const frozen = yield* Effect.acquireRelease(
+          Effect.promise(() => startRedis()),
+          (server) => Effect.promise(() => server.dispose())
+        )
+        frozen.freeze()
+        const [elapsed, error] = yield* Effect.timed(
+          redisLayerFailure({
+            url: frozen.url,
+            connectTimeout: "300 millis",
+            commandTimeout: "300 millis"
+          })
+        )
+        expect(error).toBeInstanceOf(SessionStoreError)
+        expect(error.operation).toBe("connect")
+        expect(error.message).toMatch(/connectTimeout/)
+        expect(Duration.toMillis(elapsed)).toBeLessThan(300 + margin)
+      }).pipe(Effect.scoped)
+  )
+
+  it.live(
+    "fails within connectTimeout against a server that never answers, and closes its connection",
+    () =>
+      Effect.gen(function* () {
+        const silent = yield* silentServer
+        const [elapsed, error] = yield* Effect.timed(
+          redisLayerFailure({ url: silent.url, connectTimeout: "300 millis" })
+        )
+        expect(error).toBeInstanceOf(SessionStoreError)
+        expect(error.operation).toBe("connect")
+        expect(Duration.toMillis(elapsed)).toBeLessThan(300 + margin)
+        // the client is gone: no connection (nor reconnection) is left open
+        yield* Effect.promise(silent.closed).pipe(
+          Effect.timeoutFail({
+            duration: "1 second",
+            onTimeout: () => new Error("the Redis client left its connection open")
+          })
+        )
+      }).pipe(Effect.scoped)
+  )
+
+  it.effect(
+    "with the defaults, fails once connectTimeout (10 s) has passed, with a message naming it",
+    () =>
+      Effect.gen(function* () {
+        const silent = yield* silentServer
+        const fiber = yield* Effect.fork(redisLayerFailure({ url: silent.url }))
+        yield* Effect.promise(() => silent.accepted)
+        yield* TestClock.adjust(Duration.millis(9_999))
+        expect(Option.isNone(yield* Fiber.poll(fiber))).toBe(true)
+        yield* TestClock.adjust(Duration.millis(1))
+        const error = yield* Fiber.join(fiber)
+        expect(error).toBeInstanceOf(SessionStoreError)
+        expect(error.operation).toBe("connect")
+        expect(error.message).toBe(
+          "Session store failed to connect: the Redis server did not answer within connectTimeout (10s)"
+        )
+      }).pipe(Effect.scoped),
+    15_000
+  )
 })

@@ -19,6 +19,13 @@ export interface RedisServer {
   readonly stop: () => Promise<void>
   /** Starts it again on the same port and directory. */
   readonly start: () => Promise<void>
+  /**
+   * Freezes the process (SIGSTOP): the kernel still accepts connections on its port, and the server
+   * never answers them until `thaw`.
+   */
+  readonly freeze: () => void
+  /** Lets a frozen server run again (SIGCONT). */
+  readonly thaw: () => void
   /** Stops it and removes its directory. */
   readonly dispose: () => Promise<void>
 }
@@ -73,6 +80,8 @@ export const startRedis = async (): Promise<RedisServer> => {
       if (server === undefined || server.exitCode !== null) return done()
       server.removeAllListeners("exit")
       server.once("exit", () => done())
+      // a frozen process acts on SIGTERM only once it runs again
+      server.kill("SIGCONT")
       server.kill("SIGTERM")
     })
   await start()
@@ -82,6 +91,12 @@ export const startRedis = async (): Promise<RedisServer> => {
     directory,
     stop,
     start,
+    freeze: () => {
+      child?.kill("SIGSTOP")
+    },
+    thaw: () => {
+      child?.kill("SIGCONT")
+    },
     dispose: async () => {
       await stop()
       rmSync(directory, { recursive: true, force: true })

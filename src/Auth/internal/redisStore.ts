@@ -127,42 +127,60 @@ export const redisSettings = (options: RedisStoreOptions): RedisSettings => {
 /**
  * One connection for the layer's lifetime, closed with it. Commands never queue while Redis is away:
  * they fail at once (the guards answer 500) and the client reconnects in the background.
+ *
+ * `connectTimeout` bounds the whole acquisition, on Effect's clock: the TCP connection and every
+ * command ioredis sends before it is ready (`CLIENT SETINFO`, the `INFO` ready check), each of which
+ * ioredis alone would let run for `commandTimeout`. A client that did not connect is disconnected, so
+ * that it neither holds a socket nor reconnects.
  */
 const connect = (
   settings: RedisSettings
 ): Effect.Effect<Connection, SessionStoreError, Scope.Scope> =>
-  Effect.acquireRelease(
-    Effect.tryPromise({
-      try: async () => {
-        const { Redis } = await import("ioredis")
-        const redis = new Redis(settings.url, {
-          lazyConnect: true,
-          enableOfflineQueue: false,
-          autoResendUnfulfilledCommands: false,
-          maxRetriesPerRequest: 0,
-          commandTimeout: Duration.toMillis(settings.commandTimeout),
-          connectTimeout: Duration.toMillis(settings.connectTimeout),
-          retryStrategy: (attempt) => Math.min(attempt * 100, 2_000)
-        })
-        redis.on("error", () => {
-          // a lost connection shows as failed commands; the client reconnects by itself
-        })
-        redis.defineCommand("svcCreate", { numberOfKeys: 2, lua: CREATE })
-        redis.defineCommand("svcTouch", { numberOfKeys: 1, lua: TOUCH })
-        redis.defineCommand("svcRevokeUser", { numberOfKeys: 1, lua: REVOKE_USER })
-        const connection = redis as unknown as Connection
-        try {
-          await connection.connect()
-        } catch (cause) {
-          connection.disconnect()
-          throw cause
-        }
-        return connection
-      },
+  Effect.gen(function* () {
+    const redis = yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () => client(settings),
+        catch: (cause) => new SessionStoreError({ operation: "connect", cause })
+      }),
+      (connection) => Effect.promise(() => connection.quit().catch(() => connection.disconnect()))
+    )
+    yield* Effect.tryPromise({
+      try: () => redis.connect(),
       catch: (cause) => new SessionStoreError({ operation: "connect", cause })
-    }),
-    (connection) => Effect.promise(() => connection.quit().catch(() => connection.disconnect()))
-  )
+    }).pipe(
+      Effect.timeoutFail({
+        duration: settings.connectTimeout,
+        onTimeout: () =>
+          new SessionStoreError({
+            operation: "connect",
+            description: `the Redis server did not answer within connectTimeout (${Duration.format(settings.connectTimeout)})`
+          })
+      }),
+      Effect.onError(() => Effect.sync(() => redis.disconnect()))
+    )
+    return redis
+  })
+
+/** An `ioredis` client with the store's scripts, not yet connected. */
+const client = async (settings: RedisSettings): Promise<Connection> => {
+  const { Redis } = await import("ioredis")
+  const redis = new Redis(settings.url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    autoResendUnfulfilledCommands: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: Duration.toMillis(settings.commandTimeout),
+    connectTimeout: Duration.toMillis(settings.connectTimeout),
+    retryStrategy: (attempt) => Math.min(attempt * 100, 2_000)
+  })
+  redis.on("error", () => {
+    // a lost connection shows as failed commands; the client reconnects by itself
+  })
+  redis.defineCommand("svcCreate", { numberOfKeys: 2, lua: CREATE })
+  redis.defineCommand("svcTouch", { numberOfKeys: 1, lua: TOUCH })
+  redis.defineCommand("svcRevokeUser", { numberOfKeys: 1, lua: REVOKE_USER })
+  return redis as unknown as Connection
+}
 
 const decodeSession = Schema.decodeUnknownOption(SessionJson)
 const encodeSession = Schema.encode(SessionJson)
