@@ -154,6 +154,26 @@ const slow = Effect.gen(function* () {
 })
 
 /**
+ * Reads a `multipart/form-data` upload and answers what it got: each field's value, each file's
+ * name, type and size. Nothing is kept.
+ */
+const upload = Effect.gen(function* () {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const body = yield* request.arrayBuffer
+  const type = request.headers["content-type"] ?? ""
+  if (!type.startsWith("multipart/form-data")) return failWith(415, "Expected multipart/form-data")
+  const form = yield* Effect.tryPromise(() =>
+    new Response(body, { headers: { "content-type": type } }).formData()
+  )
+  const parts = [...form.entries()].map(([field, value]) =>
+    typeof value === "string"
+      ? { field, value }
+      : { field, name: value.name, type: value.type, size: value.size }
+  )
+  return succeedWith(parts, { message: `Received ${parts.length} parts` })
+}).pipe(Effect.catchAll(() => Effect.succeed(failWith(400, "Malformed multipart body"))))
+
+/**
  * Fails with 503 the first `failures` times (default 2, at most 5) a `key` is asked for, then
  * succeeds and says how many attempts it took: the client's retry is what makes it succeed.
  */
@@ -187,6 +207,7 @@ export const makeApp = Effect.gen(function* () {
     HttpRouter.del("/products/:id", deleteProduct(catalogue)),
     HttpRouter.get("/admin/stats", adminStats(catalogue)),
     HttpRouter.get("/slow", slow),
+    HttpRouter.post("/files", upload),
     HttpRouter.get("/flaky", flaky(attempts)),
     Effect.catchTags({
       RouteNotFound: () => Effect.succeed(failWith(404, "Not found")),

@@ -86,6 +86,7 @@ Users (email / password): ${Object.entries(DEMO_PASSWORDS)
   curl -X POST ${url}/logout/all -H 'X-Session-Id: <id>'    # every session of the user
   curl '${url}/flaky?key=mine'   # 503 twice, then 200
   curl '${url}/slow?ms=2000'
+  curl -F title='Q3 report' -F file=@README.md ${url}/files   # an upload, answered, not kept
 `
 
 /** Options from `--port/--store/--dir`, else `PORT/SESSION_STORE/SESSION_DIR` (and `REDIS_URL`). */

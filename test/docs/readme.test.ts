@@ -1,26 +1,16 @@
 /**
  * Every TypeScript block in README.md compiles against the sources, as a user's file importing
  * `svc-sdk` would. A block fenced as `ts no-check` is skipped (for fragments that are not programs).
+ * `readme-run.test.ts` runs them.
  */
 import { execFileSync } from "node:child_process"
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { join, resolve } from "node:path"
+import { mkdirSync, rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
 import { expect, it } from "vitest"
-
-const root = resolve(import.meta.dirname, "../..")
-
-const readmeBlocks = (markdown: string): Array<{ line: number; code: string }> => {
-  const blocks: Array<{ line: number; code: string }> = []
-  const fence = /^```(ts|typescript)\s*$([\s\S]*?)^```\s*$/gm
-  for (const match of markdown.matchAll(fence)) {
-    const line = markdown.slice(0, match.index).split("\n").length
-    blocks.push({ line, code: match[2]! })
-  }
-  return blocks
-}
+import { readmeBlocks, ROOT as root } from "./readmeBlocks.js"
 
 it("type-checks every TypeScript block of the README", () => {
-  const blocks = readmeBlocks(readFileSync(join(root, "README.md"), "utf8"))
+  const blocks = readmeBlocks().filter((block) => block.kind !== "no-check")
   expect(blocks.length).toBeGreaterThan(3)
   const dir = join(root, ".tmp/readme")
   rmSync(dir, { recursive: true, force: true })

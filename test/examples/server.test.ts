@@ -173,6 +173,30 @@ describe("demo server", () => {
       message: "Succeeded on attempt 3"
     })
   })
+
+  it("answers an upload at /files with its fields and files, and refuses what is not multipart", async () => {
+    const form = new FormData()
+    form.append("title", "Q3 report")
+    form.append("file", new Blob(["%PDF-1.7"], { type: "application/pdf" }), "report.pdf")
+    const uploaded = await fetch(`${server.url}/files`, { method: "POST", body: form })
+    expect(uploaded.status).toBe(200)
+    expect(await uploaded.json()).toEqual({
+      success: true,
+      data: [
+        { field: "title", value: "Q3 report" },
+        { field: "file", name: "report.pdf", type: "application/pdf", size: 8 }
+      ],
+      message: "Received 2 parts"
+    })
+    const json = await call(`${server.url}/files`, { method: "POST", body: { title: "x" } })
+    expect(json).toMatchObject({ status: 415, body: { error: "Expected multipart/form-data" } })
+    const broken = await fetch(`${server.url}/files`, {
+      method: "POST",
+      headers: { "content-type": "multipart/form-data; boundary=x" },
+      body: "not multipart"
+    })
+    expect(broken.status).toBe(400)
+  })
 })
 
 describe("session stores across a restart", () => {

@@ -1,0 +1,41 @@
+/**
+ * The TypeScript blocks of README.md, with what their fence says about them:
+ *
+ * - ```` ```ts ````          a program: type-checked, and run against the demo server
+ * - ```` ```ts server ````   a server of its own: type-checked, started on a free port and called
+ * - ```` ```ts no-run ````   type-checked only (a module for an app, e.g. a React hook)
+ * - ```` ```ts no-check ```` neither (fragments that are not programs)
+ */
+import { readFileSync } from "node:fs"
+import { join, resolve } from "node:path"
+
+export const ROOT = resolve(import.meta.dirname, "../..")
+
+export type BlockKind = "program" | "server" | "no-run" | "no-check"
+
+export interface Block {
+  /** The line of the opening fence: names the block in failures and file names. */
+  readonly line: number
+  readonly kind: BlockKind
+  readonly code: string
+}
+
+const KINDS: Record<string, BlockKind> = {
+  "": "program",
+  server: "server",
+  "no-run": "no-run",
+  "no-check": "no-check"
+}
+
+export const readmeBlocks = (markdown = readFileSync(join(ROOT, "README.md"), "utf8")) => {
+  const blocks: Array<Block> = []
+  const fence = /^```(?:ts|typescript)(?:[ \t]+([\w-]+))?[ \t]*$([\s\S]*?)^```[ \t]*$/gm
+  for (const match of markdown.matchAll(fence)) {
+    const info = match[1] ?? ""
+    const kind = KINDS[info]
+    const line = markdown.slice(0, match.index).split("\n").length
+    if (kind === undefined) throw new Error(`README.md:${line}: unknown fence word "${info}"`)
+    blocks.push({ line, kind, code: match[2]! })
+  }
+  return blocks
+}
