@@ -14,6 +14,7 @@ import {
   OpenApi
 } from "@effect/platform"
 import { describe, expect, expectTypeOf, it } from "@effect/vitest"
+import { validate } from "@readme/openapi-parser"
 import { Effect, Layer, Schema } from "effect"
 import { CurrentUser, HttpApiAuth } from "../../src/Auth/index.js"
 import { call, DOWN, makeProbe, type Probe, probeValidator, ServerLayer } from "./fixtures.js"
@@ -241,6 +242,17 @@ describe("HttpApiAuth on a real server", () => {
 
 describe("HttpApiAuth in the OpenAPI document", () => {
   const spec = OpenApi.fromApi(Api)
+
+  it("is a valid OpenAPI document (@readme/openapi-parser)", async () => {
+    // `validate` dereferences in place: give it a copy
+    const document = structuredClone(spec) as unknown as Exclude<
+      Parameters<typeof validate>[0],
+      string
+    >
+    const result = await validate(document)
+    expect(result.valid ? [] : result.errors).toEqual([])
+    expect(result.specification).toBe("OpenAPI")
+  })
 
   it("lists the header, cookie and query schemes, and the header-only middleware's one", () => {
     expect(spec.components.securitySchemes).toEqual({
