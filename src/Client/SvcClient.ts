@@ -148,10 +148,12 @@ export interface SvcConfig {
    */
   readonly storage?: StorageAdapter
   /**
-   * Headers sent with every request; per-request headers win (names are case-insensitive).
+   * Headers sent with every request; per-request headers win (names are case-insensitive). A
+   * header whose value is `undefined` or `null` is left out. `Authorization`, `Cookie` and
+   * `Proxy-Authorization` only ever go to the base URL's origin.
    * @default {}
    */
-  readonly headers?: Readonly<Record<string, string>>
+  readonly headers?: Readonly<Record<string, string | null | undefined>>
   /**
    * Retries on network errors, timeouts and 408/425/429/500/502/503/504, for GET, PUT, DELETE,
    * HEAD, OPTIONS, and POST/PATCH with an `Idempotency-Key` header. Ignored when `retrySchedule`
@@ -162,10 +164,21 @@ export interface SvcConfig {
   /**
    * Time allowed for each try, and for each piece of your code a request waits on (the session
    * lookup, interceptors, `onRequest`, `onResponse`): milliseconds, or any `Duration`, at most
-   * 2 147 483 647 ms. `0` disables the timeout.
+   * 2 147 483 647 ms. One deadline covers a try and every redirect hop of it. `0` disables the
+   * timeout.
    * @default 30000
    */
   readonly timeout?: Duration.DurationInput
+  /**
+   * Time allowed for a whole call: every try, the waits between them and your code the request
+   * waits on (ky 2's `totalTimeout`). Milliseconds or any `Duration`; `0` or absent: no limit.
+   * @default undefined
+   * @example
+   * ```ts
+   * createSvc(url, { timeout: 2_000, totalTimeout: 5_000 }) // at most 5 s per call, retries included
+   * ```
+   */
+  readonly totalTimeout?: Duration.DurationInput
   /**
    * Replaces the default retry timing and count (exponential backoff from 300 ms, ±20 % jitter,
    * each wait capped at 30 s, `retryAttempts` times). Which failures are retried stays the same,
@@ -262,15 +275,27 @@ export interface RequestOptions<A = unknown, I = A> {
    */
   readonly params?: RequestParams
   /**
-   * Headers for this request; they win over the client's headers and the session header.
+   * Headers for this request; they win over the client's headers and the session header. A
+   * header whose value is `undefined` or `null` is left out, as in `params`.
    * @default undefined
    */
-  readonly headers?: Readonly<Record<string, string>>
+  readonly headers?: Readonly<Record<string, string | null | undefined>>
   /**
    * Time allowed for each try, overriding the client's: milliseconds or a `Duration`; `0`: none.
    * @default the client's `timeout`
    */
   readonly timeout?: Duration.DurationInput
+  /**
+   * Time allowed for this whole call, retries and waits included, overriding the client's.
+   * @default the client's `totalTimeout`
+   */
+  readonly totalTimeout?: Duration.DurationInput
+  /**
+   * Retries for this request, overriding the client's `retryAttempts` (`0` turns retry off for
+   * this call, like ky's `retry: 0`). Ignored when `retrySchedule` is given.
+   * @default the client's
+   */
+  readonly retryAttempts?: number
   /**
    * Whether this request carries the session header; wins over the client's setting.
    * @default the client's `includeSession`

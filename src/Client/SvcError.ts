@@ -6,6 +6,7 @@
  */
 import * as Data from "effect/Data"
 import type { ErrorCode } from "./ApiResponse.js"
+import { urlForMessage } from "./internal/url.js"
 
 /**
  * The server answered with a status outside 2xx. `error` is the envelope's `error`, else its
@@ -30,26 +31,43 @@ export class HttpError extends Data.TaggedError("HttpError")<{
 }
 
 /**
+ * Where a request went: the method and the URL without its query string, fragment or user info,
+ * so that a message can name it and never carry what a query or user info holds.
+ */
+const target = (method: string | undefined, url: string | undefined): string => {
+  if (method === undefined || url === undefined) return ""
+  return `: ${method} ${urlForMessage(url)}`
+}
+
+/**
  * No response came: the connection was refused, dropped or reset, or the URL was unusable.
+ * `method` and `url` say which request; the message names them (the URL without its query).
+ * `permanent` is `true` when sending again could only fail the same way (too many redirects, a
+ * redirect to a location that is not http(s)): such a failure is never retried.
  *
  * @since 0.1.0
  * @category errors
  */
 export class NetworkError extends Data.TaggedError("NetworkError")<{
   readonly reason: string
+  readonly method?: string
+  readonly url?: string
+  readonly permanent?: boolean
   readonly cause?: unknown
 }> {
   /** @since 0.1.0 */
   readonly code: ErrorCode = "NETWORK_ERROR"
   /** @since 0.1.0 */
   override get message(): string {
-    return `Network error: ${this.reason}`
+    return `Network error: ${this.reason}${target(this.method, this.url)}`
   }
 }
 
 /**
  * No response came within the timeout, or a piece of the application's code the request waited on
- * (`waitingFor`: the session lookup, an interceptor, a callback) did not finish within it.
+ * (`waitingFor`: the session lookup, an interceptor, a callback) did not finish within it. `total`
+ * is `true` when the whole call, retries included, ran out of `totalTimeout`. The message names
+ * the request's method and URL (without its query).
  *
  * @since 0.1.0
  * @category errors
@@ -57,14 +75,18 @@ export class NetworkError extends Data.TaggedError("NetworkError")<{
 export class TimeoutError extends Data.TaggedError("TimeoutError")<{
   readonly timeoutMillis: number
   readonly waitingFor?: string
+  readonly total?: boolean
+  readonly method?: string
+  readonly url?: string
   readonly cause?: unknown
 }> {
   /** @since 0.1.0 */
   readonly code: ErrorCode = "TIMEOUT"
   /** @since 0.1.0 */
   override get message(): string {
-    const base = `Request timed out after ${this.timeoutMillis} ms`
-    return this.waitingFor === undefined ? base : `${base} waiting for ${this.waitingFor}`
+    const limit = `Request timed out after ${this.timeoutMillis} ms${this.total ? " (totalTimeout)" : ""}`
+    const waiting = this.waitingFor === undefined ? "" : ` waiting for ${this.waitingFor}`
+    return `${limit}${waiting}${target(this.method, this.url)}`
   }
 }
 
@@ -152,13 +174,14 @@ export class InvalidRequestError extends Data.TaggedError("InvalidRequestError")
 
 /**
  * The response body was larger than `maxResponseBytes` (after decompression): the read stopped
- * there.
+ * there. `status` is the status the response came with.
  *
  * @since 0.1.0
  * @category errors
  */
 export class ResponseTooLargeError extends Data.TaggedError("ResponseTooLargeError")<{
   readonly maxResponseBytes: number
+  readonly status?: number
   readonly cause?: unknown
 }> {
   /** @since 0.1.0 */

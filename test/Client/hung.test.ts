@@ -134,7 +134,9 @@ describe("a hung hook under the timeout (Effect API, TestClock)", () => {
         yield* TestClock.adjust("5 seconds")
         const error = yield* Fiber.join(fiber)
         expect(error._tag).toBe("TimeoutError")
-        expect(error.message).toBe(`Request timed out after 5000 ms waiting for ${hook.waitingFor}`)
+        expect(error.message).toBe(
+          `Request timed out after 5000 ms waiting for ${hook.waitingFor}: GET ${server.origin}/x`
+        )
         expect(server.requests.length - before).toBe(hook.afterSending ? 1 : 0)
       })
   )
@@ -197,7 +199,7 @@ describe("a hung hook under the caller's AbortSignal (facade)", () => {
       success: false,
       status: 0,
       code: "TIMEOUT",
-      error: `Request timed out after 20 ms waiting for ${hook.waitingFor}`
+      error: `Request timed out after 20 ms waiting for ${hook.waitingFor}: GET ${server.origin}/x`
     })
   })
 })

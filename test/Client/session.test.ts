@@ -193,10 +193,16 @@ describe("where the session is sent", () => {
         return config
       }
     })
-    await svc.get(`${base}.evil.example/x`) // another host
-    await svc.get(`${base}0/x`) // another port
+    // another host or port spelled onto the base URL's text: not a URL at all, nothing sent
+    for (const url of [`${base}.evil.example/x`, `${base}0/x`]) {
+      expect(await svc.get(url)).toMatchObject({
+        success: false,
+        code: "INVALID_REQUEST",
+        error: "endpoint is not a valid URL"
+      })
+    }
     await svc.get(`${base}@${other.origin.slice("http://".length)}/steal`) // userinfo: really `other`
-    expect(seen).toEqual([undefined, undefined, undefined])
+    expect(seen).toEqual([undefined])
     const stolen = other.requests.filter((request) => request.path === "/steal")
     for (const request of stolen) expect(request.headers["x-session-id"]).toBeUndefined()
   })

@@ -33,7 +33,7 @@ describe("timeout (Effect API, TestClock)", () => {
       yield* TestClock.adjust("30 seconds")
       const error = yield* Fiber.join(fiber)
       expect(error._tag).toBe("TimeoutError")
-      expect(error.message).toBe("Request timed out after 30000 ms")
+      expect(error.message).toBe(`Request timed out after 30000 ms: GET ${server.origin}/slow`)
     })
   )
 
@@ -125,7 +125,7 @@ describe("timeout (facade)", () => {
       const svc = createSvc(server.origin, { timeout: 30, retryAttempts: 2 })
       const response = await svc.get("/slow")
       expect(response).toMatchObject({ success: false, status: 0, code: "TIMEOUT" })
-      expect(response.error).toBe("Request timed out after 30 ms")
+      expect(response.error).toBe(`Request timed out after 30 ms: GET ${server.origin}/slow`)
       expect(server.requests).toHaveLength(3)
     } finally {
       await server.close()

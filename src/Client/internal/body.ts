@@ -92,7 +92,8 @@ export const encodeBody = (body: unknown): Effect.Effect<WireBody, InvalidReques
       Effect.promise(() => body.arrayBuffer()),
       (buffer): WireBody => ({
         body: new Uint8Array(buffer),
-        contentType: body.type || "application/octet-stream"
+        // a Blob without a type gets no Content-Type, as with fetch
+        contentType: body.type || undefined
       })
     )
   }

@@ -62,13 +62,14 @@ import {
 } from "./response.js"
 import { backoff, honourRetryAfter, isRetryableRequest, isTransient } from "./retry.js"
 import { makeSessionState, resolveSession, type SessionState } from "./session.js"
-import type {
-  Transport,
-  TransportFailure,
-  TransportRequest,
-  TransportResponse
+import {
+  REDIRECT_STATUSES,
+  type Transport,
+  type TransportFailure,
+  type TransportRequest,
+  type TransportResponse
 } from "./transport.js"
-import { appendParams, isSameOrigin, joinUrl, parseBaseUrl } from "./url.js"
+import { absoluteUrlProblem, appendParams, isSameOrigin, joinUrl, parseBaseUrl } from "./url.js"
 
 /** Everything one client holds; shared by its two faces. */
 export interface ClientState {
@@ -82,6 +83,8 @@ export interface ClientState {
   readonly sessionHeader: string
   readonly includeSession: boolean
   readonly timeoutMillis: number
+  /** The whole call's budget, retries included; `0`: none. */
+  readonly totalTimeoutMillis: number
   readonly maxResponseBytes: number
   readonly responseType: ResponseType
   readonly redirect: RedirectMode
@@ -123,6 +126,10 @@ export const makeState = (baseUrl: string, config: SvcConfig = {}): ClientState 
       config.timeout === undefined
         ? DEFAULT_TIMEOUT_MILLIS
         : configTimeoutMillis(config.timeout, "timeout"),
+    totalTimeoutMillis:
+      config.totalTimeout === undefined
+        ? 0
+        : configTimeoutMillis(config.totalTimeout, "totalTimeout"),
     maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     responseType: config.responseType ?? "auto",
     redirect: config.redirect ?? "follow",
@@ -155,19 +162,33 @@ interface Prepared {
 }
 
 /**
- * The config an interceptor handed back, made ready to send: header names in lower case (a later
- * spelling of a name wins), checked like the caller's own; a timeout and signal it set, checked.
- * The session header stays on the base URL's origin: when an interceptor points the request
- * elsewhere, the id the client added is taken out again, under whatever case of its name.
+ * The config an interceptor handed back, made ready to send: an absolute http(s) URL; header names
+ * in lower case (a later spelling of a name wins), checked like the caller's own, `undefined` and
+ * `null` values left out; a timeout and signal it set, checked. The session header stays on the
+ * base URL's origin: when an interceptor points the request elsewhere, the id the client added is
+ * taken out again, under whatever case of its name.
  */
 const finalConfig = (
   state: ClientState,
   config: RequestConfig,
   session: string | undefined
 ): Exit.Exit<RequestConfig, InvalidRequestError> => {
+  const problem =
+    typeof config.url === "string"
+      ? absoluteUrlProblem(config.url)
+      : `must be a string, got ${describe(config.url)}`
+  if (problem !== undefined) {
+    return Exit.fail(
+      new InvalidRequestError({
+        argument: "RequestConfig.url",
+        reason: `(from an interceptor) ${problem}`
+      })
+    )
+  }
   const headers: HeaderRecord = {}
   for (const name of Object.keys(config.headers)) {
     const value = config.headers[name]
+    if (value === undefined || value === null) continue
     try {
       checkHeader(name, value)
     } catch (cause) {
@@ -187,8 +208,9 @@ const finalConfig = (
   ) {
     delete headers[state.sessionHeader]
   }
-  if (config.timeout !== undefined) {
-    const checked = timeoutMillis(config.timeout)
+  let timeout = config.timeout
+  if (timeout !== undefined) {
+    const checked = timeoutMillis(timeout)
     if (Either.isLeft(checked)) {
       return Exit.fail(
         new InvalidRequestError({
@@ -197,6 +219,7 @@ const finalConfig = (
         })
       )
     }
+    timeout = checked.right
   }
   if (config.signal !== undefined && !isAbortSignal(config.signal)) {
     return Exit.fail(
@@ -206,7 +229,9 @@ const finalConfig = (
       })
     )
   }
-  return Exit.succeed({ ...config, headers })
+  return Exit.succeed(
+    timeout === undefined ? { ...config, headers } : { ...config, headers, timeout }
+  )
 }
 
 /** The request config before interceptors: URL, merged headers, session, timeout, signal. */
@@ -234,7 +259,9 @@ const prepare = (
   }
   const lookup = resolveSession(state.session)
   // only a lookup that runs the application's code (getSessionId, storage) can take time
-  const bounded = Exit.isExit(lookup) ? lookup : withTimeout(lookup, timeout, "the session lookup")
+  const bounded = Exit.isExit(lookup)
+    ? lookup
+    : withTimeout(lookup, timeout, config, "the session lookup")
   return chain(bounded, (id): Exit.Exit<Prepared> => {
     if (id === undefined) return Exit.succeed({ config, session: undefined })
     const session = Redacted.value(id)
@@ -243,35 +270,45 @@ const prepare = (
   })
 }
 
-/** Statuses whose `Location` the client follows. */
-const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308])
-
 /** Hops followed before a request fails, as browsers and ky do. */
 export const MAX_REDIRECTS = 10
 
-/** Headers that carry credentials: they never follow a redirect to another origin. */
+/** Headers that carry credentials: they only ever go to the base URL's origin. */
 const CREDENTIAL_HEADERS = ["authorization", "cookie", "proxy-authorization"] as const
+
+/** Headers that describe a request body: they go when a redirect drops the body. */
+const BODY_HEADERS = [
+  "content-type",
+  "content-length",
+  "content-encoding",
+  "content-language",
+  "content-location"
+] as const
 
 /** Methods a runtime may repeat to follow a redirect it hides (nothing changes on the server). */
 const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"])
 
 const failureOf = (
   failure: TransportFailure,
-  timeoutMillis: number,
-  maxResponseBytes: number
-): NetworkError | TimeoutError | ResponseTooLargeError => {
-  switch (failure._tag) {
-    case "TimedOut":
-      return new TimeoutError({ timeoutMillis })
-    case "TooLarge":
-      return new ResponseTooLargeError({ maxResponseBytes })
-    case "Failed":
-      return new NetworkError({
+  request: TransportRequest
+): NetworkError | ResponseTooLargeError =>
+  failure._tag === "TooLarge"
+    ? new ResponseTooLargeError({
+        maxResponseBytes: request.maxResponseBytes,
+        status: failure.status
+      })
+    : new NetworkError({
         reason: `request failed (${failure.reason})`,
+        method: request.method,
+        url: request.url,
         cause: failure.cause
       })
-  }
-}
+
+/** A failure of `request` that sending again could only repeat: never retried. */
+const permanentFailure = (request: TransportRequest, reason: string) =>
+  Effect.fail(
+    new NetworkError({ reason, method: request.method, url: request.url, permanent: true })
+  )
 
 /** Whether the request carries the client's session or other credentials. */
 const carriesCredentials = (state: ClientState, headers: Readonly<Record<string, string>>) =>
@@ -294,10 +331,7 @@ const nextHop = (
     (status === 303 && request.method !== "GET" && request.method !== "HEAD") ||
     ((status === 301 || status === 302) && request.method === "POST")
   const headers: Record<string, string> = { ...request.headers }
-  if (toGet) {
-    delete headers["content-type"]
-    delete headers["content-length"]
-  }
+  if (toGet) for (const name of BODY_HEADERS) delete headers[name]
   if (location.origin !== new URL(request.url).origin || location.origin !== state.origin) {
     delete headers[state.sessionHeader]
     for (const name of CREDENTIAL_HEADERS) delete headers[name]
@@ -324,11 +358,9 @@ const exchange = <A>(
   redirect: RedirectMode,
   read: (response: TransportResponse) => Effect.Effect<A, SvcError>
 ): Effect.Effect<A, SvcError> => {
-  const fail = (failure: TransportFailure) =>
-    Effect.fail(failureOf(failure, first.timeoutMillis, first.maxResponseBytes))
   const hop = (request: TransportRequest, hops: number): Effect.Effect<A, SvcError> =>
     Effect.matchEffect(transport(request), {
-      onFailure: fail,
+      onFailure: (failure) => Effect.fail(failureOf(failure, request)),
       onSuccess: (response) => followed(request, hops, response)
     })
   // what a response leads to: itself, or the next hop of a redirect
@@ -341,15 +373,14 @@ const exchange = <A>(
       // a browser's fetch hides where a redirect goes: only a request with nothing to leak,
       // and safe to send again, may let the browser follow it
       if (carriesCredentials(state, request.headers) || !SAFE_METHODS.has(request.method)) {
-        return Effect.fail(
-          new NetworkError({
-            reason:
-              "the server answered with a redirect whose target this runtime hides; it was not followed, so that the session cannot reach another origin"
-          })
+        return permanentFailure(
+          request,
+          "the server answered with a redirect whose target this runtime hides; it was not followed, so that the session cannot reach another origin"
         )
       }
-      return Effect.matchEffect(transport({ ...request, followHiddenRedirects: true }), {
-        onFailure: fail,
+      const hidden = { ...request, followHiddenRedirects: true }
+      return Effect.matchEffect(transport(hidden), {
+        onFailure: (failure) => Effect.fail(failureOf(failure, hidden)),
         onSuccess: read
       })
     }
@@ -358,16 +389,13 @@ const exchange = <A>(
       return read(response)
     }
     if (hops >= MAX_REDIRECTS) {
-      return Effect.fail(
-        new NetworkError({ reason: `too many redirects (more than ${MAX_REDIRECTS})` })
-      )
+      return permanentFailure(request, `too many redirects (more than ${MAX_REDIRECTS})`)
     }
     const target = URL.canParse(location, request.url) ? new URL(location, request.url) : undefined
     if (target === undefined || (target.protocol !== "http:" && target.protocol !== "https:")) {
-      return Effect.fail(
-        new NetworkError({
-          reason: "a redirect pointed to a location that is not an http(s) URL"
-        })
+      return permanentFailure(
+        request,
+        "a redirect pointed to a location that is not an http(s) URL"
       )
     }
     return hop(nextHop(state, request, response.status, target), hops + 1)
@@ -377,9 +405,17 @@ const exchange = <A>(
 
 /**
  * One try: send (following redirects), read the body, lift its envelope; a non-2xx fails with
- * `HttpError`.
+ * `HttpError`. One deadline bounds the try, every redirect hop of it included.
  */
 const attempt = (
+  state: ClientState,
+  transport: Transport,
+  request: TransportRequest,
+  settings: SendSettings
+): Effect.Effect<ApiSuccess<unknown>, SvcError> =>
+  withTimeout(tryOnce(state, transport, request, settings), settings.timeoutMillis, request)
+
+const tryOnce = (
   state: ClientState,
   transport: Transport,
   request: TransportRequest,
@@ -425,20 +461,36 @@ const attempt = (
     }
   )
 
+/** The request a message names: its method and URL. */
+interface Target {
+  readonly method: string
+  readonly url: string
+}
+
 /**
- * Fails with `TimeoutError` when the application's code in `effect` takes longer than
- * `timeoutMillis` (`0`: no limit), naming what it waited for. On Effect's `Clock`, so `TestClock`
- * drives it. (The exchange itself is timed by the transport.)
+ * Fails with `TimeoutError` when `effect` takes longer than `timeoutMillis` (`0`: no limit): a try
+ * of the exchange, the whole call (`total`), or a piece of the application's code (`waitingFor`).
+ * The one time limit of the pipeline, on Effect's `Clock`, so `TestClock` drives it; interrupting
+ * `effect` aborts its exchange.
  */
 const withTimeout = <A, E>(
   effect: Effect.Effect<A, E>,
   timeoutMillis: number,
-  waitingFor: string
+  target: Target,
+  waitingFor?: string,
+  total?: boolean
 ): Effect.Effect<A, E | TimeoutError> =>
   timeoutMillis > 0
     ? Effect.timeoutFail(effect, {
         duration: Duration.millis(timeoutMillis),
-        onTimeout: () => new TimeoutError({ timeoutMillis, waitingFor })
+        onTimeout: () =>
+          new TimeoutError({
+            timeoutMillis,
+            method: target.method,
+            url: target.url,
+            ...(waitingFor === undefined ? {} : { waitingFor }),
+            ...(total ? { total } : {})
+          })
       })
     : effect
 
@@ -479,6 +531,8 @@ const retryAfterFirstFailure = <A>(
 interface SendSettings {
   readonly redirect: RedirectMode
   readonly responseType: ResponseType
+  /** Each try's deadline, every redirect hop included; `0`: none. */
+  readonly timeoutMillis: number
 }
 
 /** The default request headers (SPEC 4.3.12); the caller's and the client's win. */
@@ -487,7 +541,10 @@ const DEFAULT_HEADERS: Readonly<Record<string, string>> = {
   "accept-encoding": "gzip, deflate, br"
 }
 
-/** Sends a final config: body encoded, retry on transient failures; the caller's signal aborts. */
+/**
+ * Sends a final config: body encoded, credentials only to the base URL's origin, retry on
+ * transient failures; the caller's signal aborts.
+ */
 const send = (
   state: ClientState,
   transport: Transport,
@@ -501,18 +558,24 @@ const send = (
     if (wire.contentType !== undefined && headers["content-type"] === undefined) {
       headers["content-type"] = wire.contentType
     }
+    const home = sameOrigin(state, config.url)
+    // wherever they were set (config, setHeader, per request, an interceptor)
+    if (!home) for (const name of CREDENTIAL_HEADERS) delete headers[name]
     const request: TransportRequest = {
       method: config.method,
       url: config.url,
       headers,
       body: wire.body,
-      timeoutMillis: config.timeout ?? state.timeoutMillis,
       maxResponseBytes: state.maxResponseBytes,
+      followRedirects: settings.redirect === "follow",
       followHiddenRedirects: false,
-      propagateTrace: sameOrigin(state, config.url),
+      propagateTrace: home,
       secretHeaders: [state.sessionHeader]
     }
-    const once = attempt(state, transport, request, settings)
+    const once = attempt(state, transport, request, {
+      ...settings,
+      timeoutMillis: config.timeout ?? settings.timeoutMillis
+    })
     // the caller's signal governs the whole request; one an interceptor set governs the exchange
     const signal = config.signal === callerSignal ? undefined : config.signal
     const retried = isRetryableRequest(config.method, config.headers)
@@ -631,24 +694,23 @@ export const request = <A, I>(
   options: RequestOptions<A, I> = {}
 ): Effect.Effect<ApiSuccess<A>, SvcError> =>
   Effect.suspend(() => {
-    const checked = checkRequest(
-      endpoint,
-      options as RequestOptions<unknown, unknown>,
-      state.timeoutMillis
-    )
+    const checked = checkRequest(endpoint, options as RequestOptions<unknown, unknown>, state)
     if (Either.isLeft(checked)) {
       state.report(checked.left)
       return Effect.fail(checked.left)
     }
-    const timeout = checked.right.timeoutMillis
+    const { timeoutMillis: timeout, totalTimeoutMillis, retrySchedule } = checked.right
     let received: { response: ApiFailure; error: HttpError } | undefined
     const settings: SendSettings = {
       redirect: options.redirect ?? state.redirect,
-      responseType: options.responseType ?? state.responseType
+      responseType: options.responseType ?? state.responseType,
+      timeoutMillis: timeout
     }
+    // what the messages of a timeout name: the request as the caller made it
+    const target: Target = { method, url: joinUrl(state.baseUrl, endpoint) }
     // the application's code runs only when there is some: no timer is set otherwise
     const bounded = <B, E>(effect: Effect.Effect<B, E>, waitingFor: string) =>
-      Exit.isExit(effect) ? effect : withTimeout(effect, timeout, waitingFor)
+      Exit.isExit(effect) ? effect : withTimeout(effect, timeout, target, waitingFor)
     const { onRequest, onResponse, onError } = state.config
     const requestInterceptors = state.requestInterceptors
     const responseInterceptors = state.responseInterceptors
@@ -671,7 +733,7 @@ export const request = <A, I>(
         ? prepared
         : Effect.tap(prepared, (config) => bounded(runOnRequest(onRequest, config), "onRequest"))
     const sent = (config: RequestConfig) =>
-      send(state, transport, config, settings, options.retrySchedule, options.signal)
+      send(state, transport, config, settings, retrySchedule, options.signal)
     // with no response interceptor and no onResponse, nobody sees a failure as a response: the
     // HttpError goes straight to the error channel, and a success is decoded
     const program =
@@ -716,7 +778,10 @@ export const request = <A, I>(
               )
             )
           )
-    const signalled = withSignal(program, options.signal)
+    const signalled = withSignal(
+      withTimeout(program, totalTimeoutMillis, target, undefined, true),
+      options.signal
+    )
     return onError === undefined
       ? signalled
       : Effect.tapError(signalled, (error) => Effect.sync(() => state.report(error)))

@@ -37,6 +37,9 @@ export const foldError = (error: SvcError): ApiFailure => {
       } as const
       return error.headers === undefined ? failure : { ...failure, headers: error.headers }
     }
+    case "ResponseTooLargeError":
+      // the response came, with its status; its body was too large to read
+      return { success: false, status: error.status ?? 0, error: error.message, code: error.code }
     default:
       return { success: false, status: 0, error: error.message, code: error.code }
   }

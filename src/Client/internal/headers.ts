@@ -5,15 +5,18 @@
 /** Header names in lower case, values as strings. */
 export type HeaderRecord = Record<string, string>
 
-/** Copies `source` into `target` with lower-cased names, later values winning. */
+/**
+ * Copies `source` into `target` with lower-cased names, later values winning; a header whose value
+ * is `undefined` or `null` is left out.
+ */
 export const assignHeaders = (
   target: HeaderRecord,
-  source: Readonly<Record<string, string>> | undefined
+  source: Readonly<Record<string, string | null | undefined>> | undefined
 ): HeaderRecord => {
   if (source === undefined) return target
   for (const name of Object.keys(source)) {
     const value = source[name]
-    if (value !== undefined) target[name.toLowerCase()] = String(value)
+    if (value !== undefined && value !== null) target[name.toLowerCase()] = String(value)
   }
   return target
 }

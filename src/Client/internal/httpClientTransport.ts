@@ -1,15 +1,16 @@
 /**
  * A transport over any `@effect/platform` `HttpClient`, for Effect users who choose their own
  * (`NodeHttpClient.layerUndici`, `FetchHttpClient.layer`, a test client). Redirects are left to the
- * pipeline (`FetchHttpClient` is told `redirect: "manual"`); the time limit runs on Effect's
- * `Clock`, so `TestClock` drives it. Compressed bodies the client hands over as sent are
- * decompressed as the runtime's own transport does (zlib on Node, `DecompressionStream` elsewhere).
+ * pipeline (`FetchHttpClient` is told `redirect: "manual"`), and a followed redirect's body is
+ * never read: each exchange runs in a scope whose end aborts whatever is left of it. Compressed
+ * bodies the client hands over as sent are decompressed as the runtime's own transport does (zlib
+ * on Node, `DecompressionStream` elsewhere).
  */
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as Headers from "@effect/platform/Headers"
+import * as HttpBody from "@effect/platform/HttpBody"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { decompress } from "#transport"
@@ -17,15 +18,17 @@ import {
   concat,
   describeCause,
   failed,
+  isFollowedRedirect,
+  redirectAnswer,
   type Transport,
   type TransportFailure,
   type TransportResponse,
-  timedOut,
   tooLarge
 } from "./transport.js"
 
 class TooLarge {
   readonly _tag = "TooLarge"
+  constructor(readonly status: number) {}
 }
 
 /**
@@ -36,9 +39,9 @@ const decompressIfEncoded = (bytes: Uint8Array, encoding: string | undefined, li
   decompress(bytes, encoding, limit).catch(() => bytes)
 
 /** A transport that sends through `client`. */
-export const fromHttpClient =
-  (client: HttpClient.HttpClient): Transport =>
-  (request) => {
+export const fromHttpClient = (httpClient: HttpClient.HttpClient): Transport => {
+  const client = HttpClient.withScope(httpClient)
+  return (request) => {
     let outgoing = HttpClientRequest.make(
       request.method as HttpClientRequest.HttpClientRequest["method"]
     )(request.url).pipe(HttpClientRequest.setHeaders(request.headers))
@@ -47,63 +50,62 @@ export const fromHttpClient =
       outgoing =
         typeof request.body === "string"
           ? HttpClientRequest.bodyText(outgoing, request.body, contentType)
-          : HttpClientRequest.bodyUint8Array(outgoing, request.body, contentType)
+          : contentType === undefined
+            ? // bytes without a type go without a Content-Type, as with fetch
+              HttpClientRequest.setBody(outgoing, HttpBody.raw(request.body))
+            : HttpClientRequest.bodyUint8Array(outgoing, request.body, contentType)
     }
     const exchange = client.execute(outgoing).pipe(
-      Effect.flatMap((response) =>
-        response.stream.pipe(
+      Effect.flatMap((response) => {
+        const headers = { ...response.headers }
+        if (request.followRedirects && isFollowedRedirect(response.status, headers)) {
+          // followed on its headers: the scope's end aborts the unread body
+          return Effect.succeed(redirectAnswer(response.status, "", headers))
+        }
+        return response.stream.pipe(
           Stream.runFoldEffect({ chunks: [] as Array<Uint8Array>, size: 0 }, (acc, chunk) => {
             const size = acc.size + chunk.byteLength
-            if (size > request.maxResponseBytes) return Effect.fail(new TooLarge())
+            if (size > request.maxResponseBytes) return Effect.fail(new TooLarge(response.status))
             acc.chunks.push(chunk)
             return Effect.succeed({ chunks: acc.chunks, size })
           }),
-          Effect.map(({ chunks, size }) => ({ response, body: concat(chunks, size) }))
-        )
-      ),
-      Effect.flatMap(({ response, body }) =>
-        Effect.tryPromise({
-          try: () =>
-            decompressIfEncoded(
-              body,
-              response.headers["content-encoding"],
-              request.maxResponseBytes
-            ),
-          catch: (cause) => failed("the body could not be decompressed", cause)
-        }).pipe(
+          Effect.flatMap(({ chunks, size }) =>
+            Effect.tryPromise({
+              try: () =>
+                decompressIfEncoded(
+                  concat(chunks, size),
+                  headers["content-encoding"],
+                  request.maxResponseBytes
+                ),
+              catch: (cause) => failed("the body could not be decompressed", cause)
+            })
+          ),
           Effect.flatMap((decoded) =>
             decoded === "TooLarge"
-              ? Effect.fail(tooLarge)
+              ? Effect.fail(tooLarge(response.status))
               : Effect.succeed<TransportResponse>({
                   status: response.status,
                   statusText: "",
-                  headers: { ...response.headers },
+                  headers,
                   body: decoded,
                   hiddenRedirect: false
                 })
           )
         )
-      ),
+      }),
       Effect.mapError(
         (error): TransportFailure =>
           error instanceof TooLarge
-            ? tooLarge
-            : "_tag" in error &&
-                (error._tag === "TooLarge" || error._tag === "Failed" || error._tag === "TimedOut")
+            ? tooLarge(error.status)
+            : "_tag" in error && (error._tag === "TooLarge" || error._tag === "Failed")
               ? (error as TransportFailure)
               : failed(describeCause((error as { cause?: unknown }).cause ?? error), error)
       ),
+      Effect.scoped,
       Effect.provideService(FetchHttpClient.RequestInit, { redirect: "manual" })
     )
-    const timed =
-      request.timeoutMillis > 0
-        ? Effect.timeoutFail(exchange, {
-            duration: Duration.millis(request.timeoutMillis),
-            onTimeout: () => timedOut
-          })
-        : exchange
     // the client's spans record request headers: never the session's value
-    const redacted = Effect.locallyWith(timed, Headers.currentRedactedNames, (names) => [
+    const redacted = Effect.locallyWith(exchange, Headers.currentRedactedNames, (names) => [
       ...names,
       ...request.secretHeaders
     ])
@@ -112,3 +114,4 @@ export const fromHttpClient =
       ? redacted
       : Effect.locally(redacted, HttpClient.currentTracerPropagation, false)
   }
+}

@@ -7,10 +7,12 @@ import * as Duration from "effect/Duration"
 import * as Either from "effect/Either"
 import * as Schedule from "effect/Schedule"
 import type { RequestOptions, SvcConfig } from "../SvcClient.js"
-import { InvalidRequestError } from "../SvcError.js"
+import { InvalidRequestError, type SvcError } from "../SvcError.js"
 import { checkHeader } from "./headers.js"
 import { RESPONSE_TYPES } from "./response.js"
+import { backoff } from "./retry.js"
 import { checkSessionId } from "./session.js"
+import { endpointProblem } from "./url.js"
 
 /** Default timeout: 30 s. */
 export const DEFAULT_TIMEOUT_MILLIS = 30_000
@@ -90,9 +92,13 @@ export const checkConfig = (config: SvcConfig): void => {
     throw new RangeError(`retryAttempts must be an integer ≥ 0, got ${describe(attempts)}`)
   }
   if (config.timeout !== undefined) configTimeoutMillis(config.timeout, "timeout")
+  if (config.totalTimeout !== undefined) configTimeoutMillis(config.totalTimeout, "totalTimeout")
   if (config.sessionHeader !== undefined) checkHeader(config.sessionHeader, "")
   if (config.headers !== undefined) {
-    for (const [name, value] of Object.entries(config.headers)) checkHeader(name, value)
+    for (const [name, value] of Object.entries(config.headers)) {
+      // an absent value leaves the header out, as in `params`
+      if (value !== undefined && value !== null) checkHeader(name, value)
+    }
   }
   if (config.sessionId !== undefined) checkSessionId(config.sessionId)
   if (config.includeSession !== undefined && typeof config.includeSession !== "boolean") {
@@ -189,23 +195,47 @@ const invalid = (argument: string, reason: string) =>
 export interface CheckedRequest {
   /** The time allowed for each try and for each piece of the application's code; `0`: none. */
   readonly timeoutMillis: number
+  /** The time allowed for the whole call, retries and waits included; `0`: none. */
+  readonly totalTimeoutMillis: number
+  /** This request's own retry schedule, if it has one (`retrySchedule` or `retryAttempts`). */
+  readonly retrySchedule: Schedule.Schedule<unknown, SvcError> | undefined
+}
+
+/** The client's own defaults a request's options override. */
+export interface ClientDefaults {
+  readonly timeoutMillis: number
+  readonly totalTimeoutMillis: number
 }
 
 /** Checks a request's endpoint and options; nothing is sent when they are wrong. */
 export const checkRequest = (
   endpoint: unknown,
   options: RequestOptions<unknown, unknown>,
-  clientTimeoutMillis: number
+  defaults: ClientDefaults
 ): Either.Either<CheckedRequest, InvalidRequestError> => {
   if (typeof endpoint !== "string") {
     return invalid("endpoint", `must be a string, got ${describe(endpoint)}`)
   }
+  const problem = endpointProblem(endpoint)
+  if (problem !== undefined) return invalid("endpoint", problem)
   if (!isRecord(options)) return invalid("options", `must be an object, got ${describe(options)}`)
-  let millis = clientTimeoutMillis
+  // read before the check below narrows it
+  const schedule = options.retrySchedule as Schedule.Schedule<unknown, SvcError> | undefined
+  let millis = defaults.timeoutMillis
   if (options.timeout !== undefined) {
     const checked = timeoutMillis(options.timeout)
     if (Either.isLeft(checked)) return invalid("options.timeout", checked.left)
     millis = checked.right
+  }
+  let totalMillis = defaults.totalTimeoutMillis
+  if (options.totalTimeout !== undefined) {
+    const checked = timeoutMillis(options.totalTimeout)
+    if (Either.isLeft(checked)) return invalid("options.totalTimeout", checked.left)
+    totalMillis = checked.right
+  }
+  const attempts: unknown = options.retryAttempts
+  if (attempts !== undefined && (!Number.isSafeInteger(attempts) || (attempts as number) < 0)) {
+    return invalid("options.retryAttempts", `must be an integer ≥ 0, got ${describe(attempts)}`)
   }
   if (options.signal !== undefined && !isAbortSignal(options.signal)) {
     return invalid("options.signal", `must be an AbortSignal, got ${describe(options.signal)}`)
@@ -246,6 +276,8 @@ export const checkRequest = (
       return invalid("options.headers", `must be an object, got ${describe(options.headers)}`)
     }
     for (const [name, value] of Object.entries(options.headers)) {
+      // an absent value leaves the header out, as in `params`
+      if (value === undefined || value === null) continue
       try {
         checkHeader(name, value)
       } catch (cause) {
@@ -267,5 +299,7 @@ export const checkRequest = (
       }
     }
   }
-  return Either.right({ timeoutMillis: millis })
+  const retrySchedule: Schedule.Schedule<unknown, SvcError> | undefined =
+    schedule ?? (attempts === undefined ? undefined : backoff(attempts as number))
+  return Either.right({ timeoutMillis: millis, totalTimeoutMillis: totalMillis, retrySchedule })
 }

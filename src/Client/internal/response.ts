@@ -40,14 +40,25 @@ const mediaTypeOf = (
 /** `application/json` and `*\/*+json`; not `json-seq`, `jsonl` and the like. */
 const isJson = (type: string): boolean => type === "application/json" || type.endsWith("+json")
 
-/** Media types read as text: `text/*`, XML, JavaScript, forms. */
+/** Media types read as text: `text/*`, XML, JavaScript, forms, JSON text sequences. */
 const isText = (type: string): boolean =>
   type.startsWith("text/") ||
   type === "application/xml" ||
   type.endsWith("+xml") ||
   type === "application/javascript" ||
   type === "application/ecmascript" ||
-  type === "application/x-www-form-urlencoded"
+  type === "application/x-www-form-urlencoded" ||
+  JSON_SEQUENCES.has(type) ||
+  type.endsWith("+json-seq")
+
+/** JSON texts one after another: text, never parsed as one JSON value. */
+const JSON_SEQUENCES: ReadonlySet<string> = new Set([
+  "application/json-seq",
+  "application/x-ndjson",
+  "application/ndjson",
+  "application/jsonl",
+  "application/x-jsonlines"
+])
 
 const utf8 = new TextDecoder()
 

@@ -36,12 +36,17 @@ export const isRetryableRequest = (
   IDEMPOTENT_METHODS.has(method) ||
   ((method === "POST" || method === "PATCH") && getHeader(headers, "idempotency-key") !== undefined)
 
-/** Whether a failure is transient: network errors, timeouts and the retryable statuses. */
+/**
+ * Whether a failure is transient: network errors (but those that sending again could only repeat),
+ * timeouts of a try and the retryable statuses.
+ */
 export const isTransient = (error: SvcError): boolean => {
   switch (error._tag) {
     case "NetworkError":
+      return error.permanent !== true
     case "TimeoutError":
-      return true
+      // the whole call's budget is spent: nothing is left for another try
+      return error.total !== true
     case "HttpError":
       return RETRYABLE_STATUSES.has(error.status)
     default:

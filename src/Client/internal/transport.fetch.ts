@@ -11,11 +11,12 @@ import {
   exchange,
   failed,
   headersFromFetch,
+  isFollowedRedirect,
   readStream,
+  redirectAnswer,
   type Transport,
   type TransportFailure,
   type TransportResponse,
-  timedOut,
   tooLarge
 } from "./transport.js"
 
@@ -29,22 +30,11 @@ export const fetchTransport =
     exchange<TransportResponse, TransportFailure>((settle) => {
       const controller = new AbortController()
       let done = false
-      const end = () => {
-        done = true
-        if (timer !== undefined) clearTimeout(timer)
-      }
       const finish = (outcome: Effect.Effect<TransportResponse, TransportFailure>) => {
         if (done) return
-        end()
+        done = true
         settle(outcome)
       }
-      const timer =
-        request.timeoutMillis > 0
-          ? setTimeout(() => {
-              finish(Effect.fail(timedOut))
-              controller.abort()
-            }, request.timeoutMillis)
-          : undefined
       const send = fetchFunction ?? globalThis.fetch
       const respond = async (): Promise<Effect.Effect<TransportResponse, TransportFailure>> => {
         const response = await send(request.url, {
@@ -63,12 +53,18 @@ export const fetchTransport =
             hiddenRedirect: true
           })
         }
+        const headers = headersFromFetch(response.headers)
+        if (request.followRedirects && isFollowedRedirect(response.status, headers)) {
+          // followed on its headers: the body is never waited for
+          response.body?.cancel().catch(() => undefined)
+          return Effect.succeed(redirectAnswer(response.status, response.statusText, headers))
+        }
         const body = await readStream(response.body, request.maxResponseBytes)
-        if (body === "TooLarge") return Effect.fail(tooLarge)
+        if (body === "TooLarge") return Effect.fail(tooLarge(response.status))
         return Effect.succeed({
           status: response.status,
           statusText: response.statusText,
-          headers: headersFromFetch(response.headers),
+          headers,
           body,
           hiddenRedirect: false
         })
@@ -77,7 +73,7 @@ export const fetchTransport =
         finish(Effect.fail(failed(describeCause(cause), cause)))
       )
       return (reason) => {
-        end()
+        done = true
         controller.abort(reason)
       }
     })

@@ -1,7 +1,7 @@
 /**
  * The default transport on Node: undici, dispatching through its global dispatcher, so that
  * `setGlobalDispatcher`, proxy agents and `MockAgent` apply. It reads the body as it arrives,
- * stops past `maxResponseBytes`, enforces the time limit with one timer, and decompresses gzip,
+ * stops past `maxResponseBytes`, answers a followed redirect on its headers, and decompresses gzip,
  * deflate and br bodies (undici hands them over as sent).
  */
 import { constants } from "node:buffer"
@@ -16,11 +16,12 @@ import {
   describeCause,
   exchange,
   failed,
+  isFollowedRedirect,
+  redirectAnswer,
   type Transport,
   type TransportFailure,
   type TransportRequest,
   type TransportResponse,
-  timedOut,
   tooLarge
 } from "./transport.js"
 
@@ -117,7 +118,6 @@ const send = (
     let done = false
     let abortDispatch: ((reason: Error) => void) | undefined
     let pendingAbort: Error | undefined
-    let timer: ReturnType<typeof setTimeout> | undefined
     let status = 0
     let statusText = ""
     let headers: Record<string, string> = {}
@@ -126,7 +126,6 @@ const send = (
     const end = () => {
       done = true
       chunks.length = 0
-      if (timer !== undefined) clearTimeout(timer)
     }
     const abort = (reason: Error) => {
       end()
@@ -142,7 +141,6 @@ const send = (
       finish(Effect.fail(failure))
       abort(new Error("Request ended by the client"))
     }
-    if (request.timeoutMillis > 0) timer = setTimeout(() => fail(timedOut), request.timeoutMillis)
     const url = new URL(request.url)
     const handler = {
       onConnect: (abortRequest: (reason?: Error) => void) => {
@@ -158,13 +156,19 @@ const send = (
         status = statusCode
         statusText = message ?? ""
         headers = headersOf(rawHeaders, loaded.util)
+        if (request.followRedirects && isFollowedRedirect(status, headers)) {
+          // followed on its headers: the body is never waited for
+          finish(Effect.succeed(redirectAnswer(status, statusText, headers)))
+          abort(new Error("Redirect followed"))
+          return false
+        }
         return true
       },
       onData: (chunk: Buffer) => {
         size += chunk.byteLength
         // compressed bytes count too: a body is never held past the limit, sent or decoded
         if (size > request.maxResponseBytes) {
-          fail(tooLarge)
+          fail(tooLarge(status))
           return false
         }
         chunks.push(chunk)
@@ -183,7 +187,7 @@ const send = (
           (body) =>
             finish(
               body === "TooLarge"
-                ? Effect.fail(tooLarge)
+                ? Effect.fail(tooLarge(status))
                 : Effect.succeed({ status, statusText, headers, body, hiddenRedirect: false })
             ),
           (cause: unknown) =>
@@ -202,7 +206,7 @@ const send = (
           method: request.method as Dispatcher.HttpMethod,
           headers: request.headers as Record<string, string>,
           body: request.body ?? null,
-          // the time limit is enforced above, for the whole exchange
+          // the pipeline's timeout bounds the whole try, on Effect's Clock
           headersTimeout: 0,
           bodyTimeout: 0
         },

@@ -3,8 +3,9 @@
  * headers and body bytes. Everything else — URL, headers, session, interceptors, redirects, retry,
  * decoding, envelope — is the one pipeline of `client.ts`, the same over every transport.
  *
- * What a try may take is an argument, not a side channel: `timeoutMillis` and `maxResponseBytes`
- * are enforced by the transport itself, and interrupting the Effect aborts the exchange.
+ * What a try may take is an argument, not a side channel: `maxResponseBytes` is enforced by the
+ * transport itself; time is the pipeline's (on Effect's `Clock`), and interrupting the Effect aborts
+ * the exchange.
  */
 import * as Effect from "effect/Effect"
 import type * as Fiber from "effect/Fiber"
@@ -18,10 +19,14 @@ export interface TransportRequest {
   readonly headers: Readonly<Record<string, string>>
   /** JSON and text bodies are strings; binary and multipart bodies are bytes. */
   readonly body: string | Uint8Array | undefined
-  /** Time for the exchange, body included, in milliseconds; `0`: no limit. */
-  readonly timeoutMillis: number
   /** The longest body accepted, after decompression; `Infinity`: no limit. */
   readonly maxResponseBytes: number
+  /**
+   * Whether the pipeline follows redirects: then a redirect ({@link isFollowedRedirect}) is
+   * answered on its headers alone, its body discarded unread (never waited for, never counted
+   * against `maxResponseBytes`), as fetch does.
+   */
+  readonly followRedirects: boolean
   /**
    * Whether the transport may let its runtime follow a redirect it cannot expose (a browser's
    * fetch hides a redirect's target). The pipeline allows it only for requests that carry no
@@ -44,7 +49,7 @@ export interface TransportResponse {
   readonly statusText: string
   /** Lower-case names; repeated headers joined with `, ` (`set-cookie` with `\n`). */
   readonly headers: Readonly<Record<string, string>>
-  /** The body, decompressed. */
+  /** The body, decompressed; empty for a redirect the pipeline follows. */
   readonly body: Uint8Array
   /**
    * The runtime answered a redirect whose target it hides (a browser's fetch in `manual` mode):
@@ -55,9 +60,26 @@ export interface TransportResponse {
 
 /** Why no response came. */
 export type TransportFailure =
-  | { readonly _tag: "TimedOut" }
-  | { readonly _tag: "TooLarge" }
+  | { readonly _tag: "TooLarge"; readonly status: number }
   | { readonly _tag: "Failed"; readonly reason: string; readonly cause?: unknown }
+
+/** Statuses whose `Location` the pipeline follows. */
+export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308])
+
+/** Whether a response is a redirect the pipeline follows (when it follows redirects at all). */
+export const isFollowedRedirect = (
+  status: number,
+  headers: Readonly<Record<string, string>>
+): boolean => REDIRECT_STATUSES.has(status) && Boolean(headers.location)
+
+/** The answer to a followed redirect: its status and headers, no body. */
+export const redirectAnswer = (
+  status: number,
+  statusText: string,
+  headers: Readonly<Record<string, string>>
+): TransportResponse => ({ status, statusText, headers, body: EMPTY, hiddenRedirect: false })
+
+const EMPTY = new Uint8Array(0)
 
 /** Sends one request; interruption aborts it. */
 export type Transport = (
@@ -115,8 +137,7 @@ const wait = <A, E>(
   if (wake === undefined) abort = undefined
 }
 
-export const timedOut: TransportFailure = { _tag: "TimedOut" }
-export const tooLarge: TransportFailure = { _tag: "TooLarge" }
+export const tooLarge = (status: number): TransportFailure => ({ _tag: "TooLarge", status })
 export const failed = (reason: string, cause?: unknown): TransportFailure =>
   cause === undefined ? { _tag: "Failed", reason } : { _tag: "Failed", reason, cause }
 

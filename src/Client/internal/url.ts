@@ -80,3 +80,28 @@ export const isSameOrigin = (url: string, origin: string): boolean => {
     return false
   }
 }
+
+/** `url` without its query string, fragment and user info: what a message may name. */
+export const urlForMessage = (url: string): string => {
+  if (!URL.canParse(url)) return url.replace(/[?#].*$/s, "")
+  const parsed = new URL(url)
+  return `${parsed.origin}${parsed.pathname}`
+}
+
+/**
+ * What keeps `url` from being sent: not an absolute URL, a scheme other than http(s) (named, never
+ * the rest of the URL, which may be secret), or an http(s) URL that does not parse. `undefined`
+ * when it can be sent.
+ */
+export const absoluteUrlProblem = (url: string): string | undefined => {
+  const scheme = ABSOLUTE.exec(url)?.[0].toLowerCase()
+  if (scheme === undefined) return "must be an absolute http: or https: URL"
+  if (scheme !== "http:" && scheme !== "https:") {
+    return `must be an http: or https: URL, got a "${scheme}" URL`
+  }
+  return URL.canParse(url) ? undefined : "is not a valid URL"
+}
+
+/** Like {@link absoluteUrlProblem}, for an endpoint, which may also be a path. */
+export const endpointProblem = (endpoint: string): string | undefined =>
+  ABSOLUTE.test(endpoint) ? absoluteUrlProblem(endpoint) : undefined

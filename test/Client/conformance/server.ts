@@ -66,6 +66,19 @@ export const startConformanceServer = async (): Promise<ConformanceServer> => {
         res.writeHead(Number(redirect[1]), { location: "/echo" })
         return res.end()
       }
+      const slowHops = /^\/slow-hops\/(\d+)$/.exec(route)
+      if (slowHops) {
+        // each hop answers after `delay` ms
+        const left = Number(slowHops[1])
+        const delay = Number(url.searchParams.get("delay") ?? "0")
+        setTimeout(() => {
+          res.writeHead(302, {
+            location: left <= 1 ? "/echo" : `/slow-hops/${left - 1}?delay=${delay}`
+          })
+          res.end()
+        }, delay)
+        return
+      }
       const hops = /^\/hops\/(\d+)$/.exec(route)
       if (hops) {
         const left = Number(hops[1])
@@ -81,6 +94,15 @@ export const startConformanceServer = async (): Promise<ConformanceServer> => {
         case "/relative-away":
           res.writeHead(307, { location: `//${new URL(self.elsewhere).host}/echo` })
           return res.end()
+        case "/endless-redirect":
+          // a redirect whose body never ends
+          res.writeHead(302, { location: "/echo", "content-type": "text/plain" })
+          res.write("moving…")
+          return
+        case "/large-redirect":
+          // a redirect with a 2 MiB body
+          res.writeHead(302, { location: "/echo", "content-type": "text/plain" })
+          return res.end("x".repeat(2 * 1024 * 1024))
         case "/to-ftp":
           res.writeHead(302, { location: "ftp://127.0.0.1/file" })
           return res.end()
@@ -105,9 +127,9 @@ export const startConformanceServer = async (): Promise<ConformanceServer> => {
         case "/latin1":
           res.writeHead(200, { "content-type": "text/plain; charset=iso-8859-1" })
           return res.end(Buffer.from([0x63, 0x61, 0x66, 0xe9])) // "café"
-        case "/json-seq":
-          res.writeHead(200, { "content-type": "application/json-seq" })
-          return res.end('\u001e{"a":1}\n\u001e{"a":2}\n')
+        case "/typed":
+          res.writeHead(200, { "content-type": url.searchParams.get("type") ?? "" })
+          return res.end(url.searchParams.get("body") ?? "")
         case "/headers":
           return json(res, 200, [1, 2], { etag: '"v1"', "x-total-count": "42" })
         case "/missing":

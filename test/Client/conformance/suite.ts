@@ -102,6 +102,69 @@ export const conformance = (transport: TransportUnderTest): void => {
         expect([echo.method, echo.body]).toEqual(["GET", ""])
       })
 
+      const bodyHeaders = {
+        "Content-Encoding": "identity",
+        "Content-Language": "fr",
+        "Content-Location": "/draft"
+      }
+
+      it.each([301, 302, 303])(
+        "%i turning a POST into a GET drops every request-body header",
+        async (status) => {
+          const echo = (
+            await client().post(`/redirect/${status}`, { a: 1 }, { headers: bodyHeaders })
+          ).data as Echo
+          expect(echo.method).toBe("GET")
+          for (const name of [
+            "content-type",
+            "content-length",
+            "content-encoding",
+            "content-language",
+            "content-location"
+          ]) {
+            expect(echo.headers[name]).toBeUndefined()
+          }
+        }
+      )
+
+      it("307 keeps the body and its headers", async () => {
+        const echo = (await client().post("/redirect/307", { a: 1 }, { headers: bodyHeaders }))
+          .data as Echo
+        expect(echo.headers).toMatchObject({
+          "content-encoding": "identity",
+          "content-language": "fr",
+          "content-location": "/draft"
+        })
+      })
+
+      it("a redirect's body is never waited for: one that never ends", async () => {
+        const response = await client({ timeout: 2_000 }).get("/endless-redirect")
+        expect(response).toMatchObject({ success: true, status: 200, data: { method: "GET" } })
+      })
+
+      it("a redirect's body never counts against maxResponseBytes", async () => {
+        const response = await client({ maxResponseBytes: 1024 * 1024 }).get("/large-redirect")
+        expect(response).toMatchObject({ success: true, status: 200, data: { method: "GET" } })
+      })
+
+      it("one deadline bounds a try, every hop of it included", async () => {
+        const before = server.seen.filter((seen) => seen.path.startsWith("/slow-hops/")).length
+        const response = await client({ timeout: 250 }).get("/slow-hops/5?delay=100")
+        expect(response).toMatchObject({ success: false, status: 0, code: "TIMEOUT" })
+        expect(response.error).toBe(
+          `Request timed out after 250 ms: GET ${server.origin}/slow-hops/5`
+        )
+        const hops = server.seen.filter((seen) => seen.path.startsWith("/slow-hops/")).length
+        expect(hops - before).toBeLessThanOrEqual(3)
+      })
+
+      it("too many redirects is never retried", async () => {
+        const before = server.seen.length
+        const response = await client({ retryAttempts: 2 }).get("/hops/11")
+        expect(response).toMatchObject({ success: false, code: "NETWORK_ERROR" })
+        expect(server.seen.length - before).toBe(11)
+      })
+
       it("a hop to another origin carries no session, Authorization or Cookie", async () => {
         const response = await client({ sessionId: "secret-session" }).get("/away", {
           headers: { Authorization: "Bearer t", Cookie: "a=b", "X-Kept": "yes" }
@@ -140,14 +203,106 @@ export const conformance = (transport: TransportUnderTest): void => {
         expect(tooMany.error).toMatch(/too many redirects/)
       })
 
-      it("a Location that is not http(s) fails", async () => {
-        const response = await client().get("/to-ftp")
+      it("a Location that is not http(s) fails, and is never retried", async () => {
+        const before = server.seen.length
+        const response = await client({ retryAttempts: 2 }).get("/to-ftp")
         expect(response).toMatchObject({ success: false, code: "NETWORK_ERROR" })
         expect(response.error).toMatch(/not an http\(s\) URL/)
+        expect(server.seen.length - before).toBe(1)
+      })
+    })
+
+    describe("where a request may go (SPEC 4.3.1, 4.5)", () => {
+      it("Authorization, Cookie and Proxy-Authorization never go to another origin", async () => {
+        const before = other.seen.length
+        const response = await client({
+          sessionId: "secret-session",
+          headers: { Authorization: "Bearer from-config" }
+        }).get(`${other.origin}/echo`, {
+          headers: { Cookie: "a=b", "proxy-authorization": "Basic eA==", "X-Kept": "yes" }
+        })
+        expect(response).toMatchObject({ success: true, status: 200 })
+        expect(other.seen.length - before).toBe(1)
+        const arrived = other.seen[other.seen.length - 1]!.headers
+        expect(arrived.authorization).toBeUndefined()
+        expect(arrived.cookie).toBeUndefined()
+        expect(arrived["proxy-authorization"]).toBeUndefined()
+        expect(arrived["x-session-id"]).toBeUndefined()
+        expect(arrived["x-kept"]).toBe("yes")
+        expect(JSON.stringify(other.seen)).not.toMatch(/secret-session|from-config|eA==/)
+      })
+
+      it("they still go to the base URL's origin, given as an absolute URL", async () => {
+        await client({ headers: { Authorization: "Bearer t" } }).get(`${server.origin}/echo`, {
+          headers: { Cookie: "a=b" }
+        })
+        const arrived = server.seen[server.seen.length - 1]!.headers
+        expect([arrived.authorization, arrived.cookie]).toEqual(["Bearer t", "a=b"])
+      })
+
+      it.each([
+        'data:application/json,{"pwned":true}',
+        "blob:ORIGIN/x",
+        "file:///etc/passwd",
+        "javascript:alert(1)",
+        "ftp://127.0.0.1/x"
+      ])("%s is INVALID_REQUEST, nothing sent", async (endpoint) => {
+        const before = server.seen.length
+        const response = await client({ headers: { Authorization: "Bearer t" } }).get(
+          endpoint.replace("ORIGIN", server.origin)
+        )
+        expect(response).toMatchObject({ success: false, status: 0, code: "INVALID_REQUEST" })
+        expect(response.error).toMatch(
+          /^endpoint must be an http: or https: URL, got a "\w+:" URL$/
+        )
+        expect(response.data).toBeUndefined()
+        expect(server.seen.length).toBe(before)
+      })
+
+      it("a header whose value is undefined or null is left out", async () => {
+        const response = await client({ headers: { "X-Config": undefined } }).get("/echo", {
+          headers: { "X-Trace": undefined, "X-Null": null, "X-Kept": "yes" }
+        })
+        expect(response).toMatchObject({ success: true, status: 200 })
+        const sent = (response.data as Echo).headers
+        expect(sent["x-kept"]).toBe("yes")
+        expect(Object.keys(sent)).not.toContain("x-trace")
+        expect(Object.keys(sent)).not.toContain("x-null")
+        expect(Object.keys(sent)).not.toContain("x-config")
+      })
+    })
+
+    describe("messages", () => {
+      it("NETWORK_ERROR names the method and the URL without its query", async () => {
+        const closed = await startConformanceServer()
+        await closed.close()
+        const response = await transport
+          .make(closed.origin, { retryAttempts: 0 })
+          .get("/x?token=secret#frag")
+        expect(response).toMatchObject({ success: false, status: 0, code: "NETWORK_ERROR" })
+        expect(response.error).toMatch(
+          /^Network error: request failed \(.+\): GET http:\/\/127\.0\.0\.1:\d+\/x$/
+        )
+        expect(response.error).toContain(`GET ${closed.origin}/x`)
+        expect(response.error).not.toContain("secret")
+      })
+
+      it("TIMEOUT names the method and the URL without its query", async () => {
+        const response = await client({ timeout: 50 }).get("/hang?token=secret")
+        expect(response.error).toBe(`Request timed out after 50 ms: GET ${server.origin}/hang`)
       })
     })
 
     describe("bodies", () => {
+      it("a Blob without a type is sent without a Content-Type, as fetch does", async () => {
+        const untyped = (await client().post("/echo", new Blob(["raw"]))).data as Echo
+        expect(untyped.body).toBe("raw")
+        expect(untyped.headers["content-type"]).toBeUndefined()
+        const typed = (await client().post("/echo", new Blob(["<a/>"], { type: "text/xml" })))
+          .data as Echo
+        expect(typed.headers["content-type"]).toBe("text/xml")
+      })
+
       it.each(["gzip", "deflate", "br"])("a %s body is decompressed", async (coding) => {
         const response = await client().get(`/compressed?coding=${coding}`)
         expect(response.data).toEqual({ compressed: true, text: "é".repeat(100) })
@@ -166,10 +321,14 @@ export const conformance = (transport: TransportUnderTest): void => {
         expect((await client().get("/latin1")).data).toBe("café")
       })
 
-      it("application/json-seq is not parsed as JSON", async () => {
-        expect((await client().get("/json-seq")).data).toBeInstanceOf(Uint8Array)
-        const text = await client().get("/json-seq", { responseType: "text" })
-        expect(text.data).toBe('\u001e{"a":1}\n\u001e{"a":2}\n')
+      it.each([
+        ["application/json-seq", '\u001e{"a":1}\n\u001e{"a":2}\n'],
+        ["application/geo+json-seq", '\u001e{"a":1}\n'],
+        ["application/x-ndjson", '{"a":1}\n{"a":2}\n'],
+        ["application/jsonl", '{"a":1}\n{"a":2}\n']
+      ])("%s is text, never parsed as one JSON value", async (type, body) => {
+        const query = `?type=${encodeURIComponent(type)}&body=${encodeURIComponent(body)}`
+        expect((await client().get(`/typed${query}`)).data).toBe(body)
       })
 
       it.each([
@@ -190,7 +349,8 @@ export const conformance = (transport: TransportUnderTest): void => {
         const limited = client({ maxResponseBytes: 1000 })
         expect((await limited.get("/large?n=1000")).success).toBe(true)
         const response = await limited.get("/large?n=5000")
-        expect(response).toMatchObject({ success: false, status: 0, code: "RESPONSE_TOO_LARGE" })
+        // the response came, with its status: only its body was too large
+        expect(response).toMatchObject({ success: false, status: 200, code: "RESPONSE_TOO_LARGE" })
         expect(response.error).toBe("Response body larger than 1000 bytes (maxResponseBytes)")
       })
 
