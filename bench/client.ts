@@ -8,7 +8,7 @@
  *   npm run build && npx tsx bench/client.ts [--runs 3] [--seconds 3]
  */
 import { type ChildProcess, fork } from "node:child_process"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { parseArgs } from "node:util"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import axios from "axios"
@@ -93,9 +93,11 @@ const makeClients = async (origin: string) => {
     ky: () => api.get(url).json(),
     axios: () => axios.get(url)
   }
-  // ky 2 (ky's current major) needs Node 22 or later
+  // ky 2 (ky's current major) needs Node 22 or later: fetched from the registry when first needed
   if (Number(process.versions.node.split(".")[0]) >= 22) {
-    const ky2 = (await import("ky2")).default.create({ retry: 0 })
+    const { ky2Module } = await import("../scripts/node-versions.mjs")
+    const ky2Exports: { default: typeof ky } = await import(pathToFileURL(ky2Module()).href)
+    const ky2 = ky2Exports.default.create({ retry: 0 })
     clients["ky 2"] = () => ky2.get(url).json()
   }
   return { clients, dispose: () => runtime.dispose() }
