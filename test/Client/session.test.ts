@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createSvc } from "../../src/Client/index.js"
 import { memoryStorage } from "../../src/Storage/MemoryStorage.js"
 import type { StorageAdapter } from "../../src/Storage/StorageAdapter.js"
+import { nodeTransports } from "./helpers.js"
 import { startServer, type TestServer } from "./server.js"
 
 let server: TestServer
@@ -230,6 +231,67 @@ describe("where the session is sent", () => {
       expect(moved.headers["x-session-id"]).toBeUndefined()
       expect(JSON.stringify(moved.headers)).not.toContain("secret")
     }
+  })
+
+  it.each(nodeTransports)(
+    "%s: Authorization from setHeader and a per-request Cookie never reach another origin (SPEC 4.5)",
+    async (_, config) => {
+      const svc = createSvc(server.origin, { ...config, sessionId: "secret", retryAttempts: 0 })
+      svc.setHeader("Authorization", "Bearer secret-token")
+      const before = other.requests.length
+      const response = await svc.get(`${other.origin}/x`, { headers: { Cookie: "sid=secret" } })
+      expect(response.success).toBe(true)
+      expect(other.requests.length - before).toBe(1)
+      const arrived = other.requests[other.requests.length - 1]!.headers
+      expect([arrived.authorization, arrived.cookie, arrived["x-session-id"]]).toEqual([
+        undefined,
+        undefined,
+        undefined
+      ])
+      expect(JSON.stringify(arrived)).not.toContain("secret")
+      // on the base URL's origin they are sent
+      await svc.get("/x", { headers: { Cookie: "sid=secret" } })
+      expect(server.requests[server.requests.length - 1]!.headers.authorization).toBe(
+        "Bearer secret-token"
+      )
+    }
+  )
+
+  it.each(nodeTransports)(
+    "%s: credentials an interceptor leaves, in any case, go when it points elsewhere",
+    async (_, config) => {
+      const svc = createSvc(server.origin, { ...config, retryAttempts: 0 })
+      svc.addRequestInterceptor((request) => ({
+        ...request,
+        url: `${other.origin}/moved`,
+        headers: {
+          ...request.headers,
+          AUTHORIZATION: "Bearer t",
+          CoOkIe: "a=b",
+          "Proxy-Authorization": "Basic eA=="
+        }
+      }))
+      expect((await svc.get("/s")).success).toBe(true)
+      const moved = other.requests[other.requests.length - 1]!
+      expect(moved.path).toBe("/moved")
+      expect(moved.headers.authorization).toBeUndefined()
+      expect(moved.headers.cookie).toBeUndefined()
+      expect(moved.headers["proxy-authorization"]).toBeUndefined()
+    }
+  )
+
+  it("an interceptor's URL with another scheme is INVALID_REQUEST, nothing sent", async () => {
+    const svc = createSvc(server.origin, { retryAttempts: 0 })
+    svc.addRequestInterceptor((request) => ({ ...request, url: `blob:${server.origin}/x` }))
+    const before = server.requests.length
+    expect(await svc.get("/s")).toMatchObject({
+      success: false,
+      status: 0,
+      code: "INVALID_REQUEST",
+      error:
+        'RequestConfig.url (from an interceptor) must be an http: or https: URL, got a "blob:" URL'
+    })
+    expect(server.requests.length).toBe(before)
   })
 
   it("a name given twice in two cases is sent once, the later spelling winning", async () => {

@@ -1,10 +1,18 @@
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
 import * as TestClock from "effect/TestClock"
-import { createSvc } from "../../src/Client/index.js"
+import {
+  createSvc,
+  SvcClient,
+  type SvcClientService,
+  type SvcConfig
+} from "../../src/Client/index.js"
 import { awaitSleeps, withClient } from "./helpers.js"
 import { json, startServer } from "./server.js"
 
@@ -137,5 +145,133 @@ describe("timeout (facade)", () => {
     const response = await svc.get("/x", { timeout: -5 })
     expect(response.success).toBe(false)
     expect(response.error).toMatch(/options\.timeout/)
+  })
+})
+
+/** The Effect API over each of its layers: the facade's transport, and the HttpClient adapter. */
+const layers: ReadonlyArray<
+  readonly [string, (baseUrl: string, config: SvcConfig) => Layer.Layer<SvcClient>]
+> = [
+  ["layerDefault", (baseUrl, config) => SvcClient.layerDefault(baseUrl, config)],
+  [
+    "layer(NodeHttpClient.layerUndici)",
+    (baseUrl, config) =>
+      SvcClient.layer(baseUrl, config).pipe(Layer.provide(NodeHttpClient.layerUndici))
+  ],
+  [
+    "layer(FetchHttpClient.layer)",
+    (baseUrl, config) => SvcClient.layer(baseUrl, config).pipe(Layer.provide(FetchHttpClient.layer))
+  ]
+]
+
+const onLayer = <A, E>(
+  layer: Layer.Layer<SvcClient>,
+  f: (client: SvcClientService) => Effect.Effect<A, E>
+) => Effect.flatMap(SvcClient, f).pipe(Effect.provide(layer))
+
+describe.each(layers)("one time limit on Effect's Clock over %s (TestClock)", (_, layerOf) => {
+  it.scoped("a try's deadline covers every redirect hop: no new deadline per hop", () =>
+    Effect.gen(function* () {
+      // the first hop redirects at once, the second never answers
+      const server = yield* Effect.acquireRelease(
+        Effect.promise(() =>
+          startServer((request) =>
+            request.path === "/moved"
+              ? { status: 302, headers: { location: "/slow" } }
+              : { hang: true }
+          )
+        ),
+        (s) => Effect.promise(() => s.close())
+      )
+      const fiber = yield* onLayer(
+        layerOf(server.origin, { retryAttempts: 0, sessionId: "s", timeout: 1_000 }),
+        (client) => Effect.flip(client.get("/moved"))
+      ).pipe(Effect.fork)
+      yield* Effect.promise(() => server.waitForRequests(2))
+      // the one deadline set when the try began, after both hops were sent
+      expect(yield* TestClock.sleeps()).toHaveLength(1)
+      yield* TestClock.adjust("1 second")
+      const error = yield* Fiber.join(fiber)
+      expect(error._tag).toBe("TimeoutError")
+      expect(error.message).toBe(`Request timed out after 1000 ms: GET ${server.origin}/moved`)
+    })
+  )
+
+  it.scoped("totalTimeout bounds the whole call, retries and waits included", () =>
+    Effect.gen(function* () {
+      const server = yield* hangingServer()
+      const fiber = yield* onLayer(
+        layerOf(server.origin, {
+          sessionId: "s",
+          timeout: 1_000,
+          totalTimeout: 1_200,
+          retryAttempts: 5
+        }),
+        (client) => Effect.flip(client.get("/slow"))
+      ).pipe(Effect.fork)
+      expect([...(yield* awaitSleeps(2))].sort((a, b) => a - b)).toEqual([1_000, 1_200])
+      yield* TestClock.adjust("1 second") // the first try times out; a backoff wait (≥ 240 ms) begins
+      yield* awaitSleeps(2)
+      yield* TestClock.adjust("200 millis") // the whole call's budget is spent during the wait
+      const error = yield* Fiber.join(fiber)
+      expect(error).toMatchObject({ _tag: "TimeoutError", total: true, timeoutMillis: 1_200 })
+      expect(error.message).toBe(
+        `Request timed out after 1200 ms (totalTimeout): GET ${server.origin}/slow`
+      )
+      expect(server.requests).toHaveLength(1)
+    })
+  )
+
+  it.scoped("a per-request totalTimeout overrides the client's", () =>
+    Effect.gen(function* () {
+      const server = yield* hangingServer()
+      const fiber = yield* onLayer(
+        layerOf(server.origin, { sessionId: "s", timeout: 0, totalTimeout: 9_000 }),
+        (client) => Effect.flip(client.get("/slow", { totalTimeout: "2 seconds" }))
+      ).pipe(Effect.fork)
+      expect(yield* awaitSleeps(1)).toEqual([2_000])
+      yield* TestClock.adjust("2 seconds")
+      expect(yield* Fiber.join(fiber)).toMatchObject({ _tag: "TimeoutError", total: true })
+    })
+  )
+})
+
+describe("per-request retryAttempts", () => {
+  it.scoped("retryAttempts: 0 turns retry off for one call; a number sets its tries", () =>
+    Effect.gen(function* () {
+      const server = yield* Effect.acquireRelease(
+        Effect.promise(() => startServer(() => json({ error: "busy" }, 503))),
+        (s) => Effect.promise(() => s.close())
+      )
+      const fiber = yield* onLayer(
+        SvcClient.layerDefault(server.origin, { sessionId: "s", timeout: 0, retryAttempts: 3 }),
+        (client) =>
+          Effect.gen(function* () {
+            const off = yield* Effect.flip(client.get("/x", { retryAttempts: 0 }))
+            expect(off).toMatchObject({ _tag: "HttpError", status: 503 })
+            expect(server.requests).toHaveLength(1)
+            return yield* Effect.flip(client.get("/x", { retryAttempts: 1 }))
+          })
+      ).pipe(Effect.fork)
+      const [wait = 0] = yield* awaitSleeps(1)
+      yield* TestClock.adjust(`${wait} millis`)
+      expect(yield* Fiber.join(fiber)).toMatchObject({ _tag: "HttpError", status: 503 })
+      expect(server.requests).toHaveLength(3)
+    })
+  )
+
+  it("a bad per-request retryAttempts or totalTimeout is INVALID_REQUEST naming it", async () => {
+    const svc = createSvc("http://127.0.0.1:1")
+    expect(await svc.get("/x", { retryAttempts: -1 })).toMatchObject({
+      code: "INVALID_REQUEST",
+      error: "options.retryAttempts must be an integer ≥ 0, got -1"
+    })
+    expect(await svc.get("/x", { totalTimeout: Number.NaN })).toMatchObject({
+      code: "INVALID_REQUEST",
+      error: expect.stringMatching(/^options\.totalTimeout must be between 0/)
+    })
+    expect(() => createSvc("http://127.0.0.1:1", { totalTimeout: -1 })).toThrow(
+      /^totalTimeout must be between 0/
+    )
   })
 })
