@@ -1,8 +1,10 @@
 /**
  * `npm run demo`: starts the demo server, walks through a story with the Promise facade
  * (`createSvc`), then the same story as an Effect program (`yield* SvcClient`, see
- * `demo-effect.ts`), each against a fresh server. Every step prints its `ApiResponse` and checks
- * what it expected; the first surprise ends the demo with exit code 1 and the step's name.
+ * `demo-effect.ts`), each against a fresh server. The two make the same requests with the same
+ * options and print the same table: only the code differs. Every step prints its `ApiResponse` and
+ * checks what it expected (a refusal it expected reads "refused as expected"); the first surprise
+ * ends the demo with exit code 1 and the step's name.
  *
  *   npm run demo                # both stories
  *   npm run demo -- --promise   # only the Promise facade
@@ -13,19 +15,21 @@ import { parseArgs } from "node:util"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Redacted from "effect/Redacted"
 import { createSvc } from "svc-sdk"
 import { between, inOp, lte } from "svc-sdk/Query"
 import { runEffectStory } from "./demo-effect.js"
 import type { Product } from "./products.js"
 import { startServer } from "./server.js"
-import { cookieRequest, dataHas, errorIs, makeStory, StepFailed, totalIs } from "./steps.js"
-
-interface LoginData {
-  readonly user_id: string
-  readonly name: string
-  readonly user_type: string
-  readonly session_id: string
-}
+import {
+  cookieRequest,
+  dataHas,
+  errorIs,
+  LoginData,
+  makeStory,
+  StepFailed,
+  totalIs
+} from "./steps.js"
 
 /** The story, told with the Promise facade: no request ever throws, each resolves to an ApiResponse. */
 export const runPromiseStory = async (baseUrl: string): Promise<void> => {
@@ -34,11 +38,12 @@ export const runPromiseStory = async (baseUrl: string): Promise<void> => {
 
   /** Logs in and keeps the session id for the next requests (sent as `X-Session-Id`). */
   const login = async (who: string, email: string, password: string) => {
-    const response = await svc.post<LoginData>("/login", { email, password })
+    const response = await svc.post("/login", { email, password }, { schema: LoginData })
     step(`${who} logs in`, "POST /login", response, { status: 200 })
     if (!response.success) return ""
-    await svc.setSessionId(response.data.session_id)
-    return response.data.session_id
+    const id = Redacted.value(response.data.session_id)
+    await svc.setSessionId(id)
+    return id
   }
 
   const cheap = svc
@@ -113,8 +118,8 @@ export const runPromiseStory = async (baseUrl: string): Promise<void> => {
     code: "TIMEOUT"
   })
   // The server fails twice with 503; the client's retry makes the third attempt succeed.
-  const flaky = await svc.get("/flaky", { params: { key: "promise-story", failures: 2 } })
-  step("503 twice, the retry succeeds", "GET /flaky?key=promise-story", flaky, {
+  const flaky = await svc.get("/flaky", { params: { key: "story", failures: 2 } })
+  step("503 twice, the retry succeeds", "GET /flaky?key=story", flaky, {
     status: 200,
     check: dataHas("attempts", 3)
   })

@@ -4,6 +4,7 @@
  * a `StepFailed` naming the step.
  */
 import * as Data from "effect/Data"
+import * as Schema from "effect/Schema"
 import type { ApiFailure, ApiResponse, ErrorCode, SvcError } from "svc-sdk"
 
 export interface Expected<A> {
@@ -27,6 +28,17 @@ export class StepFailed extends Data.TaggedError("StepFailed")<{
   }
 }
 
+/**
+ * The login answer, as both stories decode it: the session id arrives `Redacted`, so it prints as
+ * `<redacted>` and cannot be logged by mistake.
+ */
+export const LoginData = Schema.Struct({
+  user_id: Schema.String,
+  name: Schema.String,
+  user_type: Schema.String,
+  session_id: Schema.Redacted(Schema.String)
+})
+
 /** Session ids are secrets: only their first characters are ever printed. */
 export const mask = (id: string): string => `${id.slice(0, 6)}…`
 
@@ -38,7 +50,7 @@ const COLUMNS = [
   ["#", 3],
   ["step", 32],
   ["status", 6],
-  ["ok", 3],
+  ["result", 19],
   ["code", 11],
   ["request", 0]
 ] as const
@@ -132,6 +144,16 @@ export const totalIs =
       ? undefined
       : `expected ${total} products, got ${response.meta?.total}`
 
+/**
+ * A step's result column: most steps expect a refusal (a guard saying no, a timeout), and those read
+ * as such, not as failures; only a step that got something else is marked `UNEXPECTED`.
+ */
+const resultOf = (response: ApiResponse<unknown>, mismatched: string | undefined) => {
+  if (mismatched !== undefined) return "UNEXPECTED"
+  if (response.success) return "ok"
+  return response.code === "HTTP_ERROR" ? "refused as expected" : "failed as expected"
+}
+
 /** A titled table whose `step` prints one row and throws `StepFailed` on a mismatch. */
 export const makeStory = (title: string) => {
   let count = 0
@@ -147,10 +169,10 @@ export const makeStory = (title: string) => {
     ): ApiResponse<A> => {
       const n = ++count
       const status = String(response.status)
-      const ok = response.success ? "✓" : "✗"
-      console.log(row([String(n), name, status, ok, response.code ?? "", readable(request)]))
-      console.log(`    ${clip(summary(response), DATA_WIDTH).trimEnd()}`)
       const reason = mismatch(response, expected)
+      const result = resultOf(response, reason)
+      console.log(row([String(n), name, status, result, response.code ?? "", readable(request)]))
+      console.log(`    ${clip(summary(response), DATA_WIDTH).trimEnd()}`)
       if (reason !== undefined) throw new StepFailed({ step: n, name, reason })
       return response
     }

@@ -3,7 +3,7 @@
  * exits 0, and no session id is ever printed in full.
  */
 import { describe, expect, it } from "vitest"
-import { npmRun } from "./processes.js"
+import { type Finished, npmRun } from "./processes.js"
 
 const STEPS = [
   "Guest browses with filters",
@@ -23,15 +23,22 @@ const STEPS = [
   "Alice opens admin stats",
   "Cross-site delete, her cookie",
   "Same-site delete, her cookie",
-  "Slow answer times out",
+  "Slow answer times out (3 tries)",
   "503 twice, the retry succeeds"
 ]
 
 const count = (text: string, part: string) => text.split(part).length - 1
 
+/** `npm run demo`, run once for the tests that read its output. */
+let demo: Promise<Finished> | undefined
+const bothStories = () => {
+  demo ??= npmRun(["demo"])
+  return demo
+}
+
 describe("npm run demo", () => {
   it("tells the story with the Promise facade and as an Effect program, and exits 0", async () => {
-    const { code, stdout, stderr } = await npmRun(["demo"])
+    const { code, stdout, stderr } = await bothStories()
     expect(stderr).not.toMatch(/went wrong/)
     expect(code).toBe(0)
     expect(stdout).toContain('Promise facade: createSvc("http://127.0.0.1:')
@@ -46,7 +53,25 @@ describe("npm run demo", () => {
       /[A-Za-z0-9]/.test(run)
     )
     expect(tokens).toEqual([])
-    expect(count(stdout, '"session_id":"<redacted>"')).toBe(3)
+    expect(count(stdout, '"session_id":"<redacted>"')).toBe(6)
+    expect(count(stdout, "refused as expected")).toBe(2 * 7)
+    expect(stdout).not.toMatch(/✗|UNEXPECTED/)
+  }, 90_000)
+
+  it("tells the same story both ways: the two tables are the same, row for row", async () => {
+    const { code, stdout } = await bothStories()
+    expect(code).toBe(0)
+    const tables = stdout
+      .split(/^(?=Promise facade: |Effect program: )/m)
+      .slice(1)
+      .map((story) => {
+        const url = /http:\/\/127\.0\.0\.1:\d+/.exec(story)?.[0] ?? "no URL"
+        const [, ...rows] = story.replaceAll(url, "<server>").split("\n")
+        return rows.join("\n").replace("\nEvery step answered as expected.", "").trim()
+      })
+    expect(tables).toHaveLength(2)
+    expect(tables[0]?.split("\n").length).toBeGreaterThan(2 * STEPS.length)
+    expect(tables[1]).toBe(tables[0])
   }, 90_000)
 
   it("runs one story on request: --effect", async () => {

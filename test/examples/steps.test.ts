@@ -35,8 +35,19 @@ describe("makeStory", () => {
     step("Ask who", "GET /me", failure, { status: 401 })
     const output = printed()
     expect(output).toContain("A story")
-    expect(output).toMatch(/1\s+Log in\s+200\s+✓\s+POST \/login/)
-    expect(output).toMatch(/2\s+Ask who\s+401\s+✗\s+HTTP_ERROR\s+GET \/me/)
+    expect(output).toMatch(/1\s+Log in\s+200\s+ok\s+POST \/login/)
+    expect(output).toMatch(/2\s+Ask who\s+401\s+refused as expected HTTP_ERROR\s+GET \/me/)
+    step(
+      "Wait",
+      "GET /slow",
+      { success: false, status: 0, error: "late", code: "TIMEOUT" },
+      {
+        status: 0,
+        code: "TIMEOUT"
+      }
+    )
+    expect(printed()).toMatch(/3\s+Wait\s+0\s+failed as expected\s+TIMEOUT\s+GET \/slow/)
+    expect(printed()).not.toMatch(/[✗✓]/)
     expect(output).toContain("error: Session ID required")
     expect(output).toContain(`"session_id":"${ID.slice(0, 6)}…"`)
     expect(output).not.toContain(ID)
@@ -75,6 +86,7 @@ describe("makeStory", () => {
     })()
     expect(failed).toBeInstanceOf(StepFailed)
     expect((failed as StepFailed).message).toBe(`Step 2 "Second" went wrong: ${reason}`)
+    expect(printed()).toMatch(/2\s+Second\s+\d+\s+UNEXPECTED\s/)
   })
 })
 
