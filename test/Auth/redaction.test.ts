@@ -129,9 +129,13 @@ describe("redaction", () => {
         if (request.url === "/text") {
           response.writeHead(200, { "content-type": "text/plain" })
           response.end(`unknown session ${id}`)
-        } else {
+        } else if (request.url === "/json") {
           response.writeHead(200, { "content-type": "application/json" })
-          response.end(JSON.stringify({ user_id: null, error: `unknown session ${id}` }))
+          response.end(JSON.stringify({ user_id: null, note: `unknown session ${id}` }))
+        } else {
+          // a 200 that denies the session, quoting the id
+          response.writeHead(200, { "content-type": "application/json" })
+          response.end(JSON.stringify({ success: false, error: `unknown session ${id}` }))
         }
       })
       await new Promise<void>((resolve) => auth.listen(0, "127.0.0.1", resolve))
@@ -155,6 +159,20 @@ describe("redaction", () => {
           expect(lines[0]).not.toContain("unknown session")
           expect(text).not.toContain(SECRET)
         })
+    )
+
+    it.scoped("a 200 that denies the session is Invalid session, its body logged nowhere", () =>
+      Effect.gen(function* () {
+        const undici = yield* Layer.build(NodeHttpClient.layerUndici)
+        const validator = SessionValidator.http({ url: `${url}/denied` }).pipe(
+          Layer.provide(Layer.succeedContext(undici))
+        )
+        const { response, text, lines } = yield* run(requireAuth(), validator)
+        expect(response.status).toBe(401)
+        expect(JSON.parse(text)).toEqual({ error: "Invalid session" })
+        expect(lines.join("\n")).not.toContain(SECRET)
+        expect(lines.join("\n")).not.toContain("unknown session")
+      })
     )
   })
 
