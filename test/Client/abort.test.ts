@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createSvc } from "../../src/Client/index.js"
+import { nodeTransports } from "./helpers.js"
 import { startServer, type TestServer } from "./server.js"
 
 let server: TestServer
@@ -35,4 +36,25 @@ describe("AbortSignal", () => {
     expect(response).toMatchObject({ success: false, status: 0, code: "ABORTED" })
     expect(server.requests.length).toBe(before + 1)
   })
+
+  it.each(nodeTransports)(
+    "%s: aborting in the same tick as the call sends nothing and ends at once",
+    async (_, config) => {
+      const before = server.requests.length
+      const controller = new AbortController()
+      const svc = createSvc(server.origin, { ...config, sessionId: "s" })
+      const pending = svc.get("/x", { signal: controller.signal })
+      controller.abort()
+      expect(await pending).toMatchObject({ success: false, status: 0, code: "ABORTED" })
+      // a getSessionId lookup between the call and the abort
+      const lookup = createSvc(server.origin, { ...config, getSessionId: async () => "s" })
+      const again = new AbortController()
+      const late = lookup.get("/x", { signal: again.signal })
+      await Promise.resolve()
+      again.abort()
+      expect(await late).toMatchObject({ success: false, status: 0, code: "ABORTED" })
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(server.requests.length).toBe(before)
+    }
+  )
 })

@@ -502,6 +502,8 @@ const withSignal = <A, E, R>(
   if (signal.aborted) return Effect.fail(new AbortedError({ cause: signal.reason }))
   const aborted = Effect.async<never, AbortedError>((resume) => {
     const onAbort = () => resume(Effect.fail(new AbortedError({ cause: signal.reason })))
+    // aborted between the request's start and this wait: no "abort" event comes any more
+    if (signal.aborted) return onAbort()
     signal.addEventListener("abort", onAbort, { once: true })
     return Effect.sync(() => signal.removeEventListener("abort", onAbort))
   })
