@@ -61,6 +61,10 @@ const PROGRAMS: ReadonlyArray<{ readonly code: string; readonly prints: Readonly
     code: 'query("/products")',
     prints: [/^\] desk lamp 2 \[$/m, /^\] \{ include: 'reviews' \} 200$/m]
   },
+  {
+    code: "totalTimeout: 5_000 })",
+    prints: [/^TIMEOUT Request timed out after 300 ms: GET http:\/\/127\.0\.0\.1:\d+\/slow$/m]
+  },
   { code: "memoryStorage()", prints: [/^true null$/m] },
   // Layers only: running it shows that every import and constructor works outside a type check.
   { code: "SessionValidator.cached(", prints: [/^$/] }
