@@ -288,21 +288,30 @@ const BODY_HEADERS = [
 /** Methods a runtime may repeat to follow a redirect it hides (nothing changes on the server). */
 const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"])
 
+/** The error of a hop's failure; a timeout names the try's first request, as the caller made it. */
 const failureOf = (
   failure: TransportFailure,
-  request: TransportRequest
-): NetworkError | ResponseTooLargeError =>
-  failure._tag === "TooLarge"
-    ? new ResponseTooLargeError({
+  request: TransportRequest,
+  first: TransportRequest,
+  timeoutMillis: number
+): NetworkError | TimeoutError | ResponseTooLargeError => {
+  switch (failure._tag) {
+    case "TimedOut":
+      return new TimeoutError({ timeoutMillis, method: first.method, url: first.url })
+    case "TooLarge":
+      return new ResponseTooLargeError({
         maxResponseBytes: request.maxResponseBytes,
         status: failure.status
       })
-    : new NetworkError({
+    case "Failed":
+      return new NetworkError({
         reason: `request failed (${failure.reason})`,
         method: request.method,
         url: request.url,
         cause: failure.cause
       })
+  }
+}
 
 /** A failure of `request` that sending again could only repeat: never retried. */
 const permanentFailure = (request: TransportRequest, reason: string) =>
@@ -349,18 +358,22 @@ const nextHop = (
 /**
  * Sends a request, following redirects itself (up to {@link MAX_REDIRECTS} hops, each hop's origin
  * checked), unless `redirect` is `"manual"`: then a 3xx is the answer, `Location` in its headers.
- * The answer goes to `read`, in the same step as the exchange's outcome.
+ * Every hop has the try's deadline. The answer goes to `read`, in the same step as the exchange's
+ * outcome.
  */
-const exchange = <A>(
+const follow = <A>(
   state: ClientState,
   transport: Transport,
   first: TransportRequest,
-  redirect: RedirectMode,
+  settings: SendSettings,
   read: (response: TransportResponse) => Effect.Effect<A, SvcError>
 ): Effect.Effect<A, SvcError> => {
+  const redirect = settings.redirect
+  const fail = (failure: TransportFailure, request: TransportRequest) =>
+    Effect.fail(failureOf(failure, request, first, settings.timeoutMillis))
   const hop = (request: TransportRequest, hops: number): Effect.Effect<A, SvcError> =>
     Effect.matchEffect(transport(request), {
-      onFailure: (failure) => Effect.fail(failureOf(failure, request)),
+      onFailure: (failure) => fail(failure, request),
       onSuccess: (response) => followed(request, hops, response)
     })
   // what a response leads to: itself, or the next hop of a redirect
@@ -380,7 +393,7 @@ const exchange = <A>(
       }
       const hidden = { ...request, followHiddenRedirects: true }
       return Effect.matchEffect(transport(hidden), {
-        onFailure: (failure) => Effect.fail(failureOf(failure, hidden)),
+        onFailure: (failure) => fail(failure, hidden),
         onSuccess: read
       })
     }
@@ -405,7 +418,8 @@ const exchange = <A>(
 
 /**
  * One try: send (following redirects), read the body, lift its envelope; a non-2xx fails with
- * `HttpError`. One deadline bounds the try, every redirect hop of it included.
+ * `HttpError`. One deadline, `timeoutMillis` from the try's start on the fiber's `Clock`, bounds
+ * the try, every redirect hop of it included.
  */
 const attempt = (
   state: ClientState,
@@ -413,7 +427,16 @@ const attempt = (
   request: TransportRequest,
   settings: SendSettings
 ): Effect.Effect<ApiSuccess<unknown>, SvcError> =>
-  withTimeout(tryOnce(state, transport, request, settings), settings.timeoutMillis, request)
+  settings.timeoutMillis > 0
+    ? Effect.clockWith((clock) =>
+        tryOnce(
+          state,
+          transport,
+          { ...request, deadline: clock.unsafeCurrentTimeMillis() + settings.timeoutMillis },
+          settings
+        )
+      )
+    : tryOnce(state, transport, request, settings)
 
 const tryOnce = (
   state: ClientState,
@@ -421,11 +444,11 @@ const tryOnce = (
   request: TransportRequest,
   settings: SendSettings
 ): Effect.Effect<ApiSuccess<unknown>, SvcError> =>
-  exchange(
+  follow(
     state,
     transport,
     request,
-    settings.redirect,
+    settings,
     (response): Effect.Effect<ApiSuccess<unknown>, SvcError> => {
       const status = response.status
       const headers = response.headers
@@ -468,10 +491,10 @@ interface Target {
 }
 
 /**
- * Fails with `TimeoutError` when `effect` takes longer than `timeoutMillis` (`0`: no limit): a try
- * of the exchange, the whole call (`total`), or a piece of the application's code (`waitingFor`).
- * The one time limit of the pipeline, on Effect's `Clock`, so `TestClock` drives it; interrupting
- * `effect` aborts its exchange.
+ * Fails with `TimeoutError` when `effect` takes longer than `timeoutMillis` (`0`: no limit): the
+ * whole call (`total`), or a piece of the application's code (`waitingFor`). On Effect's `Clock`,
+ * so `TestClock` drives it. (A try is bounded by its deadline, which the transport's exchange
+ * enforces: `Effect.timeoutFail` costs a request about 22 µs.)
  */
 const withTimeout = <A, E>(
   effect: Effect.Effect<A, E>,
@@ -568,6 +591,7 @@ const send = (
       url: config.url,
       headers,
       body: wire.body,
+      deadline: undefined,
       maxResponseBytes: state.maxResponseBytes,
       followRedirects: settings.redirect === "follow",
       followHiddenRedirects: false,

@@ -12,11 +12,15 @@ import * as HttpBody from "@effect/platform/HttpBody"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as FiberId from "effect/FiberId"
+import * as Runtime from "effect/Runtime"
 import * as Stream from "effect/Stream"
 import { decompress } from "#transport"
 import {
   concat,
   describeCause,
+  exchange,
   failed,
   isFollowedRedirect,
   redirectAnswer,
@@ -55,7 +59,7 @@ export const fromHttpClient = (httpClient: HttpClient.HttpClient): Transport => 
               HttpClientRequest.setBody(outgoing, HttpBody.raw(request.body))
             : HttpClientRequest.bodyUint8Array(outgoing, request.body, contentType)
     }
-    const exchange = client.execute(outgoing).pipe(
+    const sent = client.execute(outgoing).pipe(
       Effect.flatMap((response) => {
         const headers = { ...response.headers }
         if (request.followRedirects && isFollowedRedirect(response.status, headers)) {
@@ -105,13 +109,24 @@ export const fromHttpClient = (httpClient: HttpClient.HttpClient): Transport => 
       Effect.provideService(FetchHttpClient.RequestInit, { redirect: "manual" })
     )
     // the client's spans record request headers: never the session's value
-    const redacted = Effect.locallyWith(exchange, Headers.currentRedactedNames, (names) => [
+    const redacted = Effect.locallyWith(sent, Headers.currentRedactedNames, (names) => [
       ...names,
       ...request.secretHeaders
     ])
     // trace context goes to the base URL's origin only
-    return request.propagateTrace
+    const program = request.propagateTrace
       ? redacted
       : Effect.locally(redacted, HttpClient.currentTracerPropagation, false)
+    // run as an exchange of its own, on the caller's runtime (its span, Clock and services), so
+    // that the try's deadline bounds it as it bounds every transport's
+    return Effect.flatMap(Effect.runtime<never>(), (runtime) =>
+      exchange<TransportResponse>((settle) => {
+        const fiber = Runtime.runFork(runtime)(program)
+        fiber.addObserver((exit) =>
+          settle(Exit.isSuccess(exit) ? Effect.succeed(exit.value) : Effect.failCause(exit.cause))
+        )
+        return () => fiber.unsafeInterruptAsFork(FiberId.none)
+      }, request.deadline)
+    )
   }
 }

@@ -27,7 +27,7 @@ export type FetchFunction = (input: string | URL | Request, init?: RequestInit) 
 export const fetchTransport =
   (fetchFunction?: FetchFunction): Transport =>
   (request) =>
-    exchange<TransportResponse, TransportFailure>((settle) => {
+    exchange<TransportResponse>((settle) => {
       const controller = new AbortController()
       let done = false
       const finish = (outcome: Effect.Effect<TransportResponse, TransportFailure>) => {
@@ -76,7 +76,7 @@ export const fetchTransport =
         done = true
         controller.abort(reason)
       }
-    })
+    }, request.deadline)
 
 /** The facade's transport on this runtime. */
 export const defaultTransport: Transport = fetchTransport()

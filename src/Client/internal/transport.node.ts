@@ -114,7 +114,7 @@ const send = (
   dispatcher: Dispatcher | undefined,
   request: TransportRequest
 ) =>
-  exchange<TransportResponse, TransportFailure>((settle) => {
+  exchange<TransportResponse>((settle) => {
     let done = false
     let abortDispatch: ((reason: Error) => void) | undefined
     let pendingAbort: Error | undefined
@@ -216,7 +216,7 @@ const send = (
       finish(Effect.fail(failed(describeCause(cause), cause)))
     }
     return abort
-  })
+  }, request.deadline)
 
 /** Set on `globalThis` by `@mswjs/interceptors` (msw's `setupServer`) while it intercepts fetch. */
 const FETCH_INTERCEPTOR = Symbol.for("fetch-interceptor")
