@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as TestClock from "effect/TestClock"
@@ -49,20 +50,33 @@ describe.each(nodeTransports)("interruption ends the exchange (%s)", (_name, con
     })
   )
 
-  it.scoped("a long-lived fiber's requests leave nothing behind on it", () =>
-    Effect.gen(function* () {
-      const server = yield* testServer()
-      const client = yield* Effect.provide(SvcClient, SvcClient.layerDefault(server.origin, config))
-      const fiber = yield* Effect.withFiberRuntime((fiber) => Effect.succeed(fiber))
-      const observers = () => (fiber as unknown as { _observers: Array<unknown> })._observers.length
-      const before = observers()
-      for (let i = 0; i < 20; i++) yield* client.get("/ok")
-      const failing = yield* Effect.provide(
-        SvcClient,
-        SvcClient.layerDefault(yield* Effect.promise(closedPort), { ...config, retryAttempts: 0 })
-      )
-      for (let i = 0; i < 5; i++) yield* Effect.flip(failing.get("/down"))
-      expect(observers() - before).toBe(0)
-    })
+  it.scoped(
+    "a long-lived fiber's settled requests leave nothing behind that its end could abort",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* testServer()
+        const client = yield* Effect.provide(
+          SvcClient,
+          SvcClient.layerDefault(server.origin, config)
+        )
+        const failing = yield* Effect.provide(
+          SvcClient,
+          SvcClient.layerDefault(yield* Effect.promise(closedPort), { ...config, retryAttempts: 0 })
+        )
+        const settled = yield* Deferred.make<void>()
+        const fiber = yield* Effect.fork(
+          Effect.gen(function* () {
+            for (let i = 0; i < 20; i++) yield* client.get("/ok")
+            for (let i = 0; i < 5; i++) yield* Effect.flip(failing.get("/down"))
+            yield* Deferred.succeed(settled, undefined)
+            return yield* Effect.never
+          })
+        )
+        yield* Deferred.await(settled)
+        yield* Fiber.interrupt(fiber)
+        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
+        expect(server.requests).toHaveLength(20)
+        expect(server.abandoned()).toBe(0)
+      })
   )
 })

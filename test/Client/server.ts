@@ -36,6 +36,8 @@ export interface TestServer {
   readonly waitForRequests: (count: number) => Promise<void>
   /** Resolves once the client has closed `count` exchanges before their answer ended. */
   readonly waitForAbandoned: (count: number) => Promise<void>
+  /** How many exchanges the client has closed before their answer ended, so far. */
+  readonly abandoned: () => number
   script: Script
   readonly close: () => Promise<void>
 }
@@ -116,6 +118,7 @@ export const startServer = (script: Script = () => json({ ok: true })): Promise<
         requests.length >= count
           ? Promise.resolve()
           : new Promise((resolve) => waiters.push({ count, resolve })),
+      abandoned: () => abandoned,
       waitForAbandoned: (count) =>
         abandoned >= count
           ? Promise.resolve()

@@ -6,7 +6,6 @@
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Exit from "effect/Exit"
 import * as Redacted from "effect/Redacted"
 import type * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
@@ -61,7 +60,7 @@ import {
   UnreadableBody
 } from "./response.js"
 import { backoff, honourRetryAfter, isRetryableRequest, isTransient } from "./retry.js"
-import { makeSessionState, resolveSession, type SessionState } from "./session.js"
+import { knownSession, makeSessionState, resolveSession, type SessionState } from "./session.js"
 import {
   REDIRECT_STATUSES,
   type Transport,
@@ -143,18 +142,6 @@ const sameOrigin = (state: ClientState, url: string): boolean =>
   (url.startsWith(state.origin) && url[state.origin.length] === "/") ||
   isSameOrigin(url, state.origin)
 
-/**
- * `Effect.flatMap`, applied at once when `effect` is a value already there (no interceptor, no
- * storage lookup): the program a plain request runs is as short as it can be.
- */
-const chain = <A, E, B, E2>(
-  effect: Effect.Effect<A, E>,
-  f: (a: A) => Effect.Effect<B, E2>
-): Effect.Effect<B, E | E2> =>
-  Exit.isExit(effect) && Exit.isSuccess(effect as Exit.Exit<A, E>)
-    ? f((effect as Exit.Success<A, E>).value)
-    : Effect.flatMap(effect, f)
-
 /** A request config and the session id the client put in it, if any. */
 interface Prepared {
   readonly config: RequestConfig
@@ -172,13 +159,13 @@ const finalConfig = (
   state: ClientState,
   config: RequestConfig,
   session: string | undefined
-): Exit.Exit<RequestConfig, InvalidRequestError> => {
+): Effect.Effect<RequestConfig, InvalidRequestError> => {
   const problem =
     typeof config.url === "string"
       ? absoluteUrlProblem(config.url)
       : `must be a string, got ${describe(config.url)}`
   if (problem !== undefined) {
-    return Exit.fail(
+    return Effect.fail(
       new InvalidRequestError({
         argument: "RequestConfig.url",
         reason: `(from an interceptor) ${problem}`
@@ -192,7 +179,7 @@ const finalConfig = (
     try {
       checkHeader(name, value)
     } catch (cause) {
-      return Exit.fail(
+      return Effect.fail(
         new InvalidRequestError({
           argument: "RequestConfig.headers",
           reason: `(from an interceptor) are invalid: ${(cause as Error).message}`
@@ -212,7 +199,7 @@ const finalConfig = (
   if (timeout !== undefined) {
     const checked = timeoutMillis(timeout)
     if (Either.isLeft(checked)) {
-      return Exit.fail(
+      return Effect.fail(
         new InvalidRequestError({
           argument: "RequestConfig.timeout",
           reason: `(from an interceptor) ${checked.left}`
@@ -222,14 +209,14 @@ const finalConfig = (
     timeout = checked.right
   }
   if (config.signal !== undefined && !isAbortSignal(config.signal)) {
-    return Exit.fail(
+    return Effect.fail(
       new InvalidRequestError({
         argument: "RequestConfig.signal",
         reason: `(from an interceptor) must be an AbortSignal, got ${describe(config.signal)}`
       })
     )
   }
-  return Exit.succeed(
+  return Effect.succeed(
     timeout === undefined ? { ...config, headers } : { ...config, headers, timeout }
   )
 }
@@ -255,19 +242,21 @@ const prepare = (
   if (options.signal !== undefined) config.signal = options.signal
   const include = options.includeSession ?? state.includeSession
   if (!include || hasHeader(headers, state.sessionHeader) || !sameOrigin(state, url)) {
-    return Exit.succeed({ config, session: undefined })
+    return Effect.succeed({ config, session: undefined })
   }
-  const lookup = resolveSession(state.session)
-  // only a lookup that runs the application's code (getSessionId, storage) can take time
-  const bounded = Exit.isExit(lookup)
-    ? lookup
-    : withTimeout(lookup, timeout, config, "the session lookup")
-  return chain(bounded, (id): Exit.Exit<Prepared> => {
-    if (id === undefined) return Exit.succeed({ config, session: undefined })
+  const attach = (id: Redacted.Redacted<string> | undefined): Prepared => {
+    if (id === undefined) return { config, session: undefined }
     const session = Redacted.value(id)
     headers[state.sessionHeader] = session
-    return Exit.succeed({ config, session })
-  })
+    return { config, session }
+  }
+  const known = knownSession(state.session)
+  if (known !== undefined) return Effect.succeed(attach(known.id))
+  // the lookup runs the application's code (getSessionId, storage): it may take time
+  return Effect.map(
+    withTimeout(resolveSession(state.session), timeout, () => config, "the session lookup"),
+    attach
+  )
 }
 
 /** Hops followed before a request fails, as browsers and ky do. */
@@ -499,7 +488,7 @@ interface Target {
 const withTimeout = <A, E>(
   effect: Effect.Effect<A, E>,
   timeoutMillis: number,
-  target: Target,
+  target: () => Target,
   waitingFor?: string,
   total?: boolean
 ): Effect.Effect<A, E | TimeoutError> =>
@@ -509,8 +498,8 @@ const withTimeout = <A, E>(
         onTimeout: () =>
           new TimeoutError({
             timeoutMillis,
-            method: target.method,
-            url: target.url,
+            method: target().method,
+            url: target().url,
             ...(waitingFor === undefined ? {} : { waitingFor }),
             ...(total ? { total } : {})
           })
@@ -578,7 +567,7 @@ const send = (
   retrySchedule: Schedule.Schedule<unknown, SvcError> | undefined,
   callerSignal: AbortSignal | undefined
 ): Effect.Effect<ApiSuccess<unknown>, SvcError> =>
-  chain(encodeBody(config.body), (wire) => {
+  Effect.flatMap(encodeBody(config.body), (wire) => {
     const headers: Record<string, string> = { ...DEFAULT_HEADERS, ...config.headers }
     if (wire.contentType !== undefined && headers["content-type"] === undefined) {
       headers["content-type"] = wire.contentType
@@ -732,44 +721,51 @@ export const request = <A, I>(
       responseType: options.responseType ?? state.responseType,
       timeoutMillis: timeout
     }
-    // what the messages of a timeout name: the request as the caller made it
-    const target: Target = { method, url: joinUrl(state.baseUrl, endpoint) }
-    // the application's code runs only when there is some: no timer is set otherwise
+    // what the message of a timeout names: the request as the caller made it
+    const target = (): Target => ({ method, url: joinUrl(state.baseUrl, endpoint) })
+    // a piece of the application's code the request waits on, under the timeout
     const bounded = <B, E>(effect: Effect.Effect<B, E>, waitingFor: string) =>
-      Exit.isExit(effect) ? effect : withTimeout(effect, timeout, target, waitingFor)
+      withTimeout(effect, timeout, target, waitingFor)
     const { onRequest, onResponse, onError } = state.config
     const requestInterceptors = state.requestInterceptors
     const responseInterceptors = state.responseInterceptors
-    const prepared = chain(
-      prepare(state, method, endpoint, body, options as RequestOptions<unknown, unknown>, timeout),
-      ({ config, session }) =>
-        // without interceptors the config is the client's own, its headers checked already
-        requestInterceptors.length === 0
-          ? Exit.succeed(config)
-          : chain(
+    const prepared = prepare(
+      state,
+      method,
+      endpoint,
+      body,
+      options as RequestOptions<unknown, unknown>,
+      timeout
+    )
+    // without interceptors the config is the client's own, its headers checked already
+    const intercepted =
+      requestInterceptors.length === 0
+        ? Effect.map(prepared, ({ config }) => config)
+        : Effect.flatMap(prepared, ({ config, session }) =>
+            Effect.flatMap(
               bounded(
                 runRequestInterceptors(requestInterceptors, config),
                 "the request interceptors"
               ),
-              (intercepted) => finalConfig(state, intercepted, session)
+              (config) => finalConfig(state, config, session)
             )
-    )
+          )
     const ready =
       onRequest === undefined
-        ? prepared
-        : Effect.tap(prepared, (config) => bounded(runOnRequest(onRequest, config), "onRequest"))
+        ? intercepted
+        : Effect.tap(intercepted, (config) => bounded(runOnRequest(onRequest, config), "onRequest"))
     const sent = (config: RequestConfig) =>
       send(state, transport, config, settings, retrySchedule, options.signal)
     // with no response interceptor and no onResponse, nobody sees a failure as a response: the
     // HttpError goes straight to the error channel, and a success is decoded
     const program =
       responseInterceptors.length === 0 && onResponse === undefined
-        ? chain(ready, (config) =>
+        ? Effect.flatMap(ready, (config) =>
             options.schema === undefined
               ? (sent(config) as Effect.Effect<ApiSuccess<A>, SvcError>)
               : Effect.flatMap(sent(config), (response) => decode(response, options.schema))
           )
-        : chain(ready, (config) =>
+        : Effect.flatMap(ready, (config) =>
             sent(config).pipe(
               // interceptors and onResponse see every response the server gave, failures included
               Effect.catchTag("HttpError", (error) => {
@@ -778,10 +774,12 @@ export const request = <A, I>(
                 return Effect.succeed<ApiResponse<unknown>>(response)
               }),
               Effect.flatMap((response) =>
-                bounded(
-                  runResponseInterceptors(responseInterceptors, response, config),
-                  "the response interceptors"
-                )
+                responseInterceptors.length === 0
+                  ? Effect.succeed(response)
+                  : bounded(
+                      runResponseInterceptors(responseInterceptors, response, config),
+                      "the response interceptors"
+                    )
               ),
               // what the last response interceptor returned: a success is decoded, a failure
               // stays one

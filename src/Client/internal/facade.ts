@@ -3,14 +3,12 @@
  * and folds failures into `ApiResponse`. It never throws from a request and never rejects.
  */
 import * as Cause from "effect/Cause"
-import * as Effect from "effect/Effect"
+import type * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import * as FiberId from "effect/FiberId"
-import * as FiberRef from "effect/FiberRef"
-import * as FiberRefs from "effect/FiberRefs"
+import * as Layer from "effect/Layer"
+import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import * as Runtime from "effect/Runtime"
 import * as RuntimeFlags from "effect/RuntimeFlags"
 import { defaultTransport } from "#transport"
 import { QueryBuilder } from "../../Query/index.js"
@@ -18,7 +16,6 @@ import type { ApiFailure, ApiResponse, ApiSuccess } from "../ApiResponse.js"
 import type { SvcClientFacade, SvcConfig } from "../SvcClient.js"
 import type { SvcError } from "../SvcError.js"
 import { fromHttpError, makeState } from "./client.js"
-import { scheduler } from "./scheduler.js"
 import * as service from "./service.js"
 import { checkSessionId } from "./session.js"
 import { fetchTransport } from "./transport.fetch.js"
@@ -52,25 +49,14 @@ const describeDefect = (cause: Cause.Cause<never>): Error => {
 }
 
 /**
- * `runtime` as the facade runs its requests: without telemetry, on the facade's own scheduler.
- * The facade records no spans and no fiber metrics. Both are set once in the runtime rather than
- * per request: `Effect.withTracerEnabled` costs a request as much as the fiber itself, and the
- * fiber metrics (on in Effect's default runtime) update five metrics, a histogram among them, for
- * every request's fiber.
+ * The runtime the facade runs every program on: Effect's default one, without telemetry. The
+ * facade's users have no tracer to read its spans, and the fiber metrics (on in Effect's default
+ * runtime) would update five metrics, a histogram among them, for every request's fiber. Both are
+ * switched off once, here, through their public layers, rather than per request.
  */
-export const facadeRuntime = <R>(runtime: Runtime.Runtime<R>): Runtime.Runtime<R> =>
-  Runtime.make({
-    context: runtime.context,
-    runtimeFlags: RuntimeFlags.disable(runtime.runtimeFlags, RuntimeFlags.RuntimeMetrics),
-    fiberRefs: FiberRefs.updateManyAs(runtime.fiberRefs, {
-      entries: [
-        [FiberRef.currentTracerEnabled, [[FiberId.none, false]]],
-        [FiberRef.currentScheduler, [[FiberId.none, scheduler]]]
-      ]
-    })
-  })
-
-const fork = /*#__PURE__*/ Runtime.runFork(/*#__PURE__*/ facadeRuntime(Runtime.defaultRuntime))
+export const facadeRuntime = /*#__PURE__*/ ManagedRuntime.make(
+  /*#__PURE__*/ Layer.merge(Layer.setTracerEnabled(false), RuntimeFlags.disableRuntimeMetrics)
+)
 
 /** Runs a request program to an `ApiResponse`; resolves in every case. */
 const run = <A>(
@@ -96,7 +82,7 @@ const run = <A>(
     }
     // the fiber's own observer settles the promise: no promise of Effect's in between
     try {
-      fork(program).addObserver((exit) => {
+      facadeRuntime.runFork(program).addObserver((exit) => {
         try {
           resolve(settle(exit))
         } catch (cause) {
@@ -110,9 +96,9 @@ const run = <A>(
 
 /** Runs a program that never fails; a defect goes to `onError`. */
 const runVoid = (report: (error: Error) => void, program: Effect.Effect<void>): Promise<void> =>
-  Effect.runPromise(program).catch((cause: unknown) =>
-    report(cause instanceof Error ? cause : new Error(String(cause)))
-  )
+  facadeRuntime
+    .runPromise(program)
+    .catch((cause: unknown) => report(cause instanceof Error ? cause : new Error(String(cause))))
 
 const facades = new WeakSet<object>()
 
@@ -143,11 +129,11 @@ export const make = (baseUrl: string, config?: SvcConfig): SvcClientFacade => {
         (query) => run(report, service.queryRequest(state, transport, query)) as never
       ),
     getSessionId: () =>
-      Effect.runPromise(api.getSessionId()).then(
+      facadeRuntime.runPromise(api.getSessionId()).then(
         (id) => (Option.isSome(id) ? Redacted.value(id.value) : null),
         () => null
       ),
-    hasSession: () => Effect.runPromise(api.hasSession()).catch(() => false),
+    hasSession: () => facadeRuntime.runPromise(api.hasSession()).catch(() => false),
     setSessionId: (id) => {
       // a bad id throws here, at the call, rather than in the returned promise
       checkSessionId(id)

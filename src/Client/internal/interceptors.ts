@@ -4,7 +4,6 @@
  * rejection, or an interceptor's wrong return value, ends the request with an `InterceptorError`.
  */
 import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
 import type { ApiResponse } from "../ApiResponse.js"
 import type { RequestConfig, RequestInterceptor, ResponseInterceptor } from "../SvcClient.js"
 import { InterceptorError } from "../SvcError.js"
@@ -55,7 +54,6 @@ export const runRequestInterceptors = (
   interceptors: ReadonlyArray<RequestInterceptor>,
   config: RequestConfig
 ): Effect.Effect<RequestConfig, InterceptorError> => {
-  if (interceptors.length === 0) return Exit.succeed(config)
   return Effect.reduce(interceptors, config, (current, interceptor) =>
     Effect.flatMap(
       call("request", () => interceptor(current)),
@@ -79,7 +77,6 @@ export const runResponseInterceptors = (
   response: ApiResponse<unknown>,
   config: RequestConfig
 ): Effect.Effect<ApiResponse<unknown>, InterceptorError> => {
-  if (interceptors.length === 0) return Exit.succeed(response)
   return Effect.reduce(interceptors, response, (current, interceptor) =>
     Effect.flatMap(
       call("response", () => interceptor(current, config)),

@@ -3,7 +3,6 @@
  * `config.getSessionId()`, then storage. Ids stay `Redacted` until the header is written.
  */
 import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
 import * as Redacted from "effect/Redacted"
 import { detectStorage } from "../../Storage/Detect.js"
 import {
@@ -105,23 +104,34 @@ const fromStorage = (state: SessionState): Effect.Effect<Redacted.Redacted<strin
         )
   )
 
+/**
+ * The session id for the next request when it is known without running the application's code
+ * (`setSessionId`, `config.sessionId`, or no source at all); `undefined` when it must be looked up
+ * (`getSessionId`, storage).
+ */
+export const knownSession = (
+  state: SessionState
+): { readonly id: Redacted.Redacted<string> | undefined } | undefined => {
+  if (state.manual !== undefined) return { id: state.manual }
+  const configured = state.sources.sessionId
+  if (!state.cleared && configured !== undefined) return { id: Redacted.make(configured) }
+  if (state.sources.getSessionId === undefined && state.storage === null) return NO_SESSION
+  return undefined
+}
+
+const NO_SESSION = { id: undefined }
+
 /** The session id for the next request, if any. Never fails: failures are reported. */
 export const resolveSession = (
   state: SessionState
-): Effect.Effect<Redacted.Redacted<string> | undefined> => {
-  // an `Exit` is an Effect already done: the request knows no application code runs here
-  if (state.manual !== undefined) return Exit.succeed(state.manual)
-  const configured = state.sources.sessionId
-  if (!state.cleared && configured !== undefined) {
-    return Exit.succeed(Redacted.make(configured))
-  }
-  if (state.sources.getSessionId === undefined && state.storage === null) {
-    return Exit.succeed(undefined)
-  }
-  return Effect.flatMap(fromCallback(state), (id) =>
-    id === undefined ? fromStorage(state) : Effect.succeed(id)
-  )
-}
+): Effect.Effect<Redacted.Redacted<string> | undefined> =>
+  Effect.suspend(() => {
+    const known = knownSession(state)
+    if (known !== undefined) return Effect.succeed(known.id)
+    return Effect.flatMap(fromCallback(state), (id) =>
+      id === undefined ? fromStorage(state) : Effect.succeed(id)
+    )
+  })
 
 /** Checks an id given to `setSessionId`. */
 export const checkSessionId = (id: unknown): string => {
