@@ -4,10 +4,8 @@ import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
-import * as Runtime from "effect/Runtime"
-import * as RuntimeFlags from "effect/RuntimeFlags"
+import type * as Redacted from "effect/Redacted"
 import type { AuthenticatedUser } from "../CurrentUser.js"
 import type { SessionData } from "../SessionData.js"
 import { SessionValidator } from "../SessionValidator.js"
@@ -96,21 +94,22 @@ export const resolve = <A, E, R>(
         }
         const validator = Context.get(context, SessionValidator)
         const onAnswer = (resolution: Resolution) => next(resolution, false)
-        // an answer the validator holds already (memory, a cache hit) costs nothing more
-        const known = knownAnswer(validator, reading.id)
-        if (known !== undefined) return answer(known, onAnswer)
-        const validation = startValidation(validator, reading.id)
-        return Effect.flatMap(Effect.runtime<never>(), (runtime) =>
-          validate(runtime, settings, validation, onAnswer)
+        // an answer the validator holds already (memory, a cache hit) costs no fiber and no timer
+        const held = knownAnswer(validator, reading.id)
+        if (held !== undefined) return answer(held, onAnswer)
+        return Effect.flatMap(validate(validator, reading.id, settings.timeout), (exit) =>
+          answer(exit, onAnswer)
         )
       }
     }
   })
 
+type Answer = Exit.Exit<Option.Option<SessionData>, SessionValidatorUnavailable>
+
 /** The validator's `known` answer as an `Exit`; a `known` that throws is unavailable. */
 const knownAnswer = (
   validator: SessionValidator["Type"],
-  id: Parameters<SessionValidator["Type"]["validate"]>[0]
+  id: Redacted.Redacted<string>
 ): Answer | undefined => {
   if (validator.known === undefined) return undefined
   try {
@@ -121,69 +120,26 @@ const knownAnswer = (
   }
 }
 
-/** A validator that throws instead of failing is unavailable, like one that fails. */
-const startValidation = (
-  validator: SessionValidator["Type"],
-  id: Parameters<SessionValidator["Type"]["validate"]>[0]
-): Effect.Effect<Option.Option<SessionData>, SessionValidatorUnavailable> => {
-  try {
-    return validator.validate(id)
-  } catch (cause) {
-    return Exit.die(cause)
-  }
-}
-
 /**
- * Runs the validation synchronously as far as it goes (cache hits finish there, with no fiber
- * forked and no timer set); only a validation that suspends is awaited under the timeout. It runs
- * interruptible even where the app runs uninterruptibly (a bare app served by `HttpServer`), so
- * that a timeout stops a validator that hangs.
+ * Asks the validator, within `timeout` when there is one. A validator that throws instead of
+ * failing is unavailable, like one that fails (`Effect.suspend` makes the throw a defect). The
+ * validation runs interruptible even where the app runs uninterruptibly (a bare app served by
+ * `HttpServer`), so that the timeout, or the request's end, stops a validator that hangs.
  */
-const validate = <A, E, R>(
-  runtime: Runtime.Runtime<never>,
-  settings: ResolveSettings,
-  validation: Effect.Effect<Option.Option<SessionData>, SessionValidatorUnavailable>,
-  next: (resolution: Resolution) => Effect.Effect<A, E, R>
-): Effect.Effect<A, E, R> => {
-  const interruptible = Runtime.make({
-    context: runtime.context,
-    fiberRefs: runtime.fiberRefs,
-    runtimeFlags: RuntimeFlags.enable(runtime.runtimeFlags, RuntimeFlags.Interruption)
-  })
-  const exit = Runtime.runSyncExit(interruptible, validation)
-  const pending = suspendedFiber(exit)
-  if (pending === undefined) return answer(exit, next)
-  return Effect.flatMap(awaitAnswer(pending, settings.timeout), (late) => answer(late, next))
-}
-
-type Answer = Exit.Exit<Option.Option<SessionData>, SessionValidatorUnavailable>
-
-const suspendedFiber = (
-  exit: Answer
-): Fiber.RuntimeFiber<Option.Option<SessionData>, SessionValidatorUnavailable> | undefined => {
-  if (Exit.isSuccess(exit)) return undefined
-  const defect = Cause.dieOption(exit.cause)
-  return Option.isSome(defect) && Runtime.isAsyncFiberException(defect.value)
-    ? (defect.value.fiber as Fiber.RuntimeFiber<
-        Option.Option<SessionData>,
-        SessionValidatorUnavailable
-      >)
-    : undefined
-}
-
-const awaitAnswer = (
-  fiber: Fiber.RuntimeFiber<Option.Option<SessionData>, SessionValidatorUnavailable>,
+const validate = (
+  validator: SessionValidator["Type"],
+  id: Redacted.Redacted<string>,
   timeout: Duration.Duration | undefined
 ): Effect.Effect<Answer> => {
-  const joined = Effect.interruptible(Fiber.join(fiber))
+  const validation = Effect.suspend(() => validator.validate(id))
   const limited =
     timeout === undefined
-      ? joined
-      : Effect.timeoutFail(joined, {
+      ? validation
+      : Effect.timeoutFail(validation, {
           duration: timeout,
           onTimeout: () => new SessionValidatorUnavailable({ reason: "Timeout" })
         })
-  return Effect.exit(limited).pipe(Effect.ensuring(Fiber.interruptFork(fiber)))
+  return Effect.exit(Effect.interruptible(limited))
 }
 
 const answer = <A, E, R>(
