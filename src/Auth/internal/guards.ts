@@ -87,37 +87,33 @@ const authenticatedOnly: Check = (resolution) =>
 /** What a guard checks once the resolution is there; `known` when an earlier guard made it. */
 export type Check = (resolution: Resolution, known: boolean) => Rejection | undefined
 
-/** The context plus the given services, with one copy of the context's map. */
-const extend = <R>(
-  context: Context.Context<never>,
-  services: ReadonlyArray<readonly [key: string, service: unknown]>
-): Context.Context<R> => {
-  const map = new Map(context.unsafeMap)
-  for (const [key, service] of services) map.set(key, service)
-  return Context.unsafeMake(map)
-}
-
-/** Provides the user (and the resolution, for later guards). */
+/**
+ * Provides the user (and the resolution, for later guards): one small context, merged once into
+ * the handler's.
+ */
 const withUser = <A, E, R>(
   self: Effect.Effect<A, E, R>,
   resolution: Resolution,
   user: AuthenticatedUser
-) =>
-  Effect.mapInputContext(self, (context: Context.Context<Exclude<R, CurrentUser | AuthContext>>) =>
-    extend<R>(context as Context.Context<never>, [
-      [EstablishedResolution.key, resolution],
-      [AuthContext.key, user],
-      [CurrentUser.key, user]
-    ])
-  )
+): Effect.Effect<A, E, Exclude<R, CurrentUser | AuthContext>> =>
+  Effect.provide(
+    self,
+    Context.make(EstablishedResolution, resolution).pipe(
+      Context.add(AuthContext, user),
+      Context.add(CurrentUser, user)
+    )
+  ) as Effect.Effect<A, E, Exclude<R, CurrentUser | AuthContext>>
 
-const withAuthContext = <A, E, R>(self: Effect.Effect<A, E, R>, resolution: Resolution) =>
-  Effect.mapInputContext(self, (context: Context.Context<Exclude<R, AuthContext>>) =>
-    extend<R>(context as Context.Context<never>, [
-      [EstablishedResolution.key, resolution],
-      [AuthContext.key, resolution._tag === "Authenticated" ? resolution.user : guest]
-    ])
-  )
+const withAuthContext = <A, E, R>(
+  self: Effect.Effect<A, E, R>,
+  resolution: Resolution
+): Effect.Effect<A, E, Exclude<R, AuthContext>> =>
+  Effect.provide(
+    self,
+    Context.make(EstablishedResolution, resolution).pipe(
+      Context.add(AuthContext, resolution._tag === "Authenticated" ? resolution.user : guest)
+    )
+  ) as Effect.Effect<A, E, Exclude<R, AuthContext>>
 
 export type GuardRequirements = ResolveRequirements
 
