@@ -332,53 +332,105 @@ export interface RequestOptions<A = unknown, I = A> {
 }
 
 /**
+ * The two faces of a client: `"effect"`, the Effect API; `"promise"`, the Promise facade.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ClientFace = "effect" | "promise"
+
+/**
+ * What a request gives on each face: an Effect that succeeds with an {@link ApiSuccess} or fails
+ * with a {@link SvcError}; a promise of an {@link ApiResponse} that never rejects.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type RequestResult<F extends ClientFace, A> = F extends "effect"
+  ? Effect.Effect<ApiSuccess<A>, SvcError>
+  : Promise<ApiResponse<A>>
+
+/**
+ * The Effect API's type where `F` is `"effect"`, the facade's otherwise.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type OnFace<F extends ClientFace, OnEffect, OnPromise> = F extends "effect"
+  ? OnEffect
+  : OnPromise
+
+/**
+ * The client's surface, declared once for both faces: {@link SvcClientService} (the Effect API)
+ * is `ClientSurface<"effect">`, {@link SvcClientFacade} (the Promise facade) is
+ * `ClientSurface<"promise">`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ClientSurface<F extends ClientFace> {
+  readonly get: <A = unknown, I = A>(
+    endpoint: string,
+    options?: RequestOptions<A, I>
+  ) => RequestResult<F, A>
+  readonly delete: <A = unknown, I = A>(
+    endpoint: string,
+    options?: RequestOptions<A, I>
+  ) => RequestResult<F, A>
+  readonly post: <A = unknown, I = A>(
+    endpoint: string,
+    body?: unknown,
+    options?: RequestOptions<A, I>
+  ) => RequestResult<F, A>
+  readonly put: <A = unknown, I = A>(
+    endpoint: string,
+    body?: unknown,
+    options?: RequestOptions<A, I>
+  ) => RequestResult<F, A>
+  readonly patch: <A = unknown, I = A>(
+    endpoint: string,
+    body?: unknown,
+    options?: RequestOptions<A, I>
+  ) => RequestResult<F, A>
+  /** A query builder whose `get`/`post`/… send the request. */
+  readonly query: <A = unknown>(endpoint: string) => QueryBuilder<RequestResult<F, A>>
+  /** The session id the next request would send, if any. */
+  readonly getSessionId: () => OnFace<
+    F,
+    Effect.Effect<Option.Option<Redacted.Redacted<string>>>,
+    Promise<string | null>
+  >
+  readonly hasSession: () => OnFace<F, Effect.Effect<boolean>, Promise<boolean>>
+  /**
+   * Takes effect at once and is persisted when storage exists. An invalid id (empty, whitespace,
+   * over 512 characters) is a `TypeError`: thrown at the call by the facade, a defect in the
+   * Effect API.
+   */
+  readonly setSessionId: (
+    id: OnFace<F, string | Redacted.Redacted<string>, string>
+  ) => OnFace<F, Effect.Effect<void>, Promise<void>>
+  readonly clearSession: () => OnFace<F, Effect.Effect<void>, Promise<void>>
+  /** For every later request; a bad name or value is a `TypeError`. */
+  readonly setHeader: (name: string, value: string) => OnFace<F, Effect.Effect<void>, void>
+  readonly removeHeader: (name: string) => OnFace<F, Effect.Effect<void>, void>
+  readonly addRequestInterceptor: (
+    interceptor: RequestInterceptor
+  ) => OnFace<F, Effect.Effect<void>, void>
+  readonly addResponseInterceptor: (
+    interceptor: ResponseInterceptor
+  ) => OnFace<F, Effect.Effect<void>, void>
+  readonly getBaseUrl: () => string
+  readonly getConfig: () => SvcConfig
+}
+
+/**
  * The Effect API. Requests succeed with an {@link ApiSuccess} — `success: true`, and `data: A`,
  * the schema's output when `options.schema` is given — or fail with a {@link SvcError}.
  *
  * @since 0.1.0
  * @category models
  */
-export interface SvcClientService {
-  readonly get: <A = unknown, I = A>(
-    endpoint: string,
-    options?: RequestOptions<A, I>
-  ) => Effect.Effect<ApiSuccess<A>, SvcError>
-  readonly delete: <A = unknown, I = A>(
-    endpoint: string,
-    options?: RequestOptions<A, I>
-  ) => Effect.Effect<ApiSuccess<A>, SvcError>
-  readonly post: <A = unknown, I = A>(
-    endpoint: string,
-    body?: unknown,
-    options?: RequestOptions<A, I>
-  ) => Effect.Effect<ApiSuccess<A>, SvcError>
-  readonly put: <A = unknown, I = A>(
-    endpoint: string,
-    body?: unknown,
-    options?: RequestOptions<A, I>
-  ) => Effect.Effect<ApiSuccess<A>, SvcError>
-  readonly patch: <A = unknown, I = A>(
-    endpoint: string,
-    body?: unknown,
-    options?: RequestOptions<A, I>
-  ) => Effect.Effect<ApiSuccess<A>, SvcError>
-  /** A query builder whose `get`/`post`/… give the request Effect. */
-  readonly query: <A = unknown>(
-    endpoint: string
-  ) => QueryBuilder<Effect.Effect<ApiSuccess<A>, SvcError>>
-  /** The session id the next request would send, if any. */
-  readonly getSessionId: () => Effect.Effect<Option.Option<Redacted.Redacted<string>>>
-  readonly hasSession: () => Effect.Effect<boolean>
-  /** Takes effect at once and is persisted when storage exists; an invalid id is a defect (TypeError). */
-  readonly setSessionId: (id: string | Redacted.Redacted<string>) => Effect.Effect<void>
-  readonly clearSession: () => Effect.Effect<void>
-  readonly setHeader: (name: string, value: string) => Effect.Effect<void>
-  readonly removeHeader: (name: string) => Effect.Effect<void>
-  readonly addRequestInterceptor: (interceptor: RequestInterceptor) => Effect.Effect<void>
-  readonly addResponseInterceptor: (interceptor: ResponseInterceptor) => Effect.Effect<void>
-  readonly getBaseUrl: () => string
-  readonly getConfig: () => SvcConfig
-}
+export interface SvcClientService extends ClientSurface<"effect"> {}
 
 /**
  * The Effect service and, as a class, the Promise facade.
@@ -511,42 +563,7 @@ export class SvcClient extends /*#__PURE__*/ Context.Tag("svc-sdk/SvcClient")<
  * @since 0.1.0
  * @category models
  */
-export interface SvcClientFacade {
-  readonly get: <A = unknown, I = A>(
-    endpoint: string,
-    options?: RequestOptions<A, I>
-  ) => Promise<ApiResponse<A>>
-  readonly delete: <A = unknown, I = A>(
-    endpoint: string,
-    options?: RequestOptions<A, I>
-  ) => Promise<ApiResponse<A>>
-  readonly post: <A = unknown, I = A>(
-    endpoint: string,
-    body?: unknown,
-    options?: RequestOptions<A, I>
-  ) => Promise<ApiResponse<A>>
-  readonly put: <A = unknown, I = A>(
-    endpoint: string,
-    body?: unknown,
-    options?: RequestOptions<A, I>
-  ) => Promise<ApiResponse<A>>
-  readonly patch: <A = unknown, I = A>(
-    endpoint: string,
-    body?: unknown,
-    options?: RequestOptions<A, I>
-  ) => Promise<ApiResponse<A>>
-  readonly query: <A = unknown>(endpoint: string) => QueryBuilder<Promise<ApiResponse<A>>>
-  readonly getSessionId: () => Promise<string | null>
-  readonly hasSession: () => Promise<boolean>
-  readonly setSessionId: (id: string) => Promise<void>
-  readonly clearSession: () => Promise<void>
-  readonly setHeader: (name: string, value: string) => void
-  readonly removeHeader: (name: string) => void
-  readonly addRequestInterceptor: (interceptor: RequestInterceptor) => void
-  readonly addResponseInterceptor: (interceptor: ResponseInterceptor) => void
-  readonly getBaseUrl: () => string
-  readonly getConfig: () => SvcConfig
-}
+export interface SvcClientFacade extends ClientSurface<"promise"> {}
 
 /**
  * An instance of {@link SvcClient} is the Promise facade.

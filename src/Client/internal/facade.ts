@@ -11,14 +11,11 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as RuntimeFlags from "effect/RuntimeFlags"
 import { defaultTransport } from "#transport"
-import { QueryBuilder } from "../../Query/index.js"
 import type { ApiFailure, ApiResponse, ApiSuccess } from "../ApiResponse.js"
 import type { SvcClientFacade, SvcConfig } from "../SvcClient.js"
 import type { SvcError } from "../SvcError.js"
 import { fromHttpError, makeState } from "./client.js"
 import * as service from "./service.js"
-import { checkSessionId } from "./session.js"
-import { fetchTransport } from "./transport.fetch.js"
 
 /** The `ApiResponse` for a failure. */
 export const foldError = (error: SvcError): ApiFailure => {
@@ -111,44 +108,22 @@ export const mark = <A extends object>(value: A): A => {
 export const isFacade = (value: unknown): boolean =>
   typeof value === "object" && value !== null && facades.has(value)
 
+/** The facade's face: every method runs its program, resolving whatever happens. */
+const promiseFace = (report: (error: Error) => void): service.Face<"promise"> => ({
+  request: (program) => run(report, program),
+  sessionId: (program) =>
+    facadeRuntime.runPromise(program).then(
+      (id) => (Option.isSome(id) ? Redacted.value(id.value) : null),
+      () => null
+    ),
+  hasSession: (program) => facadeRuntime.runPromise(program).catch(() => false),
+  changeThen: (change, then) => runVoid(report, then(change())),
+  change: (change) => change()
+})
+
 /** The facade over a fresh client: `config.fetch`, else the runtime's transport. */
 export const make = (baseUrl: string, config?: SvcConfig): SvcClientFacade => {
   const state = makeState(baseUrl, config)
-  const transport = config?.fetch === undefined ? defaultTransport : fetchTransport(config.fetch)
-  const api = service.fromState(state, transport)
-  const report = state.report
-  return mark({
-    get: (endpoint, options) => run(report, api.get(endpoint, options)),
-    delete: (endpoint, options) => run(report, api.delete(endpoint, options)),
-    post: (endpoint, body, options) => run(report, api.post(endpoint, body, options)),
-    put: (endpoint, body, options) => run(report, api.put(endpoint, body, options)),
-    patch: (endpoint, body, options) => run(report, api.patch(endpoint, body, options)),
-    query: (endpoint) =>
-      new QueryBuilder(
-        endpoint,
-        (query) => run(report, service.queryRequest(state, transport, query)) as never
-      ),
-    getSessionId: () =>
-      facadeRuntime.runPromise(api.getSessionId()).then(
-        (id) => (Option.isSome(id) ? Redacted.value(id.value) : null),
-        () => null
-      ),
-    hasSession: () => facadeRuntime.runPromise(api.hasSession()).catch(() => false),
-    setSessionId: (id) => {
-      // a bad id throws here, at the call, rather than in the returned promise
-      checkSessionId(id)
-      return runVoid(report, api.setSessionId(id))
-    },
-    clearSession: () => runVoid(report, api.clearSession()),
-    // the rest change the client at once and throw a TypeError for bad input, as the Effect API's
-    // die with it
-    setHeader: (name, value) => service.setHeader(state, name, value),
-    removeHeader: (name) => service.removeHeader(state, name),
-    addRequestInterceptor: (interceptor) =>
-      service.addInterceptor(state.requestInterceptors, interceptor),
-    addResponseInterceptor: (interceptor) =>
-      service.addInterceptor(state.responseInterceptors, interceptor),
-    getBaseUrl: api.getBaseUrl,
-    getConfig: api.getConfig
-  })
+  const transport = service.transportFor(config, () => defaultTransport)
+  return mark(service.fromState(state, transport, promiseFace(state.report)))
 }

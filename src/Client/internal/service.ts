@@ -6,7 +6,17 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { defaultTransport } from "#transport"
 import { QueryBuilder, type QueryRequest } from "../../Query/index.js"
-import type { HttpMethod, SvcClientService, SvcConfig } from "../SvcClient.js"
+import type { ApiSuccess } from "../ApiResponse.js"
+import type {
+  ClientFace,
+  ClientSurface,
+  HttpMethod,
+  OnFace,
+  RequestResult,
+  SvcClientService,
+  SvcConfig
+} from "../SvcClient.js"
+import type { SvcError } from "../SvcError.js"
 import { type ClientState, makeState, request } from "./client.js"
 import { assignHeaders, checkHeader } from "./headers.js"
 import {
@@ -47,48 +57,106 @@ export const addInterceptor = <F>(interceptors: Array<F>, interceptor: F): void 
 }
 
 /** Runs a query builder's request through the client. */
-export const queryRequest = (state: ClientState, transport: Transport, query: QueryRequest) =>
+const queryRequest = (state: ClientState, transport: Transport, query: QueryRequest) =>
   request(state, transport, query.method as HttpMethod, query.url, query.body, {
     headers: query.headers
   })
 
-/** The Effect API of a client state, over `transport`. */
-export const fromState = (state: ClientState, transport: Transport): SvcClientService => ({
-  get: (endpoint, options) => request(state, transport, "GET", endpoint, undefined, options),
-  delete: (endpoint, options) => request(state, transport, "DELETE", endpoint, undefined, options),
-  post: (endpoint, body, options) => request(state, transport, "POST", endpoint, body, options),
-  put: (endpoint, body, options) => request(state, transport, "PUT", endpoint, body, options),
-  patch: (endpoint, body, options) => request(state, transport, "PATCH", endpoint, body, options),
-  query: (endpoint) =>
-    new QueryBuilder(endpoint, (query) => queryRequest(state, transport, query) as never),
-  getSessionId: () => Effect.map(resolveSession(state.session), Option.fromNullable),
-  hasSession: () => Effect.map(resolveSession(state.session), (id) => id !== undefined),
+/**
+ * How a face gives back what the client does: the Effect API hands its programs back; the Promise
+ * facade runs them (facade.ts). Each member serves every method of one kind.
+ */
+export interface Face<F extends ClientFace> {
+  /** A request. */
+  readonly request: <A>(program: Effect.Effect<ApiSuccess<A>, SvcError>) => RequestResult<F, A>
+  /** The session id the next request would send. */
+  readonly sessionId: (
+    program: Effect.Effect<Option.Option<Redacted.Redacted<string>>>
+  ) => OnFace<F, Effect.Effect<Option.Option<Redacted.Redacted<string>>>, Promise<string | null>>
+  /** Whether there is a session. */
+  readonly hasSession: (
+    program: Effect.Effect<boolean>
+  ) => OnFace<F, Effect.Effect<boolean>, Promise<boolean>>
+  /** A change made at once (a bad argument throws), then a program that never fails. */
+  readonly changeThen: <A>(
+    change: () => A,
+    then: (changed: A) => Effect.Effect<void>
+  ) => OnFace<F, Effect.Effect<void>, Promise<void>>
+  /** A change made at once; a bad argument throws. */
+  readonly change: (change: () => void) => OnFace<F, Effect.Effect<void>, void>
+}
+
+/** The Effect API's face: every method gives its program. */
+export const effectFace: Face<"effect"> = {
+  request: (program) => program,
+  sessionId: (program) => program,
+  hasSession: (program) => program,
+  changeThen: (change, then) => Effect.suspend(() => then(change())),
+  change: (change) => Effect.sync(change)
+}
+
+/** A session id given to `setSessionId`, checked (a bad one throws) and redacted. */
+const checkedSessionId = (id: string | Redacted.Redacted<string>): Redacted.Redacted<string> =>
+  Redacted.make(checkSessionId(Redacted.isRedacted(id) ? Redacted.value(id) : id))
+
+/** The client's surface over a client state and a transport, on one face: written once. */
+export const fromState = <F extends ClientFace>(
+  state: ClientState,
+  transport: Transport,
+  face: Face<F>
+): ClientSurface<F> => ({
+  get: (endpoint, options) =>
+    face.request(request(state, transport, "GET", endpoint, undefined, options)),
+  delete: (endpoint, options) =>
+    face.request(request(state, transport, "DELETE", endpoint, undefined, options)),
+  post: (endpoint, body, options) =>
+    face.request(request(state, transport, "POST", endpoint, body, options)),
+  put: (endpoint, body, options) =>
+    face.request(request(state, transport, "PUT", endpoint, body, options)),
+  patch: (endpoint, body, options) =>
+    face.request(request(state, transport, "PATCH", endpoint, body, options)),
+  query: <A>(endpoint: string) =>
+    new QueryBuilder(endpoint, (query) =>
+      face.request(queryRequest(state, transport, query) as Effect.Effect<ApiSuccess<A>, SvcError>)
+    ),
+  getSessionId: () =>
+    face.sessionId(Effect.map(resolveSession(state.session), Option.fromNullable)),
+  hasSession: () =>
+    face.hasSession(Effect.map(resolveSession(state.session), (id) => id !== undefined)),
   setSessionId: (id) =>
-    Effect.suspend(() => {
-      const redacted = Redacted.isRedacted(id)
-        ? Redacted.make(checkSessionId(Redacted.value(id)))
-        : Redacted.make(checkSessionId(id))
-      rememberSession(state.session, redacted)
-      return persistSession(state.session, redacted)
-    }),
+    face.changeThen(
+      () => {
+        const checked = checkedSessionId(id)
+        rememberSession(state.session, checked)
+        return checked
+      },
+      (checked) => persistSession(state.session, checked)
+    ),
   clearSession: () =>
-    Effect.suspend(() => {
-      forgetSession(state.session)
-      return unpersistSession(state.session)
-    }),
-  setHeader: (name, value) => Effect.sync(() => setHeader(state, name, value)),
-  removeHeader: (name) => Effect.sync(() => removeHeader(state, name)),
+    face.changeThen(
+      () => forgetSession(state.session),
+      () => unpersistSession(state.session)
+    ),
+  setHeader: (name, value) => face.change(() => setHeader(state, name, value)),
+  removeHeader: (name) => face.change(() => removeHeader(state, name)),
   addRequestInterceptor: (interceptor) =>
-    Effect.sync(() => addInterceptor(state.requestInterceptors, interceptor)),
+    face.change(() => addInterceptor(state.requestInterceptors, interceptor)),
   addResponseInterceptor: (interceptor) =>
-    Effect.sync(() => addInterceptor(state.responseInterceptors, interceptor)),
+    face.change(() => addInterceptor(state.responseInterceptors, interceptor)),
   getBaseUrl: () => state.baseUrl,
   getConfig: () => getConfig(state)
 })
+
+/** The transport a config asks for: `config.fetch` when given, else `fallback`. */
+export const transportFor = (
+  config: SvcConfig | undefined,
+  fallback: () => Transport
+): Transport => (config?.fetch === undefined ? fallback() : fetchTransport(config.fetch))
 
 /** The Effect API over the facade's transport: `config.fetch`, else the runtime's. */
 export const fromDefaultTransport = (baseUrl: string, config?: SvcConfig): SvcClientService =>
   fromState(
     makeState(baseUrl, config),
-    config?.fetch === undefined ? defaultTransport : fetchTransport(config.fetch)
+    transportFor(config, () => defaultTransport),
+    effectFace
   )

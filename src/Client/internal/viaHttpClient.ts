@@ -7,8 +7,7 @@ import * as Effect from "effect/Effect"
 import { loadAdapter } from "#httpClientAdapter"
 import type { SvcClientService, SvcConfig } from "../SvcClient.js"
 import { makeState } from "./client.js"
-import { fromState } from "./service.js"
-import { fetchTransport } from "./transport.fetch.js"
+import { effectFace, fromState, transportFor } from "./service.js"
 
 /**
  * `@effect/platform`'s `HttpClient` tag, by its key: the same service, without loading the platform
@@ -25,10 +24,13 @@ export const make = (
   config?: SvcConfig
 ): Effect.Effect<SvcClientService, never, HttpClient.HttpClient> => {
   const state = makeState(baseUrl, config)
-  const fetch = config?.fetch
   return Effect.flatMap(HttpClientTag, (client) =>
-    fetch === undefined
-      ? Effect.map(loadAdapter, (fromHttpClient) => fromState(state, fromHttpClient(client)))
-      : Effect.succeed(fromState(state, fetchTransport(fetch)))
+    Effect.map(loadAdapter, (fromHttpClient) =>
+      fromState(
+        state,
+        transportFor(config, () => fromHttpClient(client)),
+        effectFace
+      )
+    )
   )
 }
