@@ -24,7 +24,6 @@
 import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -39,7 +38,7 @@ import {
   rejection,
   userTypeCheck
 } from "./internal/guards.js"
-import { type Resolution, resolve } from "./internal/resolution.js"
+import { resolve } from "./internal/resolution.js"
 import { ErrorText } from "./internal/responses.js"
 import { SessionValidator } from "./SessionValidator.js"
 
@@ -224,17 +223,20 @@ const CheckKey = Symbol.for("svc-sdk/Auth/HttpApiAuth/Check")
  * @category models
  */
 export interface CheckTag<Self>
-  extends Context.Tag<Self, HttpApiMiddleware.HttpApiMiddleware<void, AuthError>> {
+  extends Context.Tag<Self, HttpApiMiddleware.HttpApiMiddleware<AuthenticatedUser, AuthError>> {
   readonly [CheckKey]: Check
 }
 
 const checkTag = <Self, const Id extends string>(id: Id, check: Check) =>
-  Object.assign(HttpApiMiddleware.Tag<Self>()(id, { failure: AuthError }), { [CheckKey]: check })
+  Object.assign(HttpApiMiddleware.Tag<Self>()(id, { provides: CurrentUser, failure: AuthError }), {
+    [CheckKey]: check
+  })
 
 /**
  * A middleware that lets through users whose `user_type` is one of `types` (403 `Insufficient
  * permissions. Required user types: ...` otherwise). It authenticates the request itself when no
- * authentication middleware ran before it, with the same answers. Bad types throw here.
+ * authentication middleware ran before it, with the same answers, and provides `CurrentUser`, so
+ * that the middlewares it wraps reuse it. Bad types throw here.
  *
  * @since 0.1.0
  * @category tags
@@ -266,20 +268,18 @@ export const RequirePermission =
  */
 export type LayerOptions = Omit<GuardOptions, "header" | "cookie" | "query">
 
-/** One resolution per request, whichever middleware asks first: the validator runs once. */
-const resolutions = new WeakMap<HttpServerRequest.HttpServerRequest, Resolution>()
-
+/**
+ * The request's resolution. An earlier `HttpApiAuth` middleware's `CurrentUser` is the established
+ * one (`resolve` reads it from the context): the validator runs once per request, whichever
+ * middleware asks first.
+ */
 const resolveOnce = (settings: ReturnType<typeof guardSettings>) =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-    const known = resolutions.get(request)
-    if (known !== undefined) return Effect.succeed(known)
-    return resolve(settings, (resolution) =>
-      Effect.sync(() => {
-        resolutions.set(request, resolution)
-        return resolution
-      })
-    )
-  })
+  resolve(settings, (resolution, known) => Effect.succeed({ resolution, known }))
+
+/** What a scheme that is not the last answers: never seen, the builder goes on to the next. */
+const stepAside: Effect.Effect<never, AuthError> = Effect.fail(
+  new Unauthorized({ error: ErrorText.sessionIdRequired }, true)
+)
 
 /** The texts are the pinned ones the schemas list: the constructors need not check them again. */
 const errorOf = (refused: Rejection): AuthError => {
@@ -320,16 +320,20 @@ export const layer = <Self>(
     tag,
     Effect.map(SessionValidator, (validator) => {
       const authenticate = resolveOnce({ ...settings, source }).pipe(
-        Effect.flatMap((resolution) =>
+        Effect.flatMap(({ resolution }) =>
           resolution._tag === "Authenticated"
             ? Effect.succeed(resolution.user)
             : Effect.fail(errorOf(rejection(resolution)))
         ),
         Effect.provideService(SessionValidator, validator)
       )
-      // the builder tries the schemes in turn: each answers with the one resolution
+      // The builder tries the schemes in turn until one succeeds, and answers with the last
+      // failure. The id is read from the request by `resolve` (header, cookie, query), so the
+      // last scheme does it all; the others step aside at once, without a validation each.
+      const names = Object.keys(tag.security)
       const handlers: Record<string, () => typeof authenticate> = {}
-      for (const name of Object.keys(tag.security)) handlers[name] = () => authenticate
+      for (const name of names) handlers[name] = () => stepAside
+      handlers[names[names.length - 1]!] = () => authenticate
       return handlers
     })
   )
@@ -352,9 +356,13 @@ export const layerCheck = <Self>(
     tag,
     Effect.map(SessionValidator, (validator) =>
       resolveOnce(settings).pipe(
-        Effect.flatMap((resolution) => {
-          const refused = check(resolution, false)
-          return refused === undefined ? Effect.void : Effect.fail(errorOf(refused))
+        Effect.flatMap(({ resolution, known }) => {
+          const refused = check(resolution, known)
+          if (refused !== undefined) return Effect.fail(errorOf(refused))
+          // a check passes only an authenticated request; its user is provided for the rest
+          return resolution._tag === "Authenticated"
+            ? Effect.succeed(resolution.user)
+            : Effect.fail(errorOf(rejection(resolution)))
         }),
         Effect.provideService(SessionValidator, validator)
       )

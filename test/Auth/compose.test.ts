@@ -2,7 +2,12 @@
  * Guards composed in any order, router-wide and as `HttpLayerRouter` middleware: the validator is
  * asked once per request (SPEC 6.1), counted by a probe validator.
  */
-import { HttpLayerRouter, HttpRouter, HttpServerResponse } from "@effect/platform"
+import {
+  HttpLayerRouter,
+  HttpRouter,
+  HttpServerRequest,
+  HttpServerResponse
+} from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import {
@@ -12,9 +17,10 @@ import {
   optionalAuth,
   requireAuth,
   requirePermission,
-  requireUserType
+  requireUserType,
+  type SessionValidator
 } from "../../src/Auth/index.js"
-import { call, makeProbe, probeValidator, ServerLayer, serve } from "./fixtures.js"
+import { call, makeProbe, probeValidator, SESSIONS, ServerLayer, serve } from "./fixtures.js"
 
 const reached = Effect.gen(function* () {
   const user = yield* CurrentUser
@@ -124,6 +130,44 @@ describe("composition", () => {
       })
       expect(probe.calls).toBe(3)
     }).pipe(Effect.provide(ServerLayer))
+  )
+})
+
+describe("a user established by an HttpApiAuth middleware", () => {
+  // HttpApiBuilder (Effect 3) lets a middleware pass on only what it `provides`: CurrentUser
+  const established = SESSIONS["s-ops"]!
+  const user = { user_id: established.user_id, session: established, is_guest: false } as const
+  const request = HttpServerRequest.fromWeb(
+    new Request("http://localhost/posts/1", { headers: { "X-Session-Id": "s-user" } })
+  )
+  const run = (
+    guarded: Effect.Effect<
+      HttpServerResponse.HttpServerResponse,
+      never,
+      CurrentUser | SessionValidator | HttpServerRequest.HttpServerRequest
+    >
+  ) =>
+    Effect.gen(function* () {
+      const probe = yield* makeProbe
+      const response = yield* guarded.pipe(
+        Effect.provideService(CurrentUser, user),
+        Effect.provideService(HttpServerRequest.HttpServerRequest, request),
+        Effect.provide(probeValidator(probe))
+      )
+      return { status: response.status, calls: probe.calls }
+    })
+
+  it.effect("is reused by a guard, without asking the validator", () =>
+    Effect.gen(function* () {
+      expect(yield* run(reached.pipe(requirePermission("posts:delete")))).toEqual({
+        status: 200,
+        calls: 0
+      })
+      expect(yield* run(reached.pipe(requireUserType("admin")))).toEqual({
+        status: 403,
+        calls: 0
+      })
+    })
   )
 })
 

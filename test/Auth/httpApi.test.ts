@@ -49,6 +49,11 @@ const Api = HttpApi.make("blog")
       .middleware(HttpApiAuth.Authentication)
   )
   .add(
+    HttpApiGroup.make("ops")
+      .add(HttpApiEndpoint.get("reports", "/reports").addSuccess(Schema.String))
+      .middleware(OpsOnly)
+  )
+  .add(
     HttpApiGroup.make("tokens")
       .add(HttpApiEndpoint.get("whoami", "/whoami").addSuccess(Schema.String))
       .middleware(HeaderOnly)
@@ -69,6 +74,10 @@ const Handlers = Layer.mergeAll(
       .handle("touch", () => me)
       .handle("remove", ({ path }) => Effect.succeed({ removed: path.id }))
       .handle("stats", () => Effect.succeed(42))
+  ),
+  // no authentication middleware: the check authenticates, and provides CurrentUser itself
+  HttpApiBuilder.group(Api, "ops", (handlers) =>
+    handlers.handle("reports", () => Effect.map(CurrentUser, (user) => user.user_id))
   ),
   HttpApiBuilder.group(Api, "tokens", (handlers) =>
     handlers.handle("whoami", () => Effect.map(CurrentUser, (user) => user.user_id))
@@ -169,6 +178,25 @@ describe("HttpApiAuth on a real server", () => {
           headers: { "x-session-id": "s-admin" }
         })
         expect(admin.status).toBe(200)
+        expect(probe.calls).toBe(3)
+      })
+    )
+  )
+
+  it.effect("a check alone authenticates once and gives handlers CurrentUser", () =>
+    withServer((probe) =>
+      Effect.gen(function* () {
+        const ops = yield* call("/reports", { headers: { "x-session-id": "s-ops" } })
+        expect([ops.status, ops.body]).toEqual([200, "o1"])
+        expect(probe.calls).toBe(1)
+        const user = yield* call("/reports", { headers: { "x-session-id": "s-user" } })
+        expect([user.status, user.body]).toEqual([
+          403,
+          { error: "Insufficient permissions. Required user types: ops, admin" }
+        ])
+        expect(probe.calls).toBe(2)
+        const nobody = yield* call("/reports", { headers: { "x-session-id": "nope" } })
+        expect([nobody.status, nobody.body]).toEqual([401, { error: "Invalid session" }])
         expect(probe.calls).toBe(3)
       })
     )

@@ -6,7 +6,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
-import type { AuthenticatedUser } from "../CurrentUser.js"
+import { type AuthenticatedUser, CurrentUser } from "../CurrentUser.js"
 import type { SessionData } from "../SessionData.js"
 import { SessionValidator } from "../SessionValidator.js"
 import { SessionValidatorUnavailable } from "../SessionValidatorUnavailable.js"
@@ -70,6 +70,20 @@ const ownSession = (session: SessionData): SessionData => {
 }
 
 /**
+ * What an earlier guard or middleware established on this request, read from the context: the
+ * resolution a guard provides to what it wraps, or the `CurrentUser` an `HttpApiAuth` middleware
+ * provides (Effect 3's `HttpApiBuilder` lets a middleware pass on only the service it `provides`,
+ * and every `HttpApiAuth` middleware provides `CurrentUser` and lets only an authenticated request
+ * through).
+ */
+const established = (context: Context.Context<never>): Resolution | undefined => {
+  const resolution = Context.getOption(context, EstablishedResolution)
+  if (Option.isSome(resolution)) return resolution.value
+  const user = Context.getOption(context, CurrentUser)
+  return Option.isSome(user) ? { _tag: "Authenticated", user: user.value } : undefined
+}
+
+/**
  * The established resolution if an earlier guard set one (`known`), else a fresh one: read the id,
  * and ask the validator only for a well-formed one.
  */
@@ -78,8 +92,8 @@ export const resolve = <A, E, R>(
   next: (resolution: Resolution, known: boolean) => Effect.Effect<A, E, R>
 ): Effect.Effect<A, E, R | ResolveRequirements> =>
   Effect.contextWithEffect((context: Context.Context<ResolveRequirements>) => {
-    const known = Context.getOption(context, EstablishedResolution)
-    if (Option.isSome(known)) return next(known.value, true)
+    const known = established(context as Context.Context<never>)
+    if (known !== undefined) return next(known, true)
     const request = Context.get(context, HttpServerRequest.HttpServerRequest)
     const reading = readSessionId(request, settings.source)
     switch (reading._tag) {
