@@ -76,7 +76,7 @@ const ownSession = (session: SessionData): SessionData => {
  * and every `HttpApiAuth` middleware provides `CurrentUser` and lets only an authenticated request
  * through).
  */
-const established = (context: Context.Context<never>): Resolution | undefined => {
+const established = (context: Context.Context<ResolveRequirements>): Resolution | undefined => {
   const resolution = Context.getOption(context, EstablishedResolution)
   if (Option.isSome(resolution)) return resolution.value
   const user = Context.getOption(context, CurrentUser)
@@ -92,7 +92,7 @@ export const resolve = <A, E, R>(
   next: (resolution: Resolution, known: boolean) => Effect.Effect<A, E, R>
 ): Effect.Effect<A, E, R | ResolveRequirements> =>
   Effect.contextWithEffect((context: Context.Context<ResolveRequirements>) => {
-    const known = established(context as Context.Context<never>)
+    const known = established(context)
     if (known !== undefined) return next(known, true)
     const request = Context.get(context, HttpServerRequest.HttpServerRequest)
     const reading = readSessionId(request, settings.source)
