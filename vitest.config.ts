@@ -5,7 +5,7 @@ export default defineConfig({
   resolve: {
     alias: {
       "#transport": fileURLToPath(
-        new URL("./src/Client/internal/transport.node.ts", import.meta.url)
+        new URL("./src/core/transport.node.ts", import.meta.url)
       ),
       "#httpClientAdapter": fileURLToPath(
         new URL("./src/Client/internal/httpClientAdapter.ts", import.meta.url)

@@ -8,7 +8,7 @@
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Effect from "effect/Effect"
-import type { Transport } from "../src/Client/internal/transport.js"
+import type { Transport } from "../src/Client/internal/exchange.js"
 
 // the built modules (`dist`), which an application runs; typed by their sources
 const built = (path: string) =>

@@ -5,8 +5,8 @@
  * @since 0.1.0
  */
 import * as Data from "effect/Data"
-import type { ErrorCode } from "./ApiResponse.js"
-import { urlForMessage } from "./internal/url.js"
+import type { ErrorCode } from "../core/ApiResponse.js"
+import { urlForMessage } from "../core/url.js"
 
 /**
  * The server answered with a status outside 2xx. `error` is the envelope's `error`, else its

@@ -10,7 +10,7 @@ export type {
   ApiSuccess,
   ErrorCode,
   ResponseMeta
-} from "./ApiResponse.js"
+} from "../core/ApiResponse.js"
 export {
   createSvc,
   type FetchFunction,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createSvc } from "../../src/Client/index.js"
-import { isEnvelope } from "../../src/Client/internal/response.js"
+import { isEnvelope } from "../../src/core/response.js"
 import { json, type Reply, startServer, type TestServer } from "./server.js"
 
 let server: TestServer

@@ -32,7 +32,7 @@ const fetchTransport: Plugin = {
   name: "svc-transport-fetch",
   setup: (build) => {
     build.onResolve({ filter: /^#transport$/ }, () => ({
-      path: fileURLToPath(new URL("../../src/Client/internal/transport.fetch.ts", import.meta.url))
+      path: fileURLToPath(new URL("../../src/core/transport.fetch.ts", import.meta.url))
     }))
     build.onResolve({ filter: /^#httpClientAdapter$/ }, () => ({
       path: fileURLToPath(

@@ -31,7 +31,7 @@ it("type-checks every TypeScript block of the README", () => {
         paths: {
           "svc-sdk": ["../../src/index.ts"],
           "svc-sdk/*": ["../../src/*/index.ts"],
-          "#transport": ["../../src/Client/internal/transport.node.ts"],
+          "#transport": ["../../src/core/transport.node.ts"],
           "#httpClientAdapter": ["../../src/Client/internal/httpClientAdapter.ts"],
           "#asyncStorage": ["../../src/Storage/internal/asyncStorageModule.ts"]
         }

@@ -93,8 +93,6 @@ describe("pnpm installs the tarball with the README's line", () => {
        const own = createRequire(createRequire(import.meta.url).resolve("svc-sdk/Client"))
        console.log(own.resolve("#transport").split("/svc-sdk/")[1])`
     )
-    expect(node("transport.mjs", ["react-native"])).toBe(
-      "dist/cjs/Client/internal/transport.fetch.cjs"
-    )
+    expect(node("transport.mjs", ["react-native"])).toBe("dist/cjs/core/transport.fetch.cjs")
   })
 })

@@ -9,7 +9,30 @@ import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import type * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
-import type { ApiFailure, ApiResponse, ApiSuccess, ResponseMeta } from "../ApiResponse.js"
+import type { ApiFailure, ApiResponse, ApiSuccess, ResponseMeta } from "../../core/ApiResponse.js"
+import { assignHeaders, checkHeader, type HeaderRecord, hasHeader } from "../../core/headers.js"
+import {
+  errorText,
+  liftEnvelope,
+  parseBody,
+  type ResponseType,
+  statusTextOf,
+  toApiSuccess,
+  UnreadableBody
+} from "../../core/response.js"
+import {
+  REDIRECT_STATUSES,
+  type TransportFailure,
+  type TransportRequest,
+  type TransportResponse
+} from "../../core/transport.js"
+import {
+  absoluteUrlProblem,
+  appendParams,
+  isSameOrigin,
+  joinUrl,
+  parseBaseUrl
+} from "../../core/url.js"
 import type {
   HttpMethod,
   RedirectMode,
@@ -30,7 +53,7 @@ import {
   TimeoutError
 } from "../SvcError.js"
 import { encodeBody } from "./body.js"
-import { assignHeaders, checkHeader, type HeaderRecord, hasHeader } from "./headers.js"
+import type { Transport } from "./exchange.js"
 import {
   runOnRequest,
   runOnResponse,
@@ -50,25 +73,8 @@ import {
   isStandardSchema,
   timeoutMillis
 } from "./normalize.js"
-import {
-  errorText,
-  liftEnvelope,
-  parseBody,
-  type ResponseType,
-  statusTextOf,
-  toApiSuccess,
-  UnreadableBody
-} from "./response.js"
 import { backoff, honourRetryAfter, isRetryableRequest, isTransient } from "./retry.js"
 import { knownSession, makeSessionState, resolveSession, type SessionState } from "./session.js"
-import {
-  REDIRECT_STATUSES,
-  type Transport,
-  type TransportFailure,
-  type TransportRequest,
-  type TransportResponse
-} from "./transport.js"
-import { absoluteUrlProblem, appendParams, isSameOrigin, joinUrl, parseBaseUrl } from "./url.js"
 
 /** Everything one client holds; shared by its two faces. */
 export interface ClientState {

@@ -10,8 +10,7 @@ import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as RuntimeFlags from "effect/RuntimeFlags"
-import { defaultTransport } from "#transport"
-import type { ApiFailure, ApiResponse, ApiSuccess } from "../ApiResponse.js"
+import type { ApiFailure, ApiResponse, ApiSuccess } from "../../core/ApiResponse.js"
 import type { SvcClientFacade, SvcConfig } from "../SvcClient.js"
 import type { SvcError } from "../SvcError.js"
 import { fromHttpError, makeState } from "./client.js"
@@ -124,6 +123,6 @@ const promiseFace = (report: (error: Error) => void): service.Face<"promise"> =>
 /** The facade over a fresh client: `config.fetch`, else the runtime's transport. */
 export const make = (baseUrl: string, config?: SvcConfig): SvcClientFacade => {
   const state = makeState(baseUrl, config)
-  const transport = service.transportFor(config, () => defaultTransport)
+  const transport = service.transportFor(config, () => service.runtimeTransport)
   return mark(service.fromState(state, transport, promiseFace(state.report)))
 }

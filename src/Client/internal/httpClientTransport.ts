@@ -11,24 +11,26 @@ import * as Headers from "@effect/platform/Headers"
 import * as HttpBody from "@effect/platform/HttpBody"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as FiberId from "effect/FiberId"
+import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import * as Stream from "effect/Stream"
 import { decompress } from "#transport"
 import {
+  answered,
   concat,
   describeCause,
-  exchange,
   failed,
   isFollowedRedirect,
   redirectAnswer,
-  type Transport,
   type TransportFailure,
   type TransportResponse,
   tooLarge
-} from "./transport.js"
+} from "../../core/transport.js"
+import { exchange, type Transport } from "./exchange.js"
 
 class TooLarge {
   readonly _tag = "TooLarge"
@@ -120,13 +122,16 @@ export const fromHttpClient = (httpClient: HttpClient.HttpClient): Transport => 
     // run as an exchange of its own, on the caller's runtime (its span, Clock and services), so
     // that the try's deadline bounds it as it bounds every transport's
     return Effect.flatMap(Effect.runtime<never>(), (runtime) =>
-      exchange<TransportResponse>((settle) => {
+      exchange((_, settle) => {
         const fiber = Runtime.runFork(runtime)(program)
-        fiber.addObserver((exit) =>
-          settle(Exit.isSuccess(exit) ? Effect.succeed(exit.value) : Effect.failCause(exit.cause))
-        )
+        fiber.addObserver((exit) => {
+          if (Exit.isSuccess(exit)) return settle(answered(exit.value))
+          const failure = Cause.failureOption(exit.cause)
+          const defect = Cause.squash(exit.cause)
+          settle(Option.isSome(failure) ? failure.value : failed(describeCause(defect), defect))
+        })
         return () => fiber.unsafeInterruptAsFork(FiberId.none)
-      }, request.deadline)
+      }, request)
     )
   }
 }

@@ -4,7 +4,7 @@
  * rejection, or an interceptor's wrong return value, ends the request with an `InterceptorError`.
  */
 import * as Effect from "effect/Effect"
-import type { ApiResponse } from "../ApiResponse.js"
+import type { ApiResponse } from "../../core/ApiResponse.js"
 import type { RequestConfig, RequestInterceptor, ResponseInterceptor } from "../SvcClient.js"
 import { InterceptorError } from "../SvcError.js"
 

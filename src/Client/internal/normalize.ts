@@ -6,13 +6,13 @@
 import * as Duration from "effect/Duration"
 import * as Either from "effect/Either"
 import * as Schedule from "effect/Schedule"
+import { checkHeader } from "../../core/headers.js"
+import { RESPONSE_TYPES } from "../../core/response.js"
+import { endpointProblem } from "../../core/url.js"
 import type { RequestOptions, SvcConfig } from "../SvcClient.js"
 import { InvalidRequestError, type SvcError } from "../SvcError.js"
-import { checkHeader } from "./headers.js"
-import { RESPONSE_TYPES } from "./response.js"
 import { backoff } from "./retry.js"
 import { checkSessionId } from "./session.js"
-import { endpointProblem } from "./url.js"
 
 /** Default timeout: 30 s. */
 export const DEFAULT_TIMEOUT_MILLIS = 30_000

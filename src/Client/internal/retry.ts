@@ -5,8 +5,8 @@ import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
+import { getHeader } from "../../core/headers.js"
 import type { SvcError } from "../SvcError.js"
-import { getHeader } from "./headers.js"
 
 /** Statuses worth another try. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([

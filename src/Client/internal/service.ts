@@ -5,8 +5,10 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { defaultTransport } from "#transport"
+import type { ApiSuccess } from "../../core/ApiResponse.js"
+import { assignHeaders, checkHeader } from "../../core/headers.js"
+import { fetchTransport } from "../../core/transport.fetch.js"
 import { QueryBuilder, type QueryRequest } from "../../Query/index.js"
-import type { ApiSuccess } from "../ApiResponse.js"
 import type {
   ClientFace,
   ClientSurface,
@@ -18,7 +20,7 @@ import type {
 } from "../SvcClient.js"
 import type { SvcError } from "../SvcError.js"
 import { type ClientState, makeState, request } from "./client.js"
-import { assignHeaders, checkHeader } from "./headers.js"
+import { fromSend, type Transport } from "./exchange.js"
 import {
   checkSessionId,
   forgetSession,
@@ -27,8 +29,6 @@ import {
   resolveSession,
   unpersistSession
 } from "./session.js"
-import { fetchTransport } from "./transport.fetch.js"
-import type { Transport } from "./transport.js"
 
 const checkFunction = (value: unknown, name: string): void => {
   if (typeof value !== "function") throw new TypeError(`${name} must be a function`)
@@ -151,12 +151,15 @@ export const fromState = <F extends ClientFace>(
 export const transportFor = (
   config: SvcConfig | undefined,
   fallback: () => Transport
-): Transport => (config?.fetch === undefined ? fallback() : fetchTransport(config.fetch))
+): Transport => (config?.fetch === undefined ? fallback() : fromSend(fetchTransport(config.fetch)))
+
+/** The runtime's own transport (undici on Node, fetch elsewhere), for the facade and layerDefault. */
+export const runtimeTransport: Transport = /*#__PURE__*/ fromSend(defaultTransport)
 
 /** The Effect API over the facade's transport: `config.fetch`, else the runtime's. */
 export const fromDefaultTransport = (baseUrl: string, config?: SvcConfig): SvcClientService =>
   fromState(
     makeState(baseUrl, config),
-    transportFor(config, () => defaultTransport),
+    transportFor(config, () => runtimeTransport),
     effectFace
   )

@@ -1,7 +1,7 @@
 /**
  * Response bodies and envelopes.
  */
-import type { ApiSuccess, ResponseMeta } from "../ApiResponse.js"
+import type { ApiSuccess, ResponseMeta } from "./ApiResponse.js"
 
 const ENVELOPE_KEYS = new Set(["success", "data", "error", "message", "meta", "status"])
 

@@ -1,17 +1,11 @@
 /**
- * The transport contract: a transport sends one prepared request and hands back its status,
- * headers and body bytes. Everything else — URL, headers, session, interceptors, redirects, retry,
- * decoding, envelope — is the one pipeline of `client.ts`, the same over every transport.
- *
- * What a try may take is an argument, not a side channel: `deadline` and `maxResponseBytes` are
- * enforced by the transport itself (the deadline through {@link exchange}, on the fiber's `Clock`),
- * and interrupting the Effect aborts the exchange.
+ * The transport contract, shared by both Effect lines: a transport sends one prepared request and
+ * hands back its status, headers and body bytes through a callback. Everything else — URL, headers,
+ * session, interceptors, redirects, retry, time limits, decoding, envelope — is the one pipeline,
+ * the same over every transport. A transport is plain TypeScript: each Effect line runs it in the
+ * one exchange of its binding, which enforces the try's deadline on the fiber's `Clock` and aborts
+ * the exchange when the fiber is interrupted.
  */
-import type * as Clock from "effect/Clock"
-import * as Duration from "effect/Duration"
-import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
-import * as FiberId from "effect/FiberId"
 
 /** One request, ready to go. */
 export interface TransportRequest {
@@ -90,77 +84,21 @@ export const redirectAnswer = (
 
 const EMPTY = new Uint8Array(0)
 
-/** Sends one request; interruption aborts it. */
-export type Transport = (
-  request: TransportRequest
-) => Effect.Effect<TransportResponse, TransportFailure>
-
-/**
- * How a transport starts an exchange: it calls `settle` once with the outcome and returns how to
- * abort the exchange.
- */
-export type Start<A> = (settle: (outcome: Effect.Effect<A, TransportFailure>) => void) => Abort
+/** What an exchange ended with: a response, or why none came. */
+export type Outcome =
+  | { readonly _tag: "Response"; readonly response: TransportResponse }
+  | TransportFailure
 
 /** Aborts an exchange (the deadline passed, or the fiber waiting on it was interrupted). */
 export type Abort = (reason: Error) => void
 
 /**
- * An exchange as an Effect, bounded by `deadline` (a time on the fiber's `Clock`, `undefined`: no
- * limit): past it, the exchange is aborted and fails with `TimedOut`. Interrupting the fiber that
- * waits on it aborts it too. This is the pipeline's one time limit for a try: every transport runs
- * its exchanges here, so every hop of a try shares the try's deadline, on whatever `Clock` the
- * fiber has (`TestClock` in tests).
+ * A transport: starts sending `request`, calls `settle` once with the outcome, and returns how to
+ * abort the exchange. It enforces `maxResponseBytes` itself; the deadline is the binding's.
  */
-export const exchange = <A>(start: Start<A>, deadline: number | undefined) =>
-  Effect.clockWith((clock) =>
-    Effect.async<A, TransportFailure>((resume) => {
-      let settled = false
-      let cancelTimer: (() => void) | undefined
-      let abort: Abort | undefined
-      const settle = (outcome: Effect.Effect<A, TransportFailure>) => {
-        if (settled) return
-        settled = true
-        cancelTimer?.()
-        resume(outcome)
-      }
-      if (deadline !== undefined) {
-        const left = deadline - clock.unsafeCurrentTimeMillis()
-        if (left <= 0) return resume(Effect.fail(timedOut))
-        cancelTimer = startTimer(clock, left, () => {
-          settle(Effect.fail(timedOut))
-          abort?.(new Error("Request timed out"))
-        })
-      }
-      abort = start(settle)
-      if (settled) return
-      return Effect.sync(() => {
-        settled = true
-        cancelTimer?.()
-        abort?.(new Error("Request interrupted"))
-      })
-    })
-  )
+export type Send = (request: TransportRequest, settle: (outcome: Outcome) => void) => Abort
 
-/** Effect's live `Clock`, the one a fiber has unless something (`TestClock`) replaced it. */
-const liveClock = /*#__PURE__*/ Effect.runSync(Effect.clock)
-
-/**
- * Calls `onTime` after `millis` on `clock`; returns how to cancel. On Effect's live `Clock` that is
- * the plain timer its own `sleep` sets (a sleep on a fiber of its own would add ~9 µs to every try:
- * measured); on any other `Clock` it is that Clock's `sleep`, on a fiber of its own.
- */
-const startTimer = (clock: Clock.Clock, millis: number, onTime: () => void): (() => void) => {
-  if (clock === liveClock) {
-    const timer = setTimeout(onTime, millis)
-    return () => clearTimeout(timer)
-  }
-  const sleeping = Effect.runFork(clock.sleep(Duration.millis(millis)))
-  sleeping.addObserver((exit) => {
-    if (Exit.isSuccess(exit)) onTime()
-  })
-  return () => sleeping.unsafeInterruptAsFork(FiberId.none)
-}
-
+export const answered = (response: TransportResponse): Outcome => ({ _tag: "Response", response })
 export const timedOut: TransportFailure = { _tag: "TimedOut" }
 export const tooLarge = (status: number): TransportFailure => ({ _tag: "TooLarge", status })
 export const failed = (reason: string, cause?: unknown): TransportFailure =>

@@ -1,0 +1,111 @@
+/**
+ * The default transport in browsers, React Native, Bun, Deno and workers: `fetch` (or the
+ * `config.fetch` given). Redirects are never followed by fetch itself (`redirect: "manual"`): the
+ * pipeline follows them, checking each hop's origin. A browser's fetch hides a redirect's target
+ * (an opaque response); the pipeline then lets fetch follow it only when the request carries no
+ * credentials of the client's.
+ */
+import {
+  answered,
+  describeCause,
+  failed,
+  headersFromFetch,
+  isFollowedRedirect,
+  type Outcome,
+  readStream,
+  redirectAnswer,
+  type Send,
+  tooLarge
+} from "./transport.js"
+
+/**
+ * A fetch-compatible function, as `config.fetch`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>
+
+/** A transport over `fetchFunction`, or the global `fetch` at the time of each request. */
+export const fetchTransport =
+  (fetchFunction?: FetchFunction): Send =>
+  (request, settle) => {
+    const controller = new AbortController()
+    let done = false
+    const finish = (outcome: Outcome) => {
+      if (done) return
+      done = true
+      settle(outcome)
+    }
+    const send = fetchFunction ?? globalThis.fetch
+    const respond = async (): Promise<Outcome> => {
+      const response = await send(request.url, {
+        method: request.method,
+        headers: request.headers,
+        body: (request.body ?? null) as BodyInit | null,
+        redirect: request.followHiddenRedirects ? "follow" : "manual",
+        signal: controller.signal
+      })
+      if (response.type === "opaqueredirect") {
+        return answered({
+          status: 0,
+          statusText: "",
+          headers: {},
+          body: new Uint8Array(0),
+          hiddenRedirect: true
+        })
+      }
+      const headers = headersFromFetch(response.headers)
+      if (request.followRedirects && isFollowedRedirect(response.status, headers)) {
+        // followed on its headers: the body is never waited for
+        response.body?.cancel().catch(() => undefined)
+        return answered(redirectAnswer(response.status, response.statusText, headers))
+      }
+      const body = await readStream(response.body, request.maxResponseBytes)
+      if (body === "TooLarge") return tooLarge(response.status)
+      return answered({
+        status: response.status,
+        statusText: response.statusText,
+        headers,
+        body,
+        hiddenRedirect: false
+      })
+    }
+    respond().then(finish, (cause: unknown) => finish(failed(describeCause(cause), cause)))
+    return (reason) => {
+      done = true
+      controller.abort(reason)
+    }
+  }
+
+/** The facade's transport on this runtime. */
+export const defaultTransport: Send = fetchTransport()
+
+const FORMATS: Readonly<Record<string, string>> = {
+  gzip: "gzip",
+  "x-gzip": "gzip",
+  deflate: "deflate"
+}
+
+/**
+ * Undoes `content-encoding` with the platform's `DecompressionStream` (gzip, deflate), stopping
+ * past `limit` bytes; another coding leaves the bytes as they are. (fetch itself decompresses
+ * what it receives; this serves the `HttpClient` adapter.)
+ */
+export const decompress = async (
+  bytes: Uint8Array,
+  encoding: string | undefined,
+  limit: number
+): Promise<Uint8Array | "TooLarge"> => {
+  const format = FORMATS[encoding?.trim().toLowerCase() ?? ""]
+  if (format === undefined || bytes.byteLength === 0) return bytes
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>])
+    .stream()
+    .pipeThrough(
+      new DecompressionStream(format as CompressionFormat) as unknown as ReadableWritablePair<
+        Uint8Array,
+        Uint8Array
+      >
+    )
+  return readStream(stream, limit)
+}

@@ -1,0 +1,231 @@
+/**
+ * The default transport on Node: undici, dispatching through its global dispatcher, so that
+ * `setGlobalDispatcher`, proxy agents and `MockAgent` apply. It reads the body as it arrives,
+ * stops past `maxResponseBytes`, answers a followed redirect on its headers, and decompresses gzip,
+ * deflate and br bodies (undici hands them over as sent).
+ */
+import { constants } from "node:buffer"
+import { promisify } from "node:util"
+import * as zlib from "node:zlib"
+import type { Dispatcher } from "undici"
+import { fetchTransport } from "./transport.fetch.js"
+import {
+  type Abort,
+  addHeader,
+  answered,
+  concat,
+  describeCause,
+  failed,
+  isFollowedRedirect,
+  type Outcome,
+  redirectAnswer,
+  type Send,
+  type TransportFailure,
+  type TransportRequest,
+  tooLarge
+} from "./transport.js"
+
+const gunzip = promisify(zlib.gunzip)
+const inflate = promisify(zlib.inflate)
+const inflateRaw = promisify(zlib.inflateRaw)
+const brotli = promisify(zlib.brotliDecompress)
+
+type Decoder = (bytes: Uint8Array, options: zlib.ZlibOptions) => Promise<Buffer>
+
+const DECODERS: Readonly<Record<string, Decoder>> = {
+  gzip: gunzip,
+  "x-gzip": gunzip,
+  // servers disagree on deflate: zlib-wrapped (RFC 1950) as specified, or raw
+  deflate: (bytes, options) =>
+    bytes[0] !== undefined && (bytes[0] & 0x0f) === 0x08
+      ? inflate(bytes, options)
+      : inflateRaw(bytes, options),
+  br: brotli as Decoder
+}
+
+/**
+ * Undoes `content-encoding` (last applied first), stopping past `limit` bytes; an unknown coding
+ * leaves the bytes as sent.
+ */
+export const decompress = async (
+  bytes: Uint8Array,
+  encoding: string | undefined,
+  limit: number
+): Promise<Uint8Array | "TooLarge"> => {
+  if (encoding === undefined || bytes.byteLength === 0) return bytes
+  const codings = encoding
+    .toLowerCase()
+    .split(",")
+    .map((coding) => coding.trim())
+    .filter((coding) => coding !== "" && coding !== "identity")
+  let out = bytes
+  for (const coding of codings.reverse()) {
+    const decode = DECODERS[coding]
+    if (decode === undefined) return out
+    try {
+      out = await decode(out, { maxOutputLength: Math.min(limit, constants.MAX_LENGTH) })
+    } catch (cause) {
+      if ((cause as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") return "TooLarge"
+      throw cause
+    }
+  }
+  return out.byteLength > limit ? "TooLarge" : out
+}
+
+/**
+ * Response headers from undici's raw form (`[name, value, name, value, …]`), lower-case names,
+ * repeated headers joined with `, ` (`set-cookie` with `\n`).
+ */
+const headersOf = (
+  raw: ReadonlyArray<Buffer | string>,
+  util: typeof import("undici")["util"]
+): Record<string, string> => {
+  const headers: Record<string, string> = {}
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    // undici's own lookup answers the common names with a string it keeps, lower-case already
+    addHeader(headers, util.headerNameToString(raw[i]!), raw[i + 1]!.toString("latin1"))
+  }
+  return headers
+}
+
+/**
+ * A transport over `dispatcher`, or undici's global dispatcher at the time of each request. The
+ * handler uses undici's classic handler methods, which every undici a global dispatcher may come
+ * from understands: this package's (7), and the one inside Node 20 and 22 (6), whose `fetch` may
+ * have installed the global dispatcher first.
+ */
+export const undiciTransport =
+  (dispatcher?: Dispatcher): Send =>
+  (request, settle) => {
+    if (undici !== undefined) return dispatch(undici, dispatcher, request, settle)
+    // undici itself is loaded by the first request: importing svc-sdk stays cheap
+    let abort: Abort | undefined
+    let aborted: Error | undefined
+    import("undici").then(
+      (loaded) => {
+        undici ??= loaded
+        if (aborted === undefined) abort = dispatch(undici, dispatcher, request, settle)
+      },
+      (cause: unknown) => settle(failed(describeCause(cause), cause))
+    )
+    return (reason) => {
+      aborted = reason
+      abort?.(reason)
+    }
+  }
+
+let undici: typeof import("undici") | undefined
+
+const dispatch = (
+  loaded: typeof import("undici"),
+  dispatcher: Dispatcher | undefined,
+  request: TransportRequest,
+  settle: (outcome: Outcome) => void
+): Abort => {
+  let done = false
+  let abortDispatch: ((reason: Error) => void) | undefined
+  let pendingAbort: Error | undefined
+  let status = 0
+  let statusText = ""
+  let headers: Record<string, string> = {}
+  const chunks: Array<Uint8Array> = []
+  let size = 0
+  const end = () => {
+    done = true
+    chunks.length = 0
+  }
+  const abort = (reason: Error) => {
+    end()
+    if (abortDispatch === undefined) pendingAbort = reason
+    else abortDispatch(reason)
+  }
+  const finish = (outcome: Outcome) => {
+    if (done) return
+    end()
+    settle(outcome)
+  }
+  const fail = (failure: TransportFailure) => {
+    finish(failure)
+    abort(new Error("Request ended by the client"))
+  }
+  const respond = (body: Uint8Array) =>
+    finish(answered({ status, statusText, headers, body, hiddenRedirect: false }))
+  const url = new URL(request.url)
+  const handler = {
+    onConnect: (abortRequest: (reason?: Error) => void) => {
+      abortDispatch = abortRequest
+      if (pendingAbort !== undefined) abortRequest(pendingAbort)
+    },
+    onHeaders: (
+      statusCode: number,
+      rawHeaders: Array<Buffer>,
+      _resume: () => void,
+      message: string
+    ) => {
+      status = statusCode
+      statusText = message ?? ""
+      headers = headersOf(rawHeaders, loaded.util)
+      if (request.followRedirects && isFollowedRedirect(status, headers)) {
+        // followed on its headers: the body is never waited for
+        finish(answered(redirectAnswer(status, statusText, headers)))
+        abort(new Error("Redirect followed"))
+        return false
+      }
+      return true
+    },
+    onData: (chunk: Buffer) => {
+      size += chunk.byteLength
+      // compressed bytes count too: a body is never held past the limit, sent or decoded
+      if (size > request.maxResponseBytes) {
+        fail(tooLarge(status))
+        return false
+      }
+      chunks.push(chunk)
+      return true
+    },
+    onComplete: () => {
+      if (done) return
+      const raw = concat(chunks, size)
+      const encoding = headers["content-encoding"]
+      if (encoding === undefined) return respond(raw)
+      decompress(raw, encoding, request.maxResponseBytes).then(
+        (body) => (body === "TooLarge" ? finish(tooLarge(status)) : respond(body)),
+        (cause: unknown) => finish(failed("the body could not be decompressed", cause))
+      )
+    },
+    onError: (error: Error) => finish(failed(describeCause(error), error))
+  }
+  try {
+    ;(dispatcher ?? loaded.getGlobalDispatcher()).dispatch(
+      {
+        origin: url.origin,
+        path: url.pathname + url.search,
+        method: request.method as Dispatcher.HttpMethod,
+        headers: request.headers as Record<string, string>,
+        body: request.body ?? null,
+        // the binding's deadline bounds the whole try, on the fiber's Clock
+        headersTimeout: 0,
+        bodyTimeout: 0
+      },
+      handler as unknown as Dispatcher.DispatchHandler
+    )
+  } catch (cause) {
+    finish(failed(describeCause(cause), cause))
+  }
+  return abort
+}
+
+/** Set on `globalThis` by `@mswjs/interceptors` (msw's `setupServer`) while it intercepts fetch. */
+const FETCH_INTERCEPTOR = Symbol.for("fetch-interceptor")
+
+const viaUndici = undiciTransport()
+const viaFetch = fetchTransport()
+
+/**
+ * The facade's transport on this runtime: undici, or `fetch` while msw intercepts it, so that an
+ * app's tests with msw see the client's requests (msw cannot see undici's dispatcher).
+ */
+export const defaultTransport: Send = (request, settle) =>
+  (globalThis as Record<symbol, unknown>)[FETCH_INTERCEPTOR] === undefined
+    ? viaUndici(request, settle)
+    : viaFetch(request, settle)
