@@ -10,6 +10,7 @@ import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { DEFAULT_SESSION_HEADER } from "../core/http.js"
 import type { AuthContext, CurrentUser } from "./CurrentUser.js"
 import * as internal from "./internal/guards.js"
 import { nameOption } from "./internal/options.js"
@@ -196,7 +197,7 @@ export const layerRedactSessionHeader = (options?: {
   const header = nameOption(
     "layerRedactSessionHeader: options.header",
     options?.header,
-    "X-Session-Id"
+    DEFAULT_SESSION_HEADER
   )
   return Layer.scopedDiscard(
     Effect.locallyScopedWith(Headers.currentRedactedNames, (names) => [

@@ -28,6 +28,7 @@ import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
+import { DEFAULT_SESSION_HEADER } from "../core/http.js"
 import { type AuthenticatedUser, CurrentUser } from "./CurrentUser.js"
 import type { GuardOptions, PermissionOptions } from "./Guards.js"
 import {
@@ -152,7 +153,7 @@ export type Schemes = Readonly<Record<string, HttpApiSecurity.ApiKey>>
 const schemesOf = (options: SchemeOptions | undefined): Schemes => {
   const { cookie, query } = guardSettings("HttpApiAuth.Tag", options).source
   const places: Array<readonly ["header" | "cookie" | "query", string | false]> = [
-    ["header", options?.header ?? "X-Session-Id"],
+    ["header", options?.header ?? DEFAULT_SESSION_HEADER],
     ["cookie", cookie],
     ["query", query]
   ]

@@ -16,6 +16,10 @@ import type * as Redacted from "effect/Redacted"
 import type * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
 import type { ApiResponse, ApiSuccess } from "../core/ApiResponse.js"
+import type { HttpMethod } from "../core/http.js"
+import type { ResponseType } from "../core/response.js"
+import type { StandardSchemaV1 } from "../core/standardSchema.js"
+import type { FetchFunction } from "../core/transport.fetch.js"
 import type { Params } from "../core/url.js"
 import type { QueryBuilder } from "../Query/index.js"
 import type { StorageAdapter } from "../Storage/StorageAdapter.js"
@@ -24,13 +28,7 @@ import * as service from "./internal/service.js"
 import * as viaHttpClient from "./internal/viaHttpClient.js"
 import type { SvcError } from "./SvcError.js"
 
-/**
- * An HTTP method the client sends.
- *
- * @since 0.1.0
- * @category models
- */
-export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS"
+export type { FetchFunction, HttpMethod, ResponseType, StandardSchemaV1 }
 
 /**
  * A value of `options.params`: arrays repeat the key, `null`/`undefined` are dropped, a `Date` is
@@ -86,15 +84,6 @@ export type ResponseInterceptor = (
 ) => ApiResponse<unknown> | Promise<ApiResponse<unknown>>
 
 /**
- * How the body of a response is read: `"auto"` by its media type (JSON, text in its charset, or
- * bytes), or always as `"json"`, `"text"`, `"bytes"` (`Uint8Array`) or `"blob"`.
- *
- * @since 0.1.0
- * @category models
- */
-export type ResponseType = "auto" | "json" | "text" | "bytes" | "blob"
-
-/**
  * `"follow"`: the client follows redirects itself, up to 10 hops, dropping the session and other
  * credentials on a hop to another origin. `"manual"`: a 3xx is the answer, `location` in its
  * `headers`.
@@ -103,14 +92,6 @@ export type ResponseType = "auto" | "json" | "text" | "bytes" | "blob"
  * @category models
  */
 export type RedirectMode = "follow" | "manual"
-
-/**
- * A fetch-compatible function for `config.fetch`.
- *
- * @since 0.1.0
- * @category models
- */
-export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>
 
 /**
  * Client configuration. Checked once at construction: bad values throw a `TypeError` or
@@ -228,38 +209,6 @@ export interface SvcConfig {
    * @default "follow"
    */
   readonly redirect?: RedirectMode
-}
-
-/**
- * A Standard Schema v1 validator (https://standardschema.dev): what zod, valibot and arktype
- * schemas are. Only `~standard.validate` is used.
- *
- * @since 0.1.0
- * @category models
- */
-export interface StandardSchemaV1<Output = unknown> {
-  readonly "~standard": {
-    readonly version: 1
-    readonly vendor: string
-    readonly validate: (
-      value: unknown
-    ) => StandardSchemaV1.Result<Output> | Promise<StandardSchemaV1.Result<Output>>
-  }
-}
-
-/**
- * @since 0.1.0
- */
-export declare namespace StandardSchemaV1 {
-  /** @since 0.1.0 */
-  export type Result<Output> =
-    | { readonly value: Output; readonly issues?: undefined }
-    | {
-        readonly issues: ReadonlyArray<{
-          readonly message: string
-          readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined
-        }>
-      }
 }
 
 /**

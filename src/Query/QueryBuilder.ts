@@ -11,14 +11,12 @@
  *
  * @since 0.1.0
  */
+
+import type { HttpMethod } from "../core/http.js"
 import * as internal from "./internal/builder.js"
 import type { FilterOperator, FilterValue, OperatorName, OrderedValue } from "./Operators.js"
 
-/**
- * @since 0.1.0
- * @category models
- */
-export type HttpMethod = internal.HttpMethod
+export type { HttpMethod }
 
 /**
  * What an execution method hands to the executor: `url` is {@link QueryBuilder.toURL}, `headers`

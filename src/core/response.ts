@@ -5,7 +5,13 @@ import type { ApiSuccess, ResponseMeta } from "./ApiResponse.js"
 
 const ENVELOPE_KEYS = new Set(["success", "data", "error", "message", "meta", "status"])
 
-/** How a response body is read (`options.responseType`). */
+/**
+ * How the body of a response is read: `"auto"` by its media type (JSON, text in its charset, or
+ * bytes), or always as `"json"`, `"text"`, `"bytes"` (`Uint8Array`) or `"blob"`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type ResponseType = "auto" | "json" | "text" | "bytes" | "blob"
 
 export const RESPONSE_TYPES: ReadonlySet<string> = new Set([

@@ -5,6 +5,7 @@
  * (an opaque response); the pipeline then lets fetch follow it only when the request carries no
  * credentials of the client's.
  */
+import { type Decoder, decompressWith, isZlibWrapped } from "./decompress.js"
 import {
   answered,
   describeCause,
@@ -81,31 +82,55 @@ export const fetchTransport =
 /** The facade's transport on this runtime. */
 export const defaultTransport: Send = fetchTransport()
 
-const FORMATS: Readonly<Record<string, string>> = {
-  gzip: "gzip",
-  "x-gzip": "gzip",
-  deflate: "deflate"
+/** A `DecompressionStream` decoder under `limit`. */
+const streamDecoder =
+  (format: string): Decoder =>
+  (bytes, limit) =>
+    readStream(
+      new Blob([bytes as Uint8Array<ArrayBuffer>])
+        .stream()
+        .pipeThrough(
+          new DecompressionStream(format as CompressionFormat) as unknown as ReadableWritablePair<
+            Uint8Array,
+            Uint8Array
+          >
+        ),
+      limit
+    )
+
+/** Whether this runtime's `DecompressionStream` knows `format` (brotli is not everywhere). */
+const supports = (format: string): boolean => {
+  try {
+    new DecompressionStream(format as CompressionFormat)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /**
- * Undoes `content-encoding` with the platform's `DecompressionStream` (gzip, deflate), stopping
- * past `limit` bytes; another coding leaves the bytes as they are. (fetch itself decompresses
- * what it receives; this serves the `HttpClient` adapter.)
+ * Undoes `content-encoding` with the platform's `DecompressionStream`: gzip and deflate (wrapped
+ * or raw), and br where the platform has it. (fetch itself decompresses what it receives; this
+ * serves the `HttpClient` adapter.)
  */
-export const decompress = async (
+export const decompress = (
   bytes: Uint8Array,
   encoding: string | undefined,
   limit: number
-): Promise<Uint8Array | "TooLarge"> => {
-  const format = FORMATS[encoding?.trim().toLowerCase() ?? ""]
-  if (format === undefined || bytes.byteLength === 0) return bytes
-  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>])
-    .stream()
-    .pipeThrough(
-      new DecompressionStream(format as CompressionFormat) as unknown as ReadableWritablePair<
-        Uint8Array,
-        Uint8Array
-      >
-    )
-  return readStream(stream, limit)
+): Promise<Uint8Array | "TooLarge"> => streamDecompress()(bytes, encoding, limit)
+
+let decoders: ReturnType<typeof decompressWith> | undefined
+
+const streamDecompress = () => {
+  if (decoders !== undefined) return decoders
+  const gzip = streamDecoder("gzip")
+  const table: Record<string, Decoder> = {
+    gzip,
+    "x-gzip": gzip,
+    deflate: (bytes, limit) =>
+      streamDecoder(isZlibWrapped(bytes) ? "deflate" : "deflate-raw")(bytes, limit)
+  }
+  if (supports("brotli")) table.br = streamDecoder("brotli")
+  decoders = decompressWith(table)
+  return decoders
 }

@@ -8,6 +8,7 @@ import { constants } from "node:buffer"
 import { promisify } from "node:util"
 import * as zlib from "node:zlib"
 import type { Dispatcher } from "undici"
+import { type Decoder, decompressWith, isZlibWrapped } from "./decompress.js"
 import { fetchTransport } from "./transport.fetch.js"
 import {
   type Abort,
@@ -25,52 +26,29 @@ import {
   tooLarge
 } from "./transport.js"
 
-const gunzip = promisify(zlib.gunzip)
-const inflate = promisify(zlib.inflate)
-const inflateRaw = promisify(zlib.inflateRaw)
-const brotli = promisify(zlib.brotliDecompress)
-
-type Decoder = (bytes: Uint8Array, options: zlib.ZlibOptions) => Promise<Buffer>
-
-const DECODERS: Readonly<Record<string, Decoder>> = {
-  gzip: gunzip,
-  "x-gzip": gunzip,
-  // servers disagree on deflate: zlib-wrapped (RFC 1950) as specified, or raw
-  deflate: (bytes, options) =>
-    bytes[0] !== undefined && (bytes[0] & 0x0f) === 0x08
-      ? inflate(bytes, options)
-      : inflateRaw(bytes, options),
-  br: brotli as Decoder
-}
-
-/**
- * Undoes `content-encoding` (last applied first), stopping past `limit` bytes; an unknown coding
- * leaves the bytes as sent.
- */
-export const decompress = async (
-  bytes: Uint8Array,
-  encoding: string | undefined,
-  limit: number
-): Promise<Uint8Array | "TooLarge"> => {
-  if (encoding === undefined || bytes.byteLength === 0) return bytes
-  const codings = encoding
-    .toLowerCase()
-    .split(",")
-    .map((coding) => coding.trim())
-    .filter((coding) => coding !== "" && coding !== "identity")
-  let out = bytes
-  for (const coding of codings.reverse()) {
-    const decode = DECODERS[coding]
-    if (decode === undefined) return out
+/** A zlib decoder under `limit`: a larger output is `TooLarge`. */
+const zlibDecoder =
+  (decode: (bytes: Uint8Array, options: zlib.ZlibOptions) => Promise<Buffer>): Decoder =>
+  async (bytes, limit) => {
     try {
-      out = await decode(out, { maxOutputLength: Math.min(limit, constants.MAX_LENGTH) })
+      return await decode(bytes, { maxOutputLength: Math.min(limit, constants.MAX_LENGTH) })
     } catch (cause) {
       if ((cause as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") return "TooLarge"
       throw cause
     }
   }
-  return out.byteLength > limit ? "TooLarge" : out
-}
+
+const gunzip = zlibDecoder(promisify(zlib.gunzip))
+const inflate = zlibDecoder(promisify(zlib.inflate))
+const inflateRaw = zlibDecoder(promisify(zlib.inflateRaw))
+
+/** Undoes `content-encoding` with zlib: gzip, deflate (wrapped or raw) and br. */
+export const decompress = decompressWith({
+  gzip: gunzip,
+  "x-gzip": gunzip,
+  deflate: (bytes, limit) => (isZlibWrapped(bytes) ? inflate : inflateRaw)(bytes, limit),
+  br: zlibDecoder(promisify(zlib.brotliDecompress) as (bytes: Uint8Array) => Promise<Buffer>)
+})
 
 /**
  * Response headers from undici's raw form (`[name, value, name, value, …]`), lower-case names,

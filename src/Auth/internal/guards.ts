@@ -2,6 +2,7 @@ import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import { DEFAULT_SESSION_HEADER } from "../../core/http.js"
 import { AuthContext, type AuthenticatedUser, CurrentUser, guest } from "../CurrentUser.js"
 import type { GuardOptions, PermissionOptions } from "../Guards.js"
 import type { SessionData } from "../SessionData.js"
@@ -34,7 +35,11 @@ export const guardSettings = (
   }
   return {
     source: {
-      header: nameOption(`${guard}: options.header`, options?.header, "X-Session-Id").toLowerCase(),
+      header: nameOption(
+        `${guard}: options.header`,
+        options?.header,
+        DEFAULT_SESSION_HEADER
+      ).toLowerCase(),
       cookie: switchableName(`${guard}: options.cookie`, options?.cookie),
       query: switchableName(`${guard}: options.query`, options?.query)
     },

@@ -6,6 +6,7 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { SvcClient } from "../../Client/SvcClient.js"
 import type { SvcError } from "../../Client/SvcError.js"
+import { DEFAULT_SESSION_HEADER } from "../../core/http.js"
 import { isEnvelope } from "../../core/response.js"
 import { SessionData } from "../SessionData.js"
 import type { HttpValidatorOptions } from "../SessionValidator.js"
@@ -37,7 +38,7 @@ export const httpSettings = (options: HttpValidatorOptions) => {
   }
   return {
     url,
-    header: nameOption(`${name}: options.header`, options.header, "X-Session-Id"),
+    header: nameOption(`${name}: options.header`, options.header, DEFAULT_SESSION_HEADER),
     headers: options.headers ?? {},
     timeout: durationOption(`${name}: options.timeout`, options.timeout, DEFAULT_HTTP_TIMEOUT),
     retryAttempts

@@ -1,4 +1,7 @@
 import * as Duration from "effect/Duration"
+import { describe } from "../../core/describe.js"
+
+export { describe }
 
 /** A non-negative, finite `Duration`, or a `RangeError` naming the argument. */
 export const durationOption = (
@@ -37,11 +40,4 @@ export const positiveIntegerOption = (name: string, value: unknown, fallback: nu
     throw new RangeError(`${name} must be a positive integer, got ${describe(value)}`)
   }
   return value
-}
-
-export const describe = (value: unknown): string => {
-  if (typeof value === "string") return JSON.stringify(value)
-  if (typeof value === "number" || typeof value === "boolean" || value == null) return String(value)
-  if (Array.isArray(value)) return "an array"
-  return `a ${typeof value}`
 }

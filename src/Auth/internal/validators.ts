@@ -7,7 +7,7 @@ import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { SessionData, type SessionDataInput } from "../SessionData.js"
-import type { SessionValidatorService } from "../SessionValidator.js"
+import type { CacheOptions, SessionValidatorService } from "../SessionValidator.js"
 import { SessionValidatorUnavailable } from "../SessionValidatorUnavailable.js"
 import { describe, durationOption, positiveIntegerOption } from "./options.js"
 
@@ -91,12 +91,6 @@ export const memory = (sessions: MemorySessions): ValidatorService => {
   const lookup = (id: Redacted.Redacted<string>) =>
     Option.fromNullable(table.get(Redacted.value(id)))
   return { validate: (id) => Effect.succeed(lookup(id)), known: (id) => Option.some(lookup(id)) }
-}
-
-export interface CacheOptions {
-  readonly ttl: Duration.DurationInput
-  readonly negativeTtl?: Duration.DurationInput | undefined
-  readonly capacity?: number | undefined
 }
 
 export const DEFAULT_CACHE_CAPACITY = 10_000

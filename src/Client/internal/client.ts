@@ -10,7 +10,9 @@ import * as Redacted from "effect/Redacted"
 import type * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
 import type { ApiFailure, ApiResponse, ApiSuccess, ResponseMeta } from "../../core/ApiResponse.js"
+import { describe } from "../../core/describe.js"
 import { assignHeaders, checkHeader, type HeaderRecord, hasHeader } from "../../core/headers.js"
+import { DEFAULT_SESSION_HEADER } from "../../core/http.js"
 import {
   errorText,
   liftEnvelope,
@@ -66,9 +68,7 @@ import {
   configTimeoutMillis,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_RETRY_ATTEMPTS,
-  DEFAULT_SESSION_HEADER,
   DEFAULT_TIMEOUT_MILLIS,
-  describe,
   isAbortSignal,
   isStandardSchema,
   timeoutMillis

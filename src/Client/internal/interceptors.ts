@@ -8,7 +8,8 @@ import type { ApiResponse } from "../../core/ApiResponse.js"
 import type { RequestConfig, RequestInterceptor, ResponseInterceptor } from "../SvcClient.js"
 import { InterceptorError } from "../SvcError.js"
 
-const describe = (cause: unknown): string =>
+/** The message of what a user function threw. */
+const messageOf = (cause: unknown): string =>
   cause instanceof Error ? cause.message || cause.name : String(cause)
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
@@ -26,12 +27,12 @@ const call = <A>(
     try {
       result = f()
     } catch (cause) {
-      return Effect.fail(new InterceptorError({ phase, detail: describe(cause), cause }))
+      return Effect.fail(new InterceptorError({ phase, detail: messageOf(cause), cause }))
     }
     if (!isThenable(result)) return Effect.succeed(result)
     return Effect.tryPromise({
       try: () => Promise.resolve(result),
-      catch: (cause) => new InterceptorError({ phase, detail: describe(cause), cause })
+      catch: (cause) => new InterceptorError({ phase, detail: messageOf(cause), cause })
     })
   })
 

@@ -6,6 +6,11 @@
 import * as Duration from "effect/Duration"
 import * as Either from "effect/Either"
 import * as Schedule from "effect/Schedule"
+import { describe } from "../../core/describe.js"
+import { isStandardSchema } from "../../core/standardSchema.js"
+
+export { isStandardSchema }
+
 import { checkHeader } from "../../core/headers.js"
 import { RESPONSE_TYPES } from "../../core/response.js"
 import { endpointProblem } from "../../core/url.js"
@@ -25,27 +30,6 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024
 
 /** Default number of retries. */
 export const DEFAULT_RETRY_ATTEMPTS = 2
-
-/** Default session header. */
-export const DEFAULT_SESSION_HEADER = "X-Session-Id"
-
-/** How a value is named in a message: its type, or the value itself when short and harmless. */
-export const describe = (value: unknown): string => {
-  if (value === null) return "null"
-  if (Array.isArray(value)) return "an array"
-  switch (typeof value) {
-    case "string":
-      return JSON.stringify(value)
-    case "number":
-    case "boolean":
-    case "undefined":
-      return String(value)
-    case "bigint":
-      return `${value}n`
-    default:
-      return `a ${typeof value}`
-  }
-}
 
 /**
  * A timeout in milliseconds from a number (ms) or a `Duration`: `0` disables it; negative, not
@@ -147,30 +131,6 @@ export const isEffectSchema = (value: unknown): boolean =>
   (typeof value === "object" || typeof value === "function") &&
   value !== null &&
   Symbol.for("effect/Schema") in value
-
-/** A Standard Schema v1 validator (zod, valibot, arktype…). */
-export const isStandardSchema = (
-  value: unknown
-): value is { readonly "~standard": StandardSchemaProps } =>
-  (typeof value === "object" || typeof value === "function") &&
-  value !== null &&
-  typeof (value as { "~standard"?: StandardSchemaProps })["~standard"]?.validate === "function"
-
-/** The part of the Standard Schema v1 interface the client uses. */
-export interface StandardSchemaProps {
-  readonly version: 1
-  readonly validate: (value: unknown) => StandardResult | PromiseLike<StandardResult>
-}
-
-/** What a Standard Schema's `validate` gives. */
-export type StandardResult =
-  | { readonly value: unknown; readonly issues?: undefined }
-  | {
-      readonly issues: ReadonlyArray<{
-        readonly message: string
-        readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined
-      }>
-    }
 
 const isParamValue = (value: unknown): boolean => {
   switch (typeof value) {

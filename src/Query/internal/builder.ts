@@ -2,23 +2,16 @@
  * The state of a query builder and the functions that change and read it. Every value is checked
  * and percent-encoded when it is given; serializing is concatenation in the pinned order.
  */
+import type { HttpMethod } from "../../core/http.js"
+import type { QueryRequest } from "../QueryBuilder.js"
 import {
-  describe,
+  describeType,
   encode,
   encodeOperand,
   isOperatorName,
   isReservedName,
   OPERAND_KIND
 } from "./operand.js"
-
-export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
-
-export interface QueryRequest {
-  readonly method: HttpMethod
-  readonly url: string
-  readonly headers: Readonly<Record<string, string>>
-  readonly body?: unknown
-}
 
 export type ParamValue = string | number | boolean | bigint | Date
 
@@ -42,7 +35,7 @@ export interface BuilderState {
 
 export const makeState = (endpoint: unknown): BuilderState => {
   if (typeof endpoint !== "string") {
-    throw new TypeError(`QueryBuilder: endpoint must be a string, got ${describe(endpoint)}`)
+    throw new TypeError(`QueryBuilder: endpoint must be a string, got ${describeType(endpoint)}`)
   }
   return {
     endpoint,
@@ -60,7 +53,7 @@ export const makeState = (endpoint: unknown): BuilderState => {
 
 const checkName = (name: unknown, where: string, arg: string): string => {
   if (typeof name !== "string") {
-    throw new TypeError(`${where}: ${arg} must be a string, got ${describe(name)}`)
+    throw new TypeError(`${where}: ${arg} must be a string, got ${describeType(name)}`)
   }
   if (name.length === 0) throw new RangeError(`${where}: ${arg} must not be empty`)
   if (isReservedName(name)) {
@@ -114,7 +107,7 @@ export const addFilter = (
   }
   if (!isOperatorName(operator)) {
     throw new TypeError(
-      `${where}: operator must be one of eq, ne, gt, gte, lt, lte, like, ilike, startsWith, endsWith, in, notIn, isNull, isNotNull, between, notBetween; got ${typeof operator === "string" ? `"${operator}"` : describe(operator)}`
+      `${where}: operator must be one of eq, ne, gt, gte, lt, lte, like, ilike, startsWith, endsWith, in, notIn, isNull, isNotNull, between, notBetween; got ${typeof operator === "string" ? `"${operator}"` : describeType(operator)}`
     )
   }
   const encoded = encodeOperand(OPERAND_KIND[operator], value, where, "value")
@@ -124,7 +117,7 @@ export const addFilter = (
 
 export const setSearch = (state: BuilderState, text: unknown, where: string): void => {
   if (typeof text !== "string") {
-    throw new TypeError(`${where}: text must be a string, got ${describe(text)}`)
+    throw new TypeError(`${where}: text must be a string, got ${describeType(text)}`)
   }
   state.search = text.length === 0 ? undefined : `search=${encode(text, where, "text")}`
 }
@@ -132,7 +125,7 @@ export const setSearch = (state: BuilderState, text: unknown, where: string): vo
 /** `value` as the decimal text of a safe integer `>= min`. */
 export const checkInteger = (value: unknown, min: number, where: string, arg: string): string => {
   if (typeof value !== "number") {
-    throw new TypeError(`${where}: ${arg} must be a number, got ${describe(value)}`)
+    throw new TypeError(`${where}: ${arg} must be a number, got ${describeType(value)}`)
   }
   if (!Number.isSafeInteger(value) || value < min) {
     throw new RangeError(`${where}: ${arg} must be an integer >= ${min}, got ${value}`)
@@ -147,7 +140,7 @@ export const addSort = (
   where: string
 ): void => {
   if (typeof field !== "string") {
-    throw new TypeError(`${where}: field must be a string, got ${describe(field)}`)
+    throw new TypeError(`${where}: field must be a string, got ${describeType(field)}`)
   }
   if (field.length === 0) throw new RangeError(`${where}: field must not be empty`)
   if (field.includes(",")) {
@@ -160,7 +153,7 @@ export const addSort = (
   }
   if (direction !== "asc" && direction !== "desc") {
     throw new TypeError(
-      `${where}: direction must be "asc" or "desc", got ${typeof direction === "string" ? `"${direction}"` : describe(direction)}`
+      `${where}: direction must be "asc" or "desc", got ${typeof direction === "string" ? `"${direction}"` : describeType(direction)}`
     )
   }
   const encoded = encode(field, where, "field")
@@ -203,7 +196,7 @@ export const setParam = (
 
 export const setParams = (state: BuilderState, record: unknown, where: string): void => {
   if (typeof record !== "object" || record === null || Array.isArray(record)) {
-    throw new TypeError(`${where}: params must be an object, got ${describe(record)}`)
+    throw new TypeError(`${where}: params must be an object, got ${describeType(record)}`)
   }
   for (const name of Object.keys(record)) {
     setParam(state, name, (record as Record<string, unknown>)[name], where)
@@ -224,7 +217,7 @@ export const setHeader = (
   }
   if (typeof value !== "string") {
     throw new TypeError(
-      `${where}: value of header "${name}" must be a string, got ${describe(value)}`
+      `${where}: value of header "${name}" must be a string, got ${describeType(value)}`
     )
   }
   if (HEADER_VALUE_FORBIDDEN.test(value)) {
@@ -236,7 +229,7 @@ export const setHeader = (
 
 export const setHeaders = (state: BuilderState, record: unknown, where: string): void => {
   if (typeof record !== "object" || record === null || Array.isArray(record)) {
-    throw new TypeError(`${where}: headers must be an object, got ${describe(record)}`)
+    throw new TypeError(`${where}: headers must be an object, got ${describeType(record)}`)
   }
   for (const name of Object.keys(record)) {
     setHeader(state, name, (record as Record<string, unknown>)[name], where)

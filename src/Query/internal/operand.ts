@@ -73,7 +73,7 @@ export const isOperatorName = (name: unknown): name is OperatorName =>
   typeof name === "string" && Object.hasOwn(OPERAND_KIND, name)
 
 /** A short description of a value's type for error messages (never the value itself). */
-export const describe = (value: unknown): string => {
+export const describeType = (value: unknown): string => {
   if (value === null) return "null"
   if (Array.isArray(value)) return "an array"
   if (value instanceof Date) return "a Date"
@@ -129,7 +129,7 @@ const scalarText = (value: unknown, where: string, arg: string, ordered: boolean
   const accepted = ordered
     ? "a string, number, bigint or Date"
     : "a string, number, boolean, bigint or Date"
-  throw new TypeError(`${where}: ${arg} must be ${accepted}, got ${describe(value)}`)
+  throw new TypeError(`${where}: ${arg} must be ${accepted}, got ${describeType(value)}`)
 }
 
 const listElement = (value: unknown, where: string, arg: string): string => {
@@ -147,7 +147,7 @@ const orderKey = (value: unknown): string =>
 
 const encodeList = (value: unknown, where: string, arg: string): string => {
   if (!Array.isArray(value)) {
-    throw new TypeError(`${where}: ${arg} must be an array, got ${describe(value)}`)
+    throw new TypeError(`${where}: ${arg} must be an array, got ${describeType(value)}`)
   }
   if (value.length === 0) {
     throw new RangeError(`${where}: ${arg} must not be empty (an empty list matches nothing)`)
@@ -159,14 +159,14 @@ const encodeList = (value: unknown, where: string, arg: string): string => {
 
 const encodeRange = (value: unknown, where: string, arg: string): string => {
   if (!Array.isArray(value) || value.length !== 2) {
-    throw new TypeError(`${where}: ${arg} must be a [min, max] pair, got ${describe(value)}`)
+    throw new TypeError(`${where}: ${arg} must be a [min, max] pair, got ${describeType(value)}`)
   }
   const [min, max] = value as [unknown, unknown]
   const minText = scalarText(min, where, "min", true)
   const maxText = scalarText(max, where, "max", true)
   if (orderKey(min) !== orderKey(max)) {
     throw new TypeError(
-      `${where}: min and max must have the same type, got ${describe(min)} and ${describe(max)}`
+      `${where}: min and max must have the same type, got ${describeType(min)} and ${describeType(max)}`
     )
   }
   if ((min as number) > (max as number)) {
@@ -192,7 +192,7 @@ export const encodeOperand = (
       return encode(scalarText(value, where, arg, true), where, arg)
     case "text":
       if (typeof value !== "string") {
-        throw new TypeError(`${where}: ${arg} must be a string, got ${describe(value)}`)
+        throw new TypeError(`${where}: ${arg} must be a string, got ${describeType(value)}`)
       }
       return encode(value, where, arg)
     case "list":
@@ -201,7 +201,7 @@ export const encodeOperand = (
       return encodeRange(value, where, arg)
     case "flag":
       if (value !== true && value !== undefined) {
-        throw new TypeError(`${where}: ${arg} must be true or absent, got ${describe(value)}`)
+        throw new TypeError(`${where}: ${arg} must be true or absent, got ${describeType(value)}`)
       }
       return "true"
   }

@@ -4,7 +4,7 @@
  */
 import { QueryParseError } from "../QueryParseError.js"
 import {
-  describe,
+  describeType,
   isOperatorName,
   isReservedName,
   OPERAND_KIND,
@@ -187,13 +187,13 @@ const forEachPair = (input: ParseInput, f: (key: string, value: string) => void)
         for (const v of value) f(key, v)
       } else {
         throw new TypeError(
-          `parse: input["${key}"] must be a string or an array of strings, got ${describe(value)}`
+          `parse: input["${key}"] must be a string or an array of strings, got ${describeType(value)}`
         )
       }
     }
   } else {
     throw new TypeError(
-      `parse: input must be a string, URLSearchParams, URL or record, got ${describe(input)}`
+      `parse: input must be a string, URLSearchParams, URL or record, got ${describeType(input)}`
     )
   }
 }

@@ -1,0 +1,39 @@
+/**
+ * Undoing `Content-Encoding`, the same for every runtime: the codings are read and undone here,
+ * each runtime brings its decoders (zlib on Node, `DecompressionStream` elsewhere).
+ */
+
+/** Undoes one coding, stopping past `limit` bytes of output. */
+export type Decoder = (bytes: Uint8Array, limit: number) => Promise<Uint8Array | "TooLarge">
+
+/**
+ * Undoes `encoding` (codings last applied first) with `decoders`, stopping past `limit` bytes; a
+ * coding without a decoder leaves the bytes as they are from there on.
+ */
+export const decompressWith =
+  (decoders: Readonly<Record<string, Decoder>>) =>
+  async (
+    bytes: Uint8Array,
+    encoding: string | undefined,
+    limit: number
+  ): Promise<Uint8Array | "TooLarge"> => {
+    if (encoding === undefined || bytes.byteLength === 0) return bytes
+    const codings = encoding
+      .toLowerCase()
+      .split(",")
+      .map((coding) => coding.trim())
+      .filter((coding) => coding !== "" && coding !== "identity")
+    let out = bytes
+    for (const coding of codings.reverse()) {
+      const decode = Object.hasOwn(decoders, coding) ? decoders[coding] : undefined
+      if (decode === undefined) return out
+      const decoded = await decode(out, limit)
+      if (decoded === "TooLarge") return decoded
+      out = decoded
+    }
+    return out.byteLength > limit ? "TooLarge" : out
+  }
+
+/** Whether deflate bytes are zlib-wrapped (RFC 1950) rather than raw: servers send both. */
+export const isZlibWrapped = (bytes: Uint8Array): boolean =>
+  bytes[0] !== undefined && (bytes[0] & 0x0f) === 0x08

@@ -1,0 +1,21 @@
+/**
+ * How a value the caller gave is named in an error message.
+ */
+
+/** How a value is named in a message: its type, or the value itself when short and harmless. */
+export const describe = (value: unknown): string => {
+  if (value === null) return "null"
+  if (Array.isArray(value)) return "an array"
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value)
+    case "number":
+    case "boolean":
+    case "undefined":
+      return String(value)
+    case "bigint":
+      return `${value}n`
+    default:
+      return `a ${typeof value}`
+  }
+}
