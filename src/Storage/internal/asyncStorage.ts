@@ -1,14 +1,9 @@
 import { importAsyncStorage } from "#asyncStorage"
 import type { AsyncStorageLike, AsyncStorageModule } from "../AsyncStorage.js"
 import type { StorageAdapter } from "../StorageAdapter.js"
-import { settle } from "./settle.js"
+import { hasStorageMethods, settle } from "./settle.js"
 
-const isAsyncStorageLike = (value: unknown): value is AsyncStorageLike =>
-  typeof value === "object" &&
-  value !== null &&
-  typeof (value as AsyncStorageLike).getItem === "function" &&
-  typeof (value as AsyncStorageLike).setItem === "function" &&
-  typeof (value as AsyncStorageLike).removeItem === "function"
+const isAsyncStorageLike = hasStorageMethods<AsyncStorageLike>
 
 /** The AsyncStorage object in a module namespace: itself, its `default`, or `default.default` (CJS). */
 const unwrap = (module: unknown): AsyncStorageLike | undefined => {

@@ -17,3 +17,11 @@ export const allOrFirstFailure = async (tasks: ReadonlyArray<() => Promise<void>
   const failure = outcomes.find((outcome) => outcome.status === "rejected")
   if (failure !== undefined) throw failure.reason
 }
+
+/** Whether `value` has a storage's three methods (Web Storage, AsyncStorage, an adapter). */
+export const hasStorageMethods = <S extends object>(value: unknown): value is S =>
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as Record<string, unknown>).getItem === "function" &&
+  typeof (value as Record<string, unknown>).setItem === "function" &&
+  typeof (value as Record<string, unknown>).removeItem === "function"

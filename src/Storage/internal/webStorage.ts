@@ -1,13 +1,8 @@
 import type { StorageAdapter } from "../StorageAdapter.js"
 import type { WebStorageLike, WebStorageSource } from "../WebStorage.js"
-import { settle } from "./settle.js"
+import { hasStorageMethods, settle } from "./settle.js"
 
-const isWebStorageLike = (value: unknown): value is WebStorageLike =>
-  typeof value === "object" &&
-  value !== null &&
-  typeof (value as WebStorageLike).getItem === "function" &&
-  typeof (value as WebStorageLike).setItem === "function" &&
-  typeof (value as WebStorageLike).removeItem === "function"
+const isWebStorageLike = hasStorageMethods<WebStorageLike>
 
 const checked = (value: unknown): WebStorageLike => {
   if (isWebStorageLike(value)) return value
