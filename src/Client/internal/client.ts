@@ -5,7 +5,6 @@
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import type * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
@@ -13,6 +12,17 @@ import type { ApiFailure, ApiResponse, ApiSuccess, ResponseMeta } from "../../co
 import { describe } from "../../core/describe.js"
 import { assignHeaders, checkHeader, type HeaderRecord, hasHeader } from "../../core/headers.js"
 import { DEFAULT_SESSION_HEADER } from "../../core/http.js"
+import {
+  checkConfig,
+  checkRequest,
+  configTimeoutMillis,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_RETRY_ATTEMPTS,
+  DEFAULT_TIMEOUT_MILLIS,
+  isAbortSignal,
+  timeoutMillis
+} from "../../core/options.js"
+import { CREDENTIAL_HEADERS, nextStep } from "../../core/redirect.js"
 import {
   errorText,
   liftEnvelope,
@@ -22,12 +32,8 @@ import {
   toApiSuccess,
   UnreadableBody
 } from "../../core/response.js"
-import {
-  REDIRECT_STATUSES,
-  type TransportFailure,
-  type TransportRequest,
-  type TransportResponse
-} from "../../core/transport.js"
+import { isStandardSchema } from "../../core/standardSchema.js"
+import type { TransportFailure, TransportRequest, TransportResponse } from "../../core/transport.js"
 import {
   absoluteUrlProblem,
   appendParams,
@@ -62,17 +68,7 @@ import {
   runRequestInterceptors,
   runResponseInterceptors
 } from "./interceptors.js"
-import {
-  checkConfig,
-  checkRequest,
-  configTimeoutMillis,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  DEFAULT_RETRY_ATTEMPTS,
-  DEFAULT_TIMEOUT_MILLIS,
-  isAbortSignal,
-  isStandardSchema,
-  timeoutMillis
-} from "./normalize.js"
+import { invalidRequest, line } from "./line.js"
 import { backoff, honourRetryAfter, isRetryableRequest, isTransient } from "./retry.js"
 import { knownSession, makeSessionState, resolveSession, type SessionState } from "./session.js"
 
@@ -112,7 +108,7 @@ const safeReport =
 /** Validates `baseUrl` and `config` and builds the state of a client. */
 export const makeState = (baseUrl: string, config: SvcConfig = {}): ClientState => {
   const url = parseBaseUrl(baseUrl)
-  checkConfig(config)
+  checkConfig(line, config)
   const report = safeReport(config.onError)
   return {
     baseUrl,
@@ -130,11 +126,11 @@ export const makeState = (baseUrl: string, config: SvcConfig = {}): ClientState 
     timeoutMillis:
       config.timeout === undefined
         ? DEFAULT_TIMEOUT_MILLIS
-        : configTimeoutMillis(config.timeout, "timeout"),
+        : configTimeoutMillis(line, config.timeout, "timeout"),
     totalTimeoutMillis:
       config.totalTimeout === undefined
         ? 0
-        : configTimeoutMillis(config.totalTimeout, "totalTimeout"),
+        : configTimeoutMillis(line, config.totalTimeout, "totalTimeout"),
     maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     responseType: config.responseType ?? "auto",
     redirect: config.redirect ?? "follow",
@@ -203,16 +199,16 @@ const finalConfig = (
   }
   let timeout = config.timeout
   if (timeout !== undefined) {
-    const checked = timeoutMillis(timeout)
-    if (Either.isLeft(checked)) {
+    const checked = timeoutMillis(line, timeout)
+    if (typeof checked === "string") {
       return Effect.fail(
         new InvalidRequestError({
           argument: "RequestConfig.timeout",
-          reason: `(from an interceptor) ${checked.left}`
+          reason: `(from an interceptor) ${checked}`
         })
       )
     }
-    timeout = checked.right
+    timeout = checked
   }
   if (config.signal !== undefined && !isAbortSignal(config.signal)) {
     return Effect.fail(
@@ -265,24 +261,6 @@ const prepare = (
   )
 }
 
-/** Hops followed before a request fails, as browsers and ky do. */
-export const MAX_REDIRECTS = 10
-
-/** Headers that carry credentials: they only ever go to the base URL's origin. */
-const CREDENTIAL_HEADERS = ["authorization", "cookie", "proxy-authorization"] as const
-
-/** Headers that describe a request body: they go when a redirect drops the body. */
-const BODY_HEADERS = [
-  "content-type",
-  "content-length",
-  "content-encoding",
-  "content-language",
-  "content-location"
-] as const
-
-/** Methods a runtime may repeat to follow a redirect it hides (nothing changes on the server). */
-const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"])
-
 /** The error of a hop's failure; a timeout names the try's first request, as the caller made it. */
 const failureOf = (
   failure: TransportFailure,
@@ -308,48 +286,6 @@ const failureOf = (
   }
 }
 
-/** A failure of `request` that sending again could only repeat: never retried. */
-const permanentFailure = (request: TransportRequest, reason: string) =>
-  Effect.fail(
-    new NetworkError({ reason, method: request.method, url: request.url, permanent: true })
-  )
-
-/** Whether the request carries the client's session or other credentials. */
-const carriesCredentials = (state: ClientState, headers: Readonly<Record<string, string>>) =>
-  headers[state.sessionHeader] !== undefined ||
-  CREDENTIAL_HEADERS.some((name) => headers[name] !== undefined)
-
-/**
- * The request for the next hop of a redirect (RFC 9110 15.4, as browsers do): 303 turns anything
- * but GET/HEAD into a GET without a body, 301/302 turn a POST into one; 307/308 keep method and
- * body. Leaving the current origin, or the base URL's, drops the session header and credentials;
- * so does leaving https for http.
- */
-const nextHop = (
-  state: ClientState,
-  request: TransportRequest,
-  status: number,
-  location: URL
-): TransportRequest => {
-  const toGet =
-    (status === 303 && request.method !== "GET" && request.method !== "HEAD") ||
-    ((status === 301 || status === 302) && request.method === "POST")
-  const headers: Record<string, string> = { ...request.headers }
-  if (toGet) for (const name of BODY_HEADERS) delete headers[name]
-  if (location.origin !== new URL(request.url).origin || location.origin !== state.origin) {
-    delete headers[state.sessionHeader]
-    for (const name of CREDENTIAL_HEADERS) delete headers[name]
-  }
-  return {
-    ...request,
-    method: toGet ? "GET" : request.method,
-    url: location.href,
-    headers,
-    body: toGet ? undefined : request.body,
-    propagateTrace: location.origin === state.origin
-  }
-}
-
 /**
  * Sends a request, following redirects itself (up to {@link MAX_REDIRECTS} hops, each hop's origin
  * checked), unless `redirect` is `"manual"`: then a 3xx is the answer, `Location` in its headers.
@@ -363,7 +299,6 @@ const follow = <A>(
   settings: SendSettings,
   read: (response: TransportResponse) => Effect.Effect<A, SvcError>
 ): Effect.Effect<A, SvcError> => {
-  const redirect = settings.redirect
   const fail = (failure: TransportFailure, request: TransportRequest) =>
     Effect.fail(failureOf(failure, request, first, settings.timeoutMillis))
   const hop = (request: TransportRequest, hops: number): Effect.Effect<A, SvcError> =>
@@ -377,36 +312,22 @@ const follow = <A>(
     hops: number,
     response: TransportResponse
   ): Effect.Effect<A, SvcError> => {
-    if (response.hiddenRedirect) {
-      // a browser's fetch hides where a redirect goes: only a request with nothing to leak,
-      // and safe to send again, may let the browser follow it
-      if (carriesCredentials(state, request.headers) || !SAFE_METHODS.has(request.method)) {
-        return permanentFailure(
-          request,
-          "the server answered with a redirect whose target this runtime hides; it was not followed, so that the session cannot reach another origin"
+    const step = nextStep(state, request, response, hops, settings.redirect)
+    switch (step._tag) {
+      case "Answer":
+        return read(response)
+      case "Hop":
+        return hop(step.request, hops + 1)
+      case "Refuse":
+        return Effect.fail(
+          new NetworkError({
+            reason: step.reason,
+            method: request.method,
+            url: request.url,
+            permanent: true
+          })
         )
-      }
-      const hidden = { ...request, followHiddenRedirects: true }
-      return Effect.matchEffect(transport(hidden), {
-        onFailure: (failure) => fail(failure, hidden),
-        onSuccess: read
-      })
     }
-    const location = response.headers.location
-    if (redirect === "manual" || !REDIRECT_STATUSES.has(response.status) || !location) {
-      return read(response)
-    }
-    if (hops >= MAX_REDIRECTS) {
-      return permanentFailure(request, `too many redirects (more than ${MAX_REDIRECTS})`)
-    }
-    const target = URL.canParse(location, request.url) ? new URL(location, request.url) : undefined
-    if (target === undefined || (target.protocol !== "http:" && target.protocol !== "https:")) {
-      return permanentFailure(
-        request,
-        "a redirect pointed to a location that is not an http(s) URL"
-      )
-    }
-    return hop(nextHop(state, request, response.status, target), hops + 1)
   }
   return hop(first, 0)
 }
@@ -715,12 +636,15 @@ export const request = <A, I>(
   options: RequestOptions<A, I> = {}
 ): Effect.Effect<ApiSuccess<A>, SvcError> =>
   Effect.suspend(() => {
-    const checked = checkRequest(endpoint, options as RequestOptions<unknown, unknown>, state)
-    if (Either.isLeft(checked)) {
-      state.report(checked.left)
-      return Effect.fail(checked.left)
+    const checked = checkRequest(line, endpoint, options, state)
+    if ("_tag" in checked) {
+      const error = invalidRequest(checked)
+      state.report(error)
+      return Effect.fail(error)
     }
-    const { timeoutMillis: timeout, totalTimeoutMillis, retrySchedule } = checked.right
+    const { timeoutMillis: timeout, totalTimeoutMillis, retryAttempts } = checked
+    const retrySchedule =
+      options.retrySchedule ?? (retryAttempts === undefined ? undefined : backoff(retryAttempts))
     let received: { response: ApiFailure; error: HttpError } | undefined
     const settings: SendSettings = {
       redirect: options.redirect ?? state.redirect,

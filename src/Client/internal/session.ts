@@ -4,6 +4,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
+import { checkSessionId } from "../../core/session.js"
 import { detectStorage } from "../../Storage/Detect.js"
 import {
   clearSessionId,
@@ -11,6 +12,9 @@ import {
   isValidSessionId,
   saveSessionId
 } from "../../Storage/SessionKeys.js"
+
+export { checkSessionId }
+
 import type { StorageAdapter } from "../../Storage/StorageAdapter.js"
 
 /** The session sources of one client. */
@@ -132,16 +136,6 @@ export const resolveSession = (
       id === undefined ? fromStorage(state) : Effect.succeed(id)
     )
   })
-
-/** Checks an id given to `setSessionId`. */
-export const checkSessionId = (id: unknown): string => {
-  if (!isValidSessionId(id)) {
-    throw new TypeError(
-      "sessionId must be 1 to 512 visible ASCII characters (0x21–0x7E): no whitespace, control characters or non-ASCII"
-    )
-  }
-  return id
-}
 
 /** Remembers an id at once, before any storage write. */
 export const rememberSession = (state: SessionState, id: Redacted.Redacted<string>): void => {

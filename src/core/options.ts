@@ -1,23 +1,41 @@
 /**
- * Every check of what the caller gives the client, in one place: the config once, at
- * construction (a bad value throws), and each request's endpoint and options (a bad value is an
- * `InvalidRequestError`, and nothing is sent).
+ * Every check of what the caller gives the client, in one place, for both Effect lines: the config
+ * once, at construction (a bad value throws), and each request's endpoint and options (a bad value
+ * is an invalid argument, and nothing is sent). What only an Effect line knows — its `Duration`
+ * inputs, its `Schedule`s — comes in as {@link LineValues}.
  */
-import * as Duration from "effect/Duration"
-import * as Either from "effect/Either"
-import * as Schedule from "effect/Schedule"
-import { describe } from "../../core/describe.js"
-import { isStandardSchema } from "../../core/standardSchema.js"
-
-export { isStandardSchema }
-
-import { checkHeader } from "../../core/headers.js"
-import { RESPONSE_TYPES } from "../../core/response.js"
-import { endpointProblem } from "../../core/url.js"
-import type { RequestOptions, SvcConfig } from "../SvcClient.js"
-import { InvalidRequestError, type SvcError } from "../SvcError.js"
-import { backoff } from "./retry.js"
+import { describe } from "./describe.js"
+import { checkHeader } from "./headers.js"
+import { RESPONSE_TYPES } from "./response.js"
 import { checkSessionId } from "./session.js"
+import { isStandardSchema } from "./standardSchema.js"
+import { endpointProblem } from "./url.js"
+
+/** What only an Effect line knows about the values a caller gives. */
+export interface LineValues {
+  /** Milliseconds of a `Duration` input of the line (`"5 seconds"`, a `Duration`); else `undefined`. */
+  readonly durationMillis: (value: unknown) => number | undefined
+  /** Whether `value` is a `Schedule` of the line. */
+  readonly isSchedule: (value: unknown) => boolean
+  /** Whether `value` is an `effect/Schema` of the line. */
+  readonly isSchema: (value: unknown) => boolean
+}
+
+/** An argument the caller got wrong: its name and what is wrong with it. */
+export interface InvalidArgument {
+  readonly _tag: "InvalidArgument"
+  readonly argument: string
+  readonly reason: string
+}
+
+const invalid = (argument: string, reason: string): InvalidArgument => ({
+  _tag: "InvalidArgument",
+  argument,
+  reason
+})
+
+/** The options a check reads: each field is checked, whatever its type. */
+type Fields = { readonly [key: string]: unknown }
 
 /** Default timeout: 30 s. */
 export const DEFAULT_TIMEOUT_MILLIS = 30_000
@@ -33,33 +51,26 @@ export const DEFAULT_RETRY_ATTEMPTS = 2
 
 /**
  * A timeout in milliseconds from a number (ms) or a `Duration`: `0` disables it; negative, not
- * finite or above {@link MAX_TIMEOUT_MILLIS} is refused. `Left` holds the reason.
+ * finite or above {@link MAX_TIMEOUT_MILLIS} is refused: a string says why.
  */
-export const timeoutMillis = (value: unknown): Either.Either<number, string> => {
-  const millis =
-    typeof value === "number"
-      ? value
-      : Duration.decodeUnknown(value).pipe((decoded) =>
-          decoded._tag === "Some" ? Duration.toMillis(decoded.value) : undefined
-        )
+export const timeoutMillis = (line: LineValues, value: unknown): number | string => {
+  const millis = typeof value === "number" ? value : line.durationMillis(value)
   if (millis === undefined) {
-    return Either.left(`must be a number of milliseconds or a Duration, got ${describe(value)}`)
+    return `must be a number of milliseconds or a Duration, got ${describe(value)}`
   }
   if (!Number.isFinite(millis) || millis < 0 || millis > MAX_TIMEOUT_MILLIS) {
-    return Either.left(
-      `must be between 0 (no timeout) and ${MAX_TIMEOUT_MILLIS} ms, got ${describe(
-        typeof value === "number" ? value : `${millis} ms`
-      )}`
-    )
+    return `must be between 0 (no timeout) and ${MAX_TIMEOUT_MILLIS} ms, got ${describe(
+      typeof value === "number" ? value : `${millis} ms`
+    )}`
   }
-  return Either.right(millis)
+  return millis
 }
 
 /** {@link timeoutMillis} for the config: a bad value throws a `RangeError` naming the option. */
-export const configTimeoutMillis = (value: Duration.DurationInput, name: string): number => {
-  const millis = timeoutMillis(value)
-  if (Either.isLeft(millis)) throw new RangeError(`${name} ${millis.left}`)
-  return millis.right
+export const configTimeoutMillis = (line: LineValues, value: unknown, name: string): number => {
+  const millis = timeoutMillis(line, value)
+  if (typeof millis === "string") throw new RangeError(`${name} ${millis}`)
+  return millis
 }
 
 const REDIRECT_MODES: ReadonlySet<string> = new Set(["follow", "manual"])
@@ -67,18 +78,22 @@ const REDIRECT_MODES: ReadonlySet<string> = new Set(["follow", "manual"])
 const CALLBACKS = ["getSessionId", "onRequest", "onResponse", "onError"] as const
 
 /** Checks the config once, at construction: a bad value throws a `TypeError`/`RangeError`. */
-export const checkConfig = (config: SvcConfig): void => {
-  if (typeof config !== "object" || config === null || Array.isArray(config)) {
-    throw new TypeError(`config must be an object, got ${describe(config)}`)
-  }
+export const checkConfig = (line: LineValues, given: object): void => {
+  if (!isRecord(given)) throw new TypeError(`config must be an object, got ${describe(given)}`)
+  const config: Fields = given
   const attempts = config.retryAttempts
-  if (attempts !== undefined && (!Number.isSafeInteger(attempts) || attempts < 0)) {
+  if (attempts !== undefined && !isCount(attempts)) {
     throw new RangeError(`retryAttempts must be an integer ≥ 0, got ${describe(attempts)}`)
   }
-  if (config.timeout !== undefined) configTimeoutMillis(config.timeout, "timeout")
-  if (config.totalTimeout !== undefined) configTimeoutMillis(config.totalTimeout, "totalTimeout")
+  if (config.timeout !== undefined) configTimeoutMillis(line, config.timeout, "timeout")
+  if (config.totalTimeout !== undefined) {
+    configTimeoutMillis(line, config.totalTimeout, "totalTimeout")
+  }
   if (config.sessionHeader !== undefined) checkHeader(config.sessionHeader, "")
   if (config.headers !== undefined) {
+    if (!isRecord(config.headers)) {
+      throw new TypeError(`headers must be an object, got ${describe(config.headers)}`)
+    }
     for (const [name, value] of Object.entries(config.headers)) {
       // an absent value leaves the header out, as in `params`
       if (value !== undefined && value !== null) checkHeader(name, value)
@@ -88,14 +103,11 @@ export const checkConfig = (config: SvcConfig): void => {
   if (config.includeSession !== undefined && typeof config.includeSession !== "boolean") {
     throw new TypeError(`includeSession must be a boolean, got ${describe(config.includeSession)}`)
   }
-  if (config.retrySchedule !== undefined && !Schedule.isSchedule(config.retrySchedule)) {
+  if (config.retrySchedule !== undefined && !line.isSchedule(config.retrySchedule)) {
     throw new TypeError("retrySchedule must be a Schedule")
   }
   const max = config.maxResponseBytes
-  if (
-    max !== undefined &&
-    !(max === Number.POSITIVE_INFINITY || (Number.isSafeInteger(max) && max > 0))
-  ) {
+  if (max !== undefined && !(max === Number.POSITIVE_INFINITY || (isCount(max) && max > 0))) {
     throw new RangeError(
       `maxResponseBytes must be a positive integer or Infinity, got ${describe(max)}`
     )
@@ -126,12 +138,6 @@ export const isAbortSignal = (value: unknown): value is AbortSignal =>
   typeof (value as AbortSignal).addEventListener === "function" &&
   typeof (value as AbortSignal).removeEventListener === "function"
 
-/** An `effect/Schema` (without importing it: a facade that never decodes does not bundle it). */
-export const isEffectSchema = (value: unknown): boolean =>
-  (typeof value === "object" || typeof value === "function") &&
-  value !== null &&
-  Symbol.for("effect/Schema") in value
-
 const isParamValue = (value: unknown): boolean => {
   switch (typeof value) {
     case "string":
@@ -145,11 +151,12 @@ const isParamValue = (value: unknown): boolean => {
   }
 }
 
+/** A safe integer ≥ 0. */
+const isCount = (value: unknown): value is number =>
+  typeof value === "number" && Number.isSafeInteger(value) && value >= 0
+
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
-
-const invalid = (argument: string, reason: string) =>
-  Either.left(new InvalidRequestError({ argument, reason }))
 
 /** The request's own settings, once its endpoint and options are checked. */
 export interface CheckedRequest {
@@ -157,8 +164,8 @@ export interface CheckedRequest {
   readonly timeoutMillis: number
   /** The time allowed for the whole call, retries and waits included; `0`: none. */
   readonly totalTimeoutMillis: number
-  /** This request's own retry schedule, if it has one (`retrySchedule` or `retryAttempts`). */
-  readonly retrySchedule: Schedule.Schedule<unknown, SvcError> | undefined
+  /** This request's own retry count, if it has one. */
+  readonly retryAttempts: number | undefined
 }
 
 /** The client's own defaults a request's options override. */
@@ -169,32 +176,31 @@ export interface ClientDefaults {
 
 /** Checks a request's endpoint and options; nothing is sent when they are wrong. */
 export const checkRequest = (
+  line: LineValues,
   endpoint: unknown,
-  options: RequestOptions<unknown, unknown>,
+  options: unknown,
   defaults: ClientDefaults
-): Either.Either<CheckedRequest, InvalidRequestError> => {
+): CheckedRequest | InvalidArgument => {
   if (typeof endpoint !== "string") {
     return invalid("endpoint", `must be a string, got ${describe(endpoint)}`)
   }
   const problem = endpointProblem(endpoint)
   if (problem !== undefined) return invalid("endpoint", problem)
   if (!isRecord(options)) return invalid("options", `must be an object, got ${describe(options)}`)
-  // read before the check below narrows it
-  const schedule = options.retrySchedule as Schedule.Schedule<unknown, SvcError> | undefined
   let millis = defaults.timeoutMillis
   if (options.timeout !== undefined) {
-    const checked = timeoutMillis(options.timeout)
-    if (Either.isLeft(checked)) return invalid("options.timeout", checked.left)
-    millis = checked.right
+    const checked = timeoutMillis(line, options.timeout)
+    if (typeof checked === "string") return invalid("options.timeout", checked)
+    millis = checked
   }
   let totalMillis = defaults.totalTimeoutMillis
   if (options.totalTimeout !== undefined) {
-    const checked = timeoutMillis(options.totalTimeout)
-    if (Either.isLeft(checked)) return invalid("options.totalTimeout", checked.left)
-    totalMillis = checked.right
+    const checked = timeoutMillis(line, options.totalTimeout)
+    if (typeof checked === "string") return invalid("options.totalTimeout", checked)
+    totalMillis = checked
   }
-  const attempts: unknown = options.retryAttempts
-  if (attempts !== undefined && (!Number.isSafeInteger(attempts) || (attempts as number) < 0)) {
+  const attempts = options.retryAttempts
+  if (attempts !== undefined && !isCount(attempts)) {
     return invalid("options.retryAttempts", `must be an integer ≥ 0, got ${describe(attempts)}`)
   }
   if (options.signal !== undefined && !isAbortSignal(options.signal)) {
@@ -202,7 +208,7 @@ export const checkRequest = (
   }
   if (
     options.schema !== undefined &&
-    !isEffectSchema(options.schema) &&
+    !line.isSchema(options.schema) &&
     !isStandardSchema(options.schema)
   ) {
     return invalid(
@@ -216,7 +222,7 @@ export const checkRequest = (
       `must be a boolean, got ${describe(options.includeSession)}`
     )
   }
-  if (options.retrySchedule !== undefined && !Schedule.isSchedule(options.retrySchedule)) {
+  if (options.retrySchedule !== undefined && !line.isSchedule(options.retrySchedule)) {
     return invalid("options.retrySchedule", "must be a Schedule")
   }
   if (options.responseType !== undefined && !RESPONSE_TYPES.has(options.responseType as string)) {
@@ -259,7 +265,9 @@ export const checkRequest = (
       }
     }
   }
-  const retrySchedule: Schedule.Schedule<unknown, SvcError> | undefined =
-    schedule ?? (attempts === undefined ? undefined : backoff(attempts as number))
-  return Either.right({ timeoutMillis: millis, totalTimeoutMillis: totalMillis, retrySchedule })
+  return {
+    timeoutMillis: millis,
+    totalTimeoutMillis: totalMillis,
+    retryAttempts: attempts
+  }
 }
