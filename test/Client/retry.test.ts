@@ -6,7 +6,7 @@ import * as Schedule from "effect/Schedule"
 import * as TestClock from "effect/TestClock"
 import { afterAll, beforeAll } from "vitest"
 import { createSvc } from "../../src/Client/index.js"
-import { parseRetryAfter } from "../../src/Client/internal/retry.js"
+import { parseRetryAfter } from "../../src/core/retry.js"
 import { awaitSleeps, withClient } from "./helpers.js"
 import { json, type Script, startServer, type TestServer } from "./server.js"
 
@@ -115,9 +115,9 @@ describe("retry timing (TestClock)", () => {
   )
 
   it("parses Retry-After", () => {
-    expect(parseRetryAfter("2", 0)).toEqual(Duration.seconds(2))
-    expect(parseRetryAfter(new Date(1_500).toUTCString(), 0)).toEqual(Duration.millis(1000))
-    expect(parseRetryAfter(new Date(0).toUTCString(), 5_000)).toEqual(Duration.zero)
+    expect(parseRetryAfter("2", 0)).toBe(2_000)
+    expect(parseRetryAfter(new Date(1_500).toUTCString(), 0)).toBe(1_000)
+    expect(parseRetryAfter(new Date(0).toUTCString(), 5_000)).toBe(0)
     expect(parseRetryAfter("soon", 0)).toBeUndefined()
   })
 
@@ -127,9 +127,9 @@ describe("retry timing (TestClock)", () => {
     process.env.TZ = "America/New_York"
     try {
       const at = Date.UTC(1994, 10, 6, 8, 49, 37)
-      expect(parseRetryAfter("Sun, 06 Nov 1994 08:49:47 GMT", at)).toEqual(Duration.seconds(10))
-      expect(parseRetryAfter("Sunday, 06-Nov-94 08:49:47 GMT", at)).toEqual(Duration.seconds(10))
-      expect(parseRetryAfter("Sun Nov  6 08:49:47 1994", at)).toEqual(Duration.seconds(10))
+      expect(parseRetryAfter("Sun, 06 Nov 1994 08:49:47 GMT", at)).toBe(10_000)
+      expect(parseRetryAfter("Sunday, 06-Nov-94 08:49:47 GMT", at)).toBe(10_000)
+      expect(parseRetryAfter("Sun Nov  6 08:49:47 1994", at)).toBe(10_000)
     } finally {
       if (zone === undefined) delete process.env.TZ
       else process.env.TZ = zone

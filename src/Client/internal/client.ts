@@ -9,6 +9,7 @@ import * as Redacted from "effect/Redacted"
 import type * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
 import type { ApiFailure, ApiResponse, ApiSuccess, ResponseMeta } from "../../core/ApiResponse.js"
+import { encodeBody, type WireBody } from "../../core/body.js"
 import { describe } from "../../core/describe.js"
 import { assignHeaders, checkHeader, type HeaderRecord, hasHeader } from "../../core/headers.js"
 import { DEFAULT_SESSION_HEADER } from "../../core/http.js"
@@ -32,6 +33,7 @@ import {
   toApiSuccess,
   UnreadableBody
 } from "../../core/response.js"
+import { isRetryableRequest, isTransient } from "../../core/retry.js"
 import { isStandardSchema } from "../../core/standardSchema.js"
 import type { TransportFailure, TransportRequest, TransportResponse } from "../../core/transport.js"
 import {
@@ -60,7 +62,6 @@ import {
   type SvcError,
   TimeoutError
 } from "../SvcError.js"
-import { encodeBody } from "./body.js"
 import type { Transport } from "./exchange.js"
 import {
   runOnRequest,
@@ -69,7 +70,7 @@ import {
   runResponseInterceptors
 } from "./interceptors.js"
 import { invalidRequest, line } from "./line.js"
-import { backoff, honourRetryAfter, isRetryableRequest, isTransient } from "./retry.js"
+import { backoff, honourRetryAfter } from "./retry.js"
 import { knownSession, makeSessionState, resolveSession, type SessionState } from "./session.js"
 
 /** Everything one client holds; shared by its two faces. */
@@ -476,6 +477,13 @@ interface SendSettings {
   readonly timeoutMillis: number
 }
 
+/** The caller's body as it goes on the wire. */
+const wireBody = (body: unknown): Effect.Effect<WireBody, InvalidRequestError> => {
+  const wire = encodeBody(body)
+  if (wire instanceof Promise) return Effect.promise(() => wire)
+  return "_tag" in wire ? Effect.fail(invalidRequest(wire)) : Effect.succeed(wire)
+}
+
 /** The default request headers (SPEC 4.3.12); the caller's and the client's win. */
 const DEFAULT_HEADERS: Readonly<Record<string, string>> = {
   accept: "application/json, text/plain, */*",
@@ -494,7 +502,7 @@ const send = (
   retrySchedule: Schedule.Schedule<unknown, SvcError> | undefined,
   callerSignal: AbortSignal | undefined
 ): Effect.Effect<ApiSuccess<unknown>, SvcError> =>
-  Effect.flatMap(encodeBody(config.body), (wire) => {
+  Effect.flatMap(wireBody(config.body), (wire) => {
     const headers: Record<string, string> = { ...DEFAULT_HEADERS, ...config.headers }
     if (wire.contentType !== undefined && headers["content-type"] === undefined) {
       headers["content-type"] = wire.contentType

@@ -1,0 +1,70 @@
+/**
+ * Which failures are worth another try, for both Effect lines: the retryable statuses, the
+ * methods that may be repeated, the failures that would only recur, and `Retry-After`.
+ */
+import { getHeader } from "./headers.js"
+
+/** Statuses worth another try. */
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([
+  408, // Request Timeout
+  425, // Too Early
+  429, // Too Many Requests
+  500, // Internal Server Error
+  502, // Bad Gateway
+  503, // Service Unavailable
+  504 // Gateway Timeout
+])
+
+/** Methods that may be repeated without changing the outcome. */
+const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(["GET", "PUT", "DELETE", "HEAD", "OPTIONS"])
+
+/** Whether a request with this method and headers may be retried at all. */
+export const isRetryableRequest = (
+  method: string,
+  headers: Readonly<Record<string, string>>
+): boolean =>
+  IDEMPOTENT_METHODS.has(method) ||
+  ((method === "POST" || method === "PATCH") && getHeader(headers, "idempotency-key") !== undefined)
+
+/**
+ * Whether a failure is transient: network errors (but those that sending again could only repeat),
+ * timeouts of a try and the retryable statuses.
+ */
+export const isTransient = (error: RetryableError): boolean => {
+  switch (error._tag) {
+    case "NetworkError":
+      return error.permanent !== true
+    case "TimeoutError":
+      // the whole call's budget is spent: nothing is left for another try
+      return error.total !== true
+    case "HttpError":
+      return error.status !== undefined && RETRYABLE_STATUSES.has(error.status)
+    default:
+      return false
+  }
+}
+
+/** asctime's date format (`Sun Nov  6 08:49:37 1994`), which carries no zone. */
+const ASCTIME = /^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/
+
+/**
+ * `Retry-After` as a delay in milliseconds from `now`: delta seconds or an HTTP date in any of its
+ * three formats, all of which are GMT (RFC 9110 5.6.7) — asctime's included, which `Date.parse`
+ * alone would read as local time.
+ */
+export const parseRetryAfter = (value: string | undefined, now: number): number | undefined => {
+  if (value === undefined) return undefined
+  const trimmed = value.trim()
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000
+  const date = Date.parse(ASCTIME.test(trimmed) ? `${trimmed} GMT` : trimmed)
+  if (Number.isNaN(date)) return undefined
+  return Math.max(0, date - now)
+}
+
+/** What the retry rules read of a failure (a `SvcError` of either line): its tag and flags. */
+export interface RetryableError {
+  readonly _tag: string
+  readonly status?: number | undefined
+  readonly permanent?: boolean | undefined
+  readonly total?: boolean | undefined
+}
