@@ -6,7 +6,7 @@
  */
 import * as Data from "effect/Data"
 import type { ErrorCode } from "../core/ApiResponse.js"
-import { urlForMessage } from "../core/url.js"
+import * as messages from "../core/messages.js"
 
 /**
  * The server answered with a status outside 2xx. `error` is the envelope's `error`, else its
@@ -31,15 +31,6 @@ export class HttpError extends Data.TaggedError("HttpError")<{
 }
 
 /**
- * Where a request went: the method and the URL without its query string, fragment or user info,
- * so that a message can name it and never carry what a query or user info holds.
- */
-const target = (method: string | undefined, url: string | undefined): string => {
-  if (method === undefined || url === undefined) return ""
-  return `: ${method} ${urlForMessage(url)}`
-}
-
-/**
  * No response came: the connection was refused, dropped or reset, or the URL was unusable.
  * `method` and `url` say which request; the message names them (the URL without its query).
  * `permanent` is `true` when sending again could only fail the same way (too many redirects, a
@@ -59,7 +50,7 @@ export class NetworkError extends Data.TaggedError("NetworkError")<{
   readonly code: ErrorCode = "NETWORK_ERROR"
   /** @since 0.1.0 */
   override get message(): string {
-    return `Network error: ${this.reason}${target(this.method, this.url)}`
+    return messages.network(this)
   }
 }
 
@@ -84,9 +75,7 @@ export class TimeoutError extends Data.TaggedError("TimeoutError")<{
   readonly code: ErrorCode = "TIMEOUT"
   /** @since 0.1.0 */
   override get message(): string {
-    const limit = `Request timed out after ${this.timeoutMillis} ms${this.total ? " (totalTimeout)" : ""}`
-    const waiting = this.waitingFor === undefined ? "" : ` waiting for ${this.waitingFor}`
-    return `${limit}${waiting}${target(this.method, this.url)}`
+    return messages.timeout(this)
   }
 }
 
@@ -103,7 +92,7 @@ export class AbortedError extends Data.TaggedError("AbortedError")<{
   readonly code: ErrorCode = "ABORTED"
   /** @since 0.1.0 */
   override get message(): string {
-    return "Request aborted"
+    return messages.aborted
   }
 }
 
@@ -125,7 +114,7 @@ export class DecodeError extends Data.TaggedError("DecodeError")<{
   readonly code: ErrorCode = "DECODE_ERROR"
   /** @since 0.1.0 */
   override get message(): string {
-    return `Response data does not match the schema: ${this.detail}`
+    return messages.decode(this)
   }
 }
 
@@ -145,7 +134,7 @@ export class InterceptorError extends Data.TaggedError("InterceptorError")<{
   readonly code: ErrorCode = "INTERCEPTOR_ERROR"
   /** @since 0.1.0 */
   override get message(): string {
-    return `${this.phase === "request" ? "Request" : "Response"} interceptor failed: ${this.detail}`
+    return messages.interceptor(this)
   }
 }
 
@@ -168,7 +157,7 @@ export class InvalidRequestError extends Data.TaggedError("InvalidRequestError")
   readonly code: ErrorCode = "INVALID_REQUEST"
   /** @since 0.1.0 */
   override get message(): string {
-    return `${this.argument} ${this.reason}`
+    return messages.invalidRequest(this)
   }
 }
 
@@ -188,7 +177,7 @@ export class ResponseTooLargeError extends Data.TaggedError("ResponseTooLargeErr
   readonly code: ErrorCode = "RESPONSE_TOO_LARGE"
   /** @since 0.1.0 */
   override get message(): string {
-    return `Response body larger than ${this.maxResponseBytes} bytes (maxResponseBytes)`
+    return messages.tooLarge(this)
   }
 }
 

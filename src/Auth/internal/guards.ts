@@ -2,11 +2,11 @@ import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import { trustedOriginsOption } from "../../core/crossSite.js"
 import { DEFAULT_SESSION_HEADER } from "../../core/http.js"
 import { AuthContext, type AuthenticatedUser, CurrentUser, guest } from "../CurrentUser.js"
 import type { GuardOptions, PermissionOptions } from "../Guards.js"
 import type { SessionData } from "../SessionData.js"
-import { trustedOriginsOption } from "./crossSite.js"
 import { describe, durationOption, nameOption } from "./options.js"
 import {
   type Authenticated,

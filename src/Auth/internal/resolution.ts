@@ -5,13 +5,13 @@ import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
-import type * as Redacted from "effect/Redacted"
+import * as Redacted from "effect/Redacted"
+import { type CrossSiteSettings, isSameSiteRequest } from "../../core/crossSite.js"
+import { readSessionId, type SessionIdSource } from "../../core/sessionId.js"
 import { type AuthenticatedUser, CurrentUser } from "../CurrentUser.js"
 import type { SessionData } from "../SessionData.js"
 import { SessionValidator } from "../SessionValidator.js"
 import { SessionValidatorUnavailable } from "../SessionValidatorUnavailable.js"
-import { type CrossSiteSettings, isSameSiteRequest } from "./crossSite.js"
-import { readSessionId, type SessionIdSource } from "./sessionId.js"
 
 /** The outcome of looking at a request's session: what every later guard on it reuses. */
 export type Resolution =
@@ -108,10 +108,12 @@ export const resolve = <A, E, R>(
         }
         const validator = Context.get(context, SessionValidator)
         const onAnswer = (resolution: Resolution) => next(resolution, false)
+        // redacted from here on: the id never reaches a log, an error or a span
+        const id = Redacted.make(reading.id)
         // an answer the validator holds already (memory, a cache hit) costs no fiber and no timer
-        const held = knownAnswer(validator, reading.id)
+        const held = knownAnswer(validator, id)
         if (held !== undefined) return answer(held, onAnswer)
-        return Effect.flatMap(validate(validator, reading.id, settings.timeout), (exit) =>
+        return Effect.flatMap(validate(validator, id, settings.timeout), (exit) =>
           answer(exit, onAnswer)
         )
       }

@@ -1,5 +1,3 @@
-import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-
 /**
  * The cross-site check of SPEC 6.3a, after Go's `net/http.CrossOriginProtection`: a request whose
  * session id a browser attaches by itself (cookie, query parameter) may change state only when it
@@ -12,6 +10,13 @@ export interface CrossSiteSettings {
   readonly trustedOrigins: ReadonlySet<string>
 }
 
+/** What the server-side rules read of a request, on either Effect line's server. */
+export interface ServerRequestHead {
+  readonly method: string
+  /** Lower-case names. */
+  readonly headers: Readonly<Record<string, string | undefined>>
+}
+
 /** Methods that must not change state, so a cross-site one does no harm. */
 const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"])
 
@@ -20,7 +25,7 @@ const SAME_SITE_FETCH: ReadonlySet<string> = new Set(["same-origin", "none"])
 
 /** Whether a request carrying an ambient session id may go on to the validator. */
 export const isSameSiteRequest = (
-  request: HttpServerRequest.HttpServerRequest,
+  request: ServerRequestHead,
   settings: CrossSiteSettings
 ): boolean => {
   if (!settings.enabled || SAFE_METHODS.has(request.method)) return true

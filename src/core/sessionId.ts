@@ -1,6 +1,8 @@
-import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import * as Redacted from "effect/Redacted"
-import { isValidSessionId } from "../../Storage/SessionKeys.js"
+/**
+ * Where a guard finds the session id of a request (SPEC 6.2), on either Effect line's server.
+ */
+import { isValidSessionId } from "../Storage/SessionKeys.js"
+import type { ServerRequestHead } from "./crossSite.js"
 
 /** Where a guard looks for the session id; `false` switches a place off. */
 export interface SessionIdSource {
@@ -15,7 +17,8 @@ export type SessionIdReading =
   | { readonly _tag: "Malformed" }
   | {
       readonly _tag: "Found"
-      readonly id: Redacted.Redacted<string>
+      /** 1–512 visible ASCII characters; the binding wraps it in `Redacted` at once. */
+      readonly id: string
       /** Whether a browser could have sent it cross-site on its own (cookie, query parameter). */
       readonly ambient: boolean
     }
@@ -24,14 +27,17 @@ const missing: SessionIdReading = { _tag: "Missing" }
 const malformed: SessionIdReading = { _tag: "Malformed" }
 
 const found = (raw: string, ambient: boolean): SessionIdReading =>
-  isValidSessionId(raw) ? { _tag: "Found", id: Redacted.make(raw), ambient } : malformed
+  isValidSessionId(raw) ? { _tag: "Found", id: raw, ambient } : malformed
 
 /**
  * The first non-empty value of header, cookie, query parameter. A value that is not 1–512 visible
- * ASCII characters is `Malformed`; a good one is wrapped in `Redacted` at once.
+ * ASCII characters is `Malformed`.
  */
 export const readSessionId = (
-  request: HttpServerRequest.HttpServerRequest,
+  request: ServerRequestHead & {
+    readonly cookies: Readonly<Record<string, string | undefined>>
+    readonly url: string
+  },
   source: SessionIdSource
 ): SessionIdReading => {
   const header = source.header === false ? undefined : nonEmpty(request.headers[source.header])
