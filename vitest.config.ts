@@ -4,9 +4,7 @@ import { defineConfig } from "vitest/config"
 export default defineConfig({
   resolve: {
     alias: {
-      "#transport": fileURLToPath(
-        new URL("./src/core/transport.node.ts", import.meta.url)
-      ),
+      "#transport": fileURLToPath(new URL("./src/core/transport.node.ts", import.meta.url)),
       "#httpClientAdapter": fileURLToPath(
         new URL("./src/Client/internal/httpClientAdapter.ts", import.meta.url)
       ),
