@@ -44,6 +44,7 @@ import {
   parseBaseUrl
 } from "../../core/url.js"
 import type {
+  ClientFace,
   HttpMethod,
   RedirectMode,
   RequestConfig,
@@ -92,6 +93,8 @@ export interface ClientState {
   readonly redirect: RedirectMode
   readonly retrySchedule: Schedule.Schedule<unknown, SvcError>
   readonly report: (error: Error) => void
+  /** The face that runs this client's programs: the facade alone holds its fibers. */
+  readonly face: ClientFace
 }
 
 const safeReport =
@@ -107,7 +110,11 @@ const safeReport =
   }
 
 /** Validates `baseUrl` and `config` and builds the state of a client. */
-export const makeState = (baseUrl: string, config: SvcConfig = {}): ClientState => {
+export const makeState = (
+  baseUrl: string,
+  config: SvcConfig = {},
+  face: ClientFace = "effect"
+): ClientState => {
   const url = parseBaseUrl(baseUrl)
   checkConfig(line, config)
   const report = safeReport(config.onError)
@@ -136,7 +143,8 @@ export const makeState = (baseUrl: string, config: SvcConfig = {}): ClientState 
     responseType: config.responseType ?? "auto",
     redirect: config.redirect ?? "follow",
     retrySchedule: config.retrySchedule ?? backoff(config.retryAttempts ?? DEFAULT_RETRY_ATTEMPTS),
-    report
+    report,
+    face
   }
 }
 
@@ -303,7 +311,7 @@ const follow = <A>(
   const fail = (failure: TransportFailure, request: TransportRequest) =>
     Effect.fail(failureOf(failure, request, first, settings.timeoutMillis))
   const hop = (request: TransportRequest, hops: number): Effect.Effect<A, SvcError> =>
-    Effect.matchEffect(transport(request), {
+    Effect.matchEffect(transport(request, settings.interruptible), {
       onFailure: (failure) => fail(failure, request),
       onSuccess: (response) => followed(request, hops, response)
     })
@@ -475,6 +483,8 @@ interface SendSettings {
   readonly responseType: ResponseType
   /** Each try's deadline, every redirect hop included; `0`: none. */
   readonly timeoutMillis: number
+  /** Whether anything but the request itself may interrupt its fiber (see `exchange`). */
+  readonly interruptible: boolean
 }
 
 /** The caller's body as it goes on the wire. */
@@ -524,7 +534,9 @@ const send = (
     }
     const once = attempt(state, transport, request, {
       ...settings,
-      timeoutMillis: config.timeout ?? settings.timeoutMillis
+      timeoutMillis: config.timeout ?? settings.timeoutMillis,
+      // a signal an interceptor set interrupts the exchange too
+      interruptible: settings.interruptible || config.signal !== undefined
     })
     // the caller's signal governs the whole request; one an interceptor set governs the exchange
     const signal = config.signal === callerSignal ? undefined : config.signal
@@ -657,7 +669,10 @@ export const request = <A, I>(
     const settings: SendSettings = {
       redirect: options.redirect ?? state.redirect,
       responseType: options.responseType ?? state.responseType,
-      timeoutMillis: timeout
+      timeoutMillis: timeout,
+      // the facade's fiber is interrupted only by the caller's signal or the whole call's limit
+      interruptible:
+        state.face === "effect" || options.signal !== undefined || totalTimeoutMillis > 0
     }
     // what the message of a timeout names: the request as the caller made it
     const target = (): Target => ({ method, url: joinUrl(state.baseUrl, endpoint) })

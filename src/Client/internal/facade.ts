@@ -122,7 +122,7 @@ const promiseFace = (report: (error: Error) => void): service.Face<"promise"> =>
 
 /** The facade over a fresh client: `config.fetch`, else the runtime's transport. */
 export const make = (baseUrl: string, config?: SvcConfig): SvcClientFacade => {
-  const state = makeState(baseUrl, config)
+  const state = makeState(baseUrl, config, "promise")
   const transport = service.transportFor(config, () => service.runtimeTransport)
   return mark(service.fromState(state, transport, promiseFace(state.report)))
 }
