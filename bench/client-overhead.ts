@@ -8,6 +8,7 @@
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Effect from "effect/Effect"
+import * as Runtime from "effect/Runtime"
 import type { Transport } from "../src/Client/internal/exchange.js"
 
 // the built modules (`dist`), which an application runs; typed by their sources
@@ -59,7 +60,7 @@ export const measureOverhead = async (): Promise<Record<string, number>> => {
     )(makeState("http://h"))
   }
   // the runtime the facade runs its programs on: no tracer, no fiber metrics
-  const run = <A, E>(program: Effect.Effect<A, E>) => facadeRuntime.runPromise(program)
+  const run = Runtime.runPromise(facadeRuntime)
   const best: Record<string, number> = {}
   for (let round = 0; round < 8; round++) {
     for (const [name, make] of Object.entries(cases)) {
