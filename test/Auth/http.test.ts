@@ -47,6 +47,11 @@ const answers: Record<string, { status: number; type?: string; body?: string }> 
   },
   "s-error-beside": { status: 200, body: JSON.stringify({ ...session, error: "expired" }) },
   "s-success-false": { status: 200, body: JSON.stringify({ ...session, success: false }) },
+  "s-success-string": {
+    status: 200,
+    body: JSON.stringify({ success: "false", data: { user_id: "u1" } })
+  },
+  "s-success-null": { status: 200, body: JSON.stringify({ success: null, data: session }) },
   "s-error-null": {
     status: 200,
     body: JSON.stringify({ success: true, data: session, error: null })
@@ -140,7 +145,9 @@ describe("SessionValidator.http", () => {
     "s-revoked",
     "s-error-only",
     "s-error-beside",
-    "s-success-false"
+    "s-success-false",
+    "s-success-string",
+    "s-success-null"
   ])("%s → None", (id) =>
     Effect.gen(function* () {
       expect(yield* validateWith(SessionValidator.http({ url }), id)).toEqual(Option.none())

@@ -97,9 +97,12 @@ export const http = (
 
 const decodeSession = Schema.decodeUnknown(SessionData)
 
-/** Whether an answer denies the session in its body: `success: false`, or an `error` of any kind. */
+/**
+ * Whether an answer denies the session in its body: a `success` that is not `true` (`false`, but
+ * also `"false"`, `0`, `null`: fail closed), or an `error` of any kind.
+ */
 const denies = (body: Record<string, unknown>): boolean =>
-  body.success === false || (body.error !== undefined && body.error !== null)
+  ("success" in body && body.success !== true) || (body.error !== undefined && body.error !== null)
 
 /** The session in a 200 answer's text, `None` when the answer denies it. */
 const sessionOfAnswer = (
