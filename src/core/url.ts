@@ -28,6 +28,8 @@ export const parseBaseUrl = (baseUrl: unknown): URL => {
       `baseUrl must be an absolute http: or https: URL, got ${JSON.stringify(baseUrl)}`
     )
   }
+  // the value stays out of the message: it holds a credential
+  if (hasUserInfo(url)) throw new TypeError(USER_INFO)
   return url
 }
 
@@ -83,7 +85,7 @@ export const isSameOrigin = (url: string, origin: string): boolean => {
 
 /** `url` without its query string, fragment and user info: what a message may name. */
 export const urlForMessage = (url: string): string => {
-  if (!URL.canParse(url)) return url.replace(/[?#].*$/s, "")
+  if (!URL.canParse(url)) return url.replace(/[?#].*$/s, "").replace(/\/\/[^/@]*@/, "//")
   const parsed = new URL(url)
   return `${parsed.origin}${parsed.pathname}`
 }
@@ -99,8 +101,22 @@ export const absoluteUrlProblem = (url: string): string | undefined => {
   if (scheme !== "http:" && scheme !== "https:") {
     return `must be an http: or https: URL, got a "${scheme}" URL`
   }
-  return URL.canParse(url) ? undefined : "is not a valid URL"
+  if (!URL.canParse(url)) return "is not a valid URL"
+  return hasUserInfo(new URL(url)) ? USER_INFO.slice("baseUrl ".length) : undefined
 }
+
+/**
+ * A URL with user info (`user:password@`) is refused: fetch refuses it, undici would drop it
+ * silently, and it would carry a credential into every message that names the URL.
+ */
+const hasUserInfo = (url: URL): boolean => url.username !== "" || url.password !== ""
+
+const USER_INFO =
+  "baseUrl must not hold user info (user:password@): send credentials in an Authorization header"
+
+/** `text` with every URL in it cut to what a message may name ({@link urlForMessage}). */
+export const redactUrls = (text: string): string =>
+  text.replace(/\b[a-z][a-z\d+.-]*:\/\/[^\s"'<>()]+/gi, urlForMessage)
 
 /** Like {@link absoluteUrlProblem}, for an endpoint, which may also be a path. */
 export const endpointProblem = (endpoint: string): string | undefined =>

@@ -52,6 +52,15 @@ const answers: Record<string, { status: number; type?: string; body?: string }> 
     body: JSON.stringify({ success: "false", data: { user_id: "u1" } })
   },
   "s-success-null": { status: 200, body: JSON.stringify({ success: null, data: session }) },
+  "s-nested-deny": {
+    status: 200,
+    body: JSON.stringify({ success: true, data: { ...session, success: false, error: "expired" } })
+  },
+  "s-jsend-error": {
+    status: 200,
+    body: JSON.stringify({ status: "error", message: "expired", data: session })
+  },
+  "s-status-401": { status: 200, body: JSON.stringify({ status: 401, data: session }) },
   "s-error-null": {
     status: 200,
     body: JSON.stringify({ success: true, data: session, error: null })
@@ -60,6 +69,9 @@ const answers: Record<string, { status: number; type?: string; body?: string }> 
 
 let server: Server
 let url: string
+let foreignServer: Server
+let foreign: string
+let foreignCalls = 0
 const received: Array<{ method: string; url: string; headers: IncomingHttpHeaders }> = []
 
 beforeAll(async () => {
@@ -71,17 +83,30 @@ beforeAll(async () => {
     })
     const id = String(request.headers["x-session-id"] ?? request.headers["x-auth-session"] ?? "")
     if (id === "s-slow") return // never answers
+    if (id === "s-redirect") {
+      // to another origin, which answers with an admin's session to anyone
+      response.writeHead(302, { location: `${foreign}/session` })
+      return response.end()
+    }
     const answer = answers[id] ?? { status: 404, body: "" }
     response.writeHead(answer.status, { "content-type": answer.type ?? "application/json" })
     response.end(answer.body)
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sessions/current?v=1`
+  foreignServer = createServer((_request, response) => {
+    foreignCalls++
+    response.writeHead(200, { "content-type": "application/json" })
+    response.end(JSON.stringify({ user_id: "foreign", user_type: "admin" }))
+  })
+  await new Promise<void>((resolve) => foreignServer.listen(0, "127.0.0.1", resolve))
+  foreign = `http://127.0.0.1:${(foreignServer.address() as AddressInfo).port}`
 })
 
 afterAll(async () => {
   server.closeAllConnections()
   await new Promise((resolve) => server.close(resolve))
+  await new Promise((resolve) => foreignServer.close(resolve))
 })
 
 const validateWith = (layer: ReturnType<typeof SessionValidator.http>, id: string) =>
@@ -147,7 +172,10 @@ describe("SessionValidator.http", () => {
     "s-error-beside",
     "s-success-false",
     "s-success-string",
-    "s-success-null"
+    "s-success-null",
+    "s-nested-deny",
+    "s-jsend-error",
+    "s-status-401"
   ])("%s → None", (id) =>
     Effect.gen(function* () {
       expect(yield* validateWith(SessionValidator.http({ url }), id)).toEqual(Option.none())
@@ -170,6 +198,15 @@ describe("SessionValidator.http", () => {
       expect(error.reason).toBe(reason)
       expect(error.message).not.toContain(id)
       expect(received).toHaveLength(1) // no retry by default
+    })
+  )
+
+  it.effect("a redirect is not followed: whoever answers there is not the auth service", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(validateWith(SessionValidator.http({ url }), "s-redirect"))
+      expect(error).toBeInstanceOf(SessionValidatorUnavailable)
+      expect(error.reason).toBe("Failure")
+      expect(foreignCalls).toBe(0)
     })
   )
 

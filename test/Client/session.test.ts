@@ -202,8 +202,13 @@ describe("where the session is sent", () => {
         error: "endpoint is not a valid URL"
       })
     }
-    await svc.get(`${base}@${other.origin.slice("http://".length)}/steal`) // userinfo: really `other`
-    expect(seen).toEqual([undefined])
+    // user info: really `other`; a URL with user info is refused, nothing sent
+    expect(await svc.get(`${base}@${other.origin.slice("http://".length)}/steal`)).toMatchObject({
+      code: "INVALID_REQUEST",
+      error:
+        "endpoint must not hold user info (user:password@): send credentials in an Authorization header"
+    })
+    expect(seen).toEqual([])
     const stolen = other.requests.filter((request) => request.path === "/steal")
     for (const request of stolen) expect(request.headers["x-session-id"]).toBeUndefined()
   })
@@ -305,18 +310,37 @@ describe("where the session is sent", () => {
     expect(server.requests[server.requests.length - 1]!.headers["x-trace"]).toBe("second")
   })
 
-  it("stays when an interceptor sets its own header for another origin", async () => {
-    const svc = createSvc(server.origin, { sessionId: "secret" })
-    svc.addRequestInterceptor((config) => ({
-      ...config,
-      url: `${other.origin}/moved`,
-      headers: { ...config.headers, "x-session-id": "chosen-by-the-app" }
-    }))
-    await svc.get("/s")
-    expect(other.requests[other.requests.length - 1]!.headers["x-session-id"]).toBe(
-      "chosen-by-the-app"
-    )
-  })
+  it.each(nodeTransports)(
+    "%s: the session header goes home only, wherever and however it was set (SPEC 4.5)",
+    async (_, config) => {
+      const sessions = ["SETHEADER", "PERREQUEST", "CONFIGURED", "INTERCEPTED"]
+      const svc = createSvc(server.origin, { ...config, retryAttempts: 0 })
+      svc.setHeader("X-Session-Id", "SETHEADER")
+      await svc.get(`${other.origin}/a`)
+      await svc.get(`${other.origin}/b`, { headers: { "x-session-id": "PERREQUEST" } })
+      await createSvc(server.origin, {
+        ...config,
+        sessionHeader: "X-My-Sess",
+        headers: { "X-MY-SESS": "CONFIGURED" }
+      }).get(`${other.origin}/c`)
+      const moved = createSvc(server.origin, { ...config, sessionId: "s" })
+      moved.addRequestInterceptor((request) => ({
+        ...request,
+        url: `${other.origin}/d`,
+        headers: { ...request.headers, "X-SESSION-ID": "INTERCEPTED" }
+      }))
+      await moved.get("/s")
+      const arrived = other.requests.filter((r) => ["/a", "/b", "/c", "/d"].includes(r.path))
+      expect(arrived.map((r) => r.path)).toEqual(["/a", "/b", "/c", "/d"])
+      for (const request of arrived) {
+        for (const id of sessions) expect(JSON.stringify(request.headers)).not.toContain(id)
+      }
+      other.requests.length = 0
+      // at home, the session header set by hand is sent
+      await svc.get("/home")
+      expect(server.requests[server.requests.length - 1]!.headers["x-session-id"]).toBe("SETHEADER")
+    }
+  )
 })
 
 describe("which ids are sent (security item 8)", () => {

@@ -93,3 +93,20 @@ describe("params", () => {
     expect(appendParams("/a", { x: null, y: [] })).toBe("/a")
   })
 })
+
+describe("a base URL with user info", () => {
+  it("is refused at construction, on every face, without the password in the message", () => {
+    const base = "http://user:PASSWORD@127.0.0.1:1/api"
+    for (const make of [
+      () => createSvc(base),
+      () => new SvcClient(base),
+      () => SvcClient.layerDefault(base),
+      () => SvcClient.layer(base)
+    ]) {
+      expect(make).toThrow(TypeError)
+      expect(make).toThrow(
+        "baseUrl must not hold user info (user:password@): send credentials in an Authorization header"
+      )
+    }
+  })
+})

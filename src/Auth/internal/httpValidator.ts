@@ -69,7 +69,9 @@ export const http = (
       sessionHeader: settings.header,
       headers: settings.headers,
       timeout: settings.timeout,
-      retryAttempts: settings.retryAttempts
+      retryAttempts: settings.retryAttempts,
+      // an answer from wherever a redirect leads is not the auth service's: a 3xx is unavailable
+      redirect: "manual"
     }),
     (client): ValidatorService => ({
       validate: (id) =>
@@ -97,12 +99,20 @@ export const http = (
 
 const decodeSession = Schema.decodeUnknown(SessionData)
 
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
 /**
  * Whether an answer denies the session in its body: a `success` that is not `true` (`false`, but
- * also `"false"`, `0`, `null`: fail closed), or an `error` of any kind.
+ * also `"false"`, `0`, `null`: fail closed), an `error` of any kind, or a `status` that says so
+ * (a number outside 2xx, JSend's `"error"` and `"fail"`).
  */
 const denies = (body: Record<string, unknown>): boolean =>
-  ("success" in body && body.success !== true) || (body.error !== undefined && body.error !== null)
+  ("success" in body && body.success !== true) ||
+  (body.error !== undefined && body.error !== null) ||
+  (typeof body.status === "number" && (body.status < 200 || body.status > 299)) ||
+  body.status === "error" ||
+  body.status === "fail"
 
 /** The session in a 200 answer's text, `None` when the answer denies it. */
 const sessionOfAnswer = (
@@ -114,12 +124,15 @@ const sessionOfAnswer = (
   } catch {
     return unavailable("InvalidResponse", "the auth service's answer is not JSON")
   }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+  if (!isRecord(body)) {
     return unavailable("InvalidResponse", "the auth service's answer is not SessionData")
   }
   const record = body as Record<string, unknown>
   if (denies(record)) return Effect.succeedNone
-  return decodeSession(isEnvelope(record) ? record.data : record).pipe(
+  const session = isEnvelope(record) ? record.data : record
+  // an envelope's data that denies the session itself
+  if (isEnvelope(record) && isRecord(session) && denies(session)) return Effect.succeedNone
+  return decodeSession(session).pipe(
     Effect.map(Option.some),
     // the answer's text stays out: an auth service may quote the id in it
     Effect.mapError(

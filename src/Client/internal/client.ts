@@ -41,7 +41,9 @@ import {
   appendParams,
   isSameOrigin,
   joinUrl,
-  parseBaseUrl
+  parseBaseUrl,
+  redactUrls,
+  urlForMessage
 } from "../../core/url.js"
 import type {
   ClientFace,
@@ -153,24 +155,13 @@ const sameOrigin = (state: ClientState, url: string): boolean =>
   (url.startsWith(state.origin) && url[state.origin.length] === "/") ||
   isSameOrigin(url, state.origin)
 
-/** A request config and the session id the client put in it, if any. */
-interface Prepared {
-  readonly config: RequestConfig
-  readonly session: string | undefined
-}
-
 /**
  * The config an interceptor handed back, made ready to send: an absolute http(s) URL; header names
  * in lower case (a later spelling of a name wins), checked like the caller's own, `undefined` and
- * `null` values left out; a timeout and signal it set, checked. The session header stays on the
- * base URL's origin: when an interceptor points the request elsewhere, the id the client added is
- * taken out again, under whatever case of its name.
+ * `null` values left out; a timeout and signal it set, checked. (Where the session and credentials
+ * may go is decided when the request is sent, whoever set them.)
  */
-const finalConfig = (
-  state: ClientState,
-  config: RequestConfig,
-  session: string | undefined
-): Effect.Effect<RequestConfig, InvalidRequestError> => {
+const finalConfig = (config: RequestConfig): Effect.Effect<RequestConfig, InvalidRequestError> => {
   const problem =
     typeof config.url === "string"
       ? absoluteUrlProblem(config.url)
@@ -198,13 +189,6 @@ const finalConfig = (
       )
     }
     headers[name.toLowerCase()] = value as string
-  }
-  if (
-    session !== undefined &&
-    headers[state.sessionHeader] === session &&
-    !sameOrigin(state, config.url)
-  ) {
-    delete headers[state.sessionHeader]
   }
   let timeout = config.timeout
   if (timeout !== undefined) {
@@ -240,7 +224,7 @@ const prepare = (
   body: unknown,
   options: RequestOptions<unknown, unknown>,
   timeout: number
-): Effect.Effect<Prepared, TimeoutError> => {
+): Effect.Effect<RequestConfig, TimeoutError> => {
   const url = appendParams(joinUrl(state.baseUrl, endpoint), options.params)
   const headers = assignHeaders(assignHeaders({}, state.headers), options.headers)
   const config: { -readonly [K in keyof RequestConfig]: RequestConfig[K] } = {
@@ -253,13 +237,11 @@ const prepare = (
   if (options.signal !== undefined) config.signal = options.signal
   const include = options.includeSession ?? state.includeSession
   if (!include || hasHeader(headers, state.sessionHeader) || !sameOrigin(state, url)) {
-    return Effect.succeed({ config, session: undefined })
+    return Effect.succeed(config)
   }
-  const attach = (id: Redacted.Redacted<string> | undefined): Prepared => {
-    if (id === undefined) return { config, session: undefined }
-    const session = Redacted.value(id)
-    headers[state.sessionHeader] = session
-    return { config, session }
+  const attach = (id: Redacted.Redacted<string> | undefined): RequestConfig => {
+    if (id !== undefined) headers[state.sessionHeader] = Redacted.value(id)
+    return config
   }
   const known = knownSession(state.session)
   if (known !== undefined) return Effect.succeed(attach(known.id))
@@ -279,7 +261,11 @@ const failureOf = (
 ): NetworkError | TimeoutError | ResponseTooLargeError => {
   switch (failure._tag) {
     case "TimedOut":
-      return new TimeoutError({ timeoutMillis, method: first.method, url: first.url })
+      return new TimeoutError({
+        timeoutMillis,
+        method: first.method,
+        url: urlForMessage(first.url)
+      })
     case "TooLarge":
       return new ResponseTooLargeError({
         maxResponseBytes: request.maxResponseBytes,
@@ -287,9 +273,10 @@ const failureOf = (
       })
     case "Failed":
       return new NetworkError({
-        reason: `request failed (${failure.reason})`,
+        // a transport's own text may quote the URL: cut to what a message may name
+        reason: `request failed (${redactUrls(failure.reason)})`,
         method: request.method,
-        url: request.url,
+        url: urlForMessage(request.url),
         cause: failure.cause
       })
   }
@@ -332,7 +319,7 @@ const follow = <A>(
           new NetworkError({
             reason: step.reason,
             method: request.method,
-            url: request.url,
+            url: urlForMessage(request.url),
             permanent: true
           })
         )
@@ -435,7 +422,7 @@ const withTimeout = <A, E>(
           new TimeoutError({
             timeoutMillis,
             method: target().method,
-            url: target().url,
+            url: urlForMessage(target().url),
             ...(waitingFor === undefined ? {} : { waitingFor }),
             ...(total ? { total } : {})
           })
@@ -519,7 +506,10 @@ const send = (
     }
     const home = sameOrigin(state, config.url)
     // wherever they were set (config, setHeader, per request, an interceptor)
-    if (!home) for (const name of CREDENTIAL_HEADERS) delete headers[name]
+    if (!home) {
+      delete headers[state.sessionHeader]
+      for (const name of CREDENTIAL_HEADERS) delete headers[name]
+    }
     const request: TransportRequest = {
       method: config.method,
       url: config.url,
@@ -693,14 +683,14 @@ export const request = <A, I>(
     // without interceptors the config is the client's own, its headers checked already
     const intercepted =
       requestInterceptors.length === 0
-        ? Effect.map(prepared, ({ config }) => config)
-        : Effect.flatMap(prepared, ({ config, session }) =>
+        ? prepared
+        : Effect.flatMap(prepared, (config) =>
             Effect.flatMap(
               bounded(
                 runRequestInterceptors(requestInterceptors, config),
                 "the request interceptors"
               ),
-              (config) => finalConfig(state, config, session)
+              finalConfig
             )
           )
     const ready =

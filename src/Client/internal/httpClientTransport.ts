@@ -105,7 +105,11 @@ export const fromHttpClient = (httpClient: HttpClient.HttpClient): Transport => 
             ? tooLarge(error.status)
             : "_tag" in error && (error._tag === "TooLarge" || error._tag === "Failed")
               ? (error as TransportFailure)
-              : failed(describeCause((error as { cause?: unknown }).cause ?? error), error)
+              : // the platform's error quotes the request, query and all: keep what lies under it
+                failed(
+                  describeCause((error as { cause?: unknown }).cause ?? error),
+                  (error as { cause?: unknown }).cause
+                )
       ),
       Effect.scoped,
       Effect.provideService(FetchHttpClient.RequestInit, { redirect: "manual" })

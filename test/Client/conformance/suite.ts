@@ -4,6 +4,7 @@
  * response headers, size limit, timeout, abort, default headers, reason phrases.
  */
 
+import { inspect } from "node:util"
 import * as Effect from "effect/Effect"
 import type * as Layer from "effect/Layer"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -276,15 +277,32 @@ export const conformance = (transport: TransportUnderTest): void => {
       it("NETWORK_ERROR names the method and the URL without its query", async () => {
         const closed = await startConformanceServer()
         await closed.close()
+        const errors: Array<unknown> = []
         const response = await transport
-          .make(closed.origin, { retryAttempts: 0 })
+          .make(closed.origin, { retryAttempts: 0, onError: (error) => errors.push(error) })
           .get("/x?token=secret#frag")
+        // nor does the error object hold it, in any field
+        expect(errors).toHaveLength(1)
+        expect(JSON.stringify(errors[0])).not.toMatch(/secret|frag/)
+        expect(inspect(errors[0], { depth: 1 })).not.toMatch(/token=secret|#frag/)
         expect(response).toMatchObject({ success: false, status: 0, code: "NETWORK_ERROR" })
         expect(response.error).toMatch(
           /^Network error: request failed \(.+\): GET http:\/\/127\.0\.0\.1:\d+\/x$/
         )
         expect(response.error).toContain(`GET ${closed.origin}/x`)
         expect(response.error).not.toContain("secret")
+      })
+
+      it("a URL with user info is refused, on every transport, and its password goes nowhere", async () => {
+        const before = server.seen.length
+        const errors: Array<unknown> = []
+        const response = await client({ onError: (error) => errors.push(error) }).get(
+          `http://user:PASSWORD@${new URL(server.origin).host}/echo`
+        )
+        expect(response).toMatchObject({ success: false, code: "INVALID_REQUEST" })
+        expect(response.error).toMatch(/^endpoint must not hold user info/)
+        expect(JSON.stringify([response, errors])).not.toContain("PASSWORD")
+        expect(server.seen.length).toBe(before)
       })
 
       it("TIMEOUT names the method and the URL without its query", async () => {
