@@ -50,8 +50,17 @@ const crossSite: Resolution = { _tag: "CrossSite" }
 
 const authenticated = (answer: SessionData): Resolution => {
   const session = ownSession(answer)
-  return { _tag: "Authenticated", user: { user_id: session.user_id, session, is_guest: false } }
+  const user: AuthenticatedUser = { user_id: session.user_id, session, is_guest: false }
+  validated.add(user)
+  return { _tag: "Authenticated", user }
 }
+
+/**
+ * The users these guards made from a validator's answer. A `CurrentUser` in the context counts as
+ * established only when it is one of them: an application's own `CurrentUser` (a test layer, a
+ * "system" user) never lets a request past a guard without its session being validated.
+ */
+const validated = new WeakSet<AuthenticatedUser>()
 
 const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"])
 
@@ -74,13 +83,15 @@ const ownSession = (session: SessionData): SessionData => {
  * resolution a guard provides to what it wraps, or the `CurrentUser` an `HttpApiAuth` middleware
  * provides (Effect 3's `HttpApiBuilder` lets a middleware pass on only the service it `provides`,
  * and every `HttpApiAuth` middleware provides `CurrentUser` and lets only an authenticated request
- * through).
+ * through) — when these guards made it.
  */
 const established = (context: Context.Context<ResolveRequirements>): Resolution | undefined => {
   const resolution = Context.getOption(context, EstablishedResolution)
   if (Option.isSome(resolution)) return resolution.value
   const user = Context.getOption(context, CurrentUser)
-  return Option.isSome(user) ? { _tag: "Authenticated", user: user.value } : undefined
+  return Option.isSome(user) && validated.has(user.value)
+    ? { _tag: "Authenticated", user: user.value }
+    : undefined
 }
 
 /**
