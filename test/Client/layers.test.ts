@@ -2,6 +2,8 @@
  * The Effect API over the facade's own transport (`SvcClient.layerDefault`, no `HttpClient`), and
  * with its settings from `Config` (`SvcClient.layerConfig`): a bad base URL is a `ConfigError`.
  */
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import * as Config from "effect/Config"
 import * as ConfigError from "effect/ConfigError"
@@ -9,7 +11,7 @@ import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { SvcClient } from "../../src/Client/index.js"
-import { json, testServer } from "./server.js"
+import { json, startServer, testServer } from "./server.js"
 
 describe("SvcClient.layerDefault", () => {
   it.scoped("sends over the runtime's own transport, with typed failures", () =>
@@ -78,4 +80,28 @@ describe("SvcClient.layerConfig", () => {
       expect(ConfigError.isConfigError(missing)).toBe(true)
     })
   )
+})
+
+describe("SvcClient.layer over an HttpClient that follows redirects itself", () => {
+  it("fails with a NETWORK_ERROR that says so, instead of answering from wherever it went", async () => {
+    const server = await startServer((request) =>
+      request.path === "/moved" ? { status: 302, headers: { location: "/x" } } : json({ data: 1 })
+    )
+    try {
+      const program = Effect.flatMap(SvcClient, (client) => Effect.flip(client.get("/moved"))).pipe(
+        Effect.provide(SvcClient.layer(server.origin, { retryAttempts: 0 })),
+        Effect.provide(
+          Layer.effect(
+            HttpClient.HttpClient,
+            Effect.map(HttpClient.HttpClient, (client) => HttpClient.followRedirects(client, 5))
+          ).pipe(Layer.provide(NodeHttpClient.layerUndici))
+        )
+      )
+      const error = await Effect.runPromise(program)
+      expect(error._tag).toBe("NetworkError")
+      expect(error.message).toMatch(/the HttpClient followed a redirect itself/)
+    } finally {
+      await server.close()
+    }
+  })
 })

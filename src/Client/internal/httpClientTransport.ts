@@ -63,6 +63,15 @@ export const fromHttpClient = (httpClient: HttpClient.HttpClient): Transport => 
     }
     const sent = client.execute(outgoing).pipe(
       Effect.flatMap((response) => {
+        if (response.request.url !== outgoing.url) {
+          // an HttpClient that follows redirects itself (HttpClient.followRedirects) went where
+          // no origin check was made: say so rather than answer as if nothing happened
+          return Effect.fail(
+            failed(
+              "the HttpClient followed a redirect itself; give SvcClient.layer one that does not: svc-sdk follows redirects, checking each hop's origin"
+            )
+          )
+        }
         const headers = { ...response.headers }
         if (request.followRedirects && isFollowedRedirect(response.status, headers)) {
           // followed on its headers: the scope's end aborts the unread body
