@@ -15,6 +15,8 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
+    // the Effect 4 line's tests run with its own toolchain (toolchains/effect4/vitest.config.ts)
+    exclude: ["test/v4/**", "**/node_modules/**"],
     testTimeout: 30_000,
     hookTimeout: 60_000
   }

@@ -4,10 +4,13 @@
 // Each added entry carries the os/cpu/libc of its package name, so npm skips it on other machines and
 // fetches it by name (no pinned URL) on the machine it is for.
 //
-//   npm install && node scripts/lock-platforms.mjs
+//   npm install && node scripts/lock-platforms.mjs [path/to/package-lock.json]
 import { readFileSync, writeFileSync } from "node:fs"
+import { resolve } from "node:path"
 
-const file = new URL("../package-lock.json", import.meta.url)
+const file = process.argv[2]
+  ? resolve(process.argv[2])
+  : new URL("../package-lock.json", import.meta.url)
 const lock = JSON.parse(readFileSync(file, "utf8"))
 const packages = lock.packages
 const oses = ["android", "darwin", "freebsd", "openbsd", "openharmony", "win32", "linux"]

@@ -1,9 +1,12 @@
 // `npm test` after the build: the whole suite on this Node, then again on Node 22 and 24 (see
 // node-versions.mjs), each a separate vitest run whose failures name its version. The browser and
 // packaging suites run on the first version only: they drive Chromium and npm, not Node's own APIs.
+// Then the Effect 4 line's tests (test/v4) on Node 22 and 24, with the Effect 4 toolchain's vitest
+// (effect4-toolchain.mjs): Effect 4 needs Node ≥ 22.19.
 import { spawnSync } from "node:child_process"
 import { readFileSync, rmSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
+import { EFFECT4_TOOLCHAIN, ensureEffect4Toolchain } from "./effect4-toolchain.mjs"
 import { nodeBinary, OTHER_VERSIONS, supported } from "./node-versions.mjs"
 
 const root = resolve(import.meta.dirname, "..")
@@ -12,10 +15,14 @@ const ONE_VERSION_ONLY = ["test/browser/**", "test/package/**", "test/toolchain/
 /** `npm test -- test/docs` runs only the test files matching these filters (vitest's own). */
 const filters = process.argv.slice(2)
 
-const runs = [{ version: process.versions.node, node: process.execPath, exclude: [] }]
+const runs = [{ line: "", version: process.versions.node, node: process.execPath, exclude: [] }]
 if (supported) {
   for (const version of OTHER_VERSIONS) {
-    runs.push({ version, node: nodeBinary(version), exclude: ONE_VERSION_ONLY })
+    runs.push({ line: "", version, node: nodeBinary(version), exclude: ONE_VERSION_ONLY })
+  }
+  ensureEffect4Toolchain()
+  for (const version of OTHER_VERSIONS) {
+    runs.push({ line: "Effect 4, ", version, node: nodeBinary(version), exclude: [] })
   }
 } else {
   console.warn(
@@ -26,17 +33,28 @@ if (supported) {
 const results = []
 for (const run of runs) {
   console.log(
-    `\n━━━ Node ${run.version} ━━━${run.exclude.length > 0 ? ` (without ${run.exclude.join(", ")})` : ""}\n`
+    `\n━━━ ${run.line}Node ${run.version} ━━━${run.exclude.length > 0 ? ` (without ${run.exclude.join(", ")})` : ""}\n`
   )
-  const report = join(root, ".cache", `vitest-node-${run.version}.json`)
+  const report = join(
+    root,
+    ".cache",
+    `vitest-${run.line === "" ? "" : "effect4-"}node-${run.version}.json`
+  )
   rmSync(report, { force: true })
-  const args = [
-    vitest,
-    "run",
-    "--reporter=default",
-    "--reporter=json",
-    `--outputFile.json=${report}`
-  ]
+  const args =
+    run.line === ""
+      ? [vitest, "run"]
+      : [
+          join(EFFECT4_TOOLCHAIN, "node_modules", "vitest", "vitest.mjs"),
+          "run",
+          "--config",
+          join(EFFECT4_TOOLCHAIN, "vitest.config.ts"),
+          "--root",
+          root,
+          // a filter for the other line's files leaves this line nothing to run
+          "--passWithNoTests"
+        ]
+  args.push("--reporter=default", "--reporter=json", `--outputFile.json=${report}`)
   for (const pattern of run.exclude) args.push("--exclude", pattern)
   args.push(...filters)
   const child = spawnSync(run.node, args, {
@@ -57,7 +75,13 @@ for (const run of runs) {
   } catch {
     // no report: the run itself broke, counted below by its exit code
   }
-  results.push({ version: run.version, code: child.status ?? 1, passed, failed, skipped })
+  results.push({
+    version: `${run.line}${run.version}`,
+    code: child.status ?? 1,
+    passed,
+    failed,
+    skipped
+  })
 }
 
 const counts = (r) => `${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped`

@@ -12,7 +12,8 @@ import * as Layer from "effect/Layer"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createSvc, SvcClient, type SvcConfig } from "../../src/Client/index.js"
 import { freePort } from "../support/tarball.js"
-import { type ClientUnderTest, effectClient } from "./conformance/suite.js"
+import type { ClientUnderTest } from "./conformance/suite.js"
+import { effectClient } from "./effectClient.js"
 
 const GUNICORN = "/usr/bin/gunicorn"
 const installed = existsSync(GUNICORN)

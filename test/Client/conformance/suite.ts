@@ -5,34 +5,26 @@
  */
 
 import { inspect } from "node:util"
-import * as Effect from "effect/Effect"
-import type * as Layer from "effect/Layer"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import {
-  type ApiResponse,
-  type RequestOptions,
-  SvcClient,
-  type SvcClientService,
-  type SvcConfig,
-  type SvcError
-} from "../../../src/Client/index.js"
-import { foldError } from "../../../src/Client/internal/facade.js"
+import type { ApiResponse } from "../../../src/core/ApiResponse.js"
 import { binaryBytes, type ConformanceServer, startConformanceServer } from "./server.js"
+
+/**
+ * A client's config or a request's options, as the suite gives them: the suite runs on both Effect
+ * lines, whose `SvcConfig` and `RequestOptions` differ only in Effect's own types.
+ */
+export type Settings = { readonly [name: string]: unknown }
 
 /** The few methods the suite needs, resolving to an `ApiResponse` whatever happened. */
 export interface ClientUnderTest {
-  readonly get: (endpoint: string, options?: RequestOptions) => Promise<ApiResponse>
-  readonly post: (
-    endpoint: string,
-    body?: unknown,
-    options?: RequestOptions
-  ) => Promise<ApiResponse>
-  readonly put: (endpoint: string, body?: unknown, options?: RequestOptions) => Promise<ApiResponse>
+  readonly get: (endpoint: string, options?: Settings) => Promise<ApiResponse>
+  readonly post: (endpoint: string, body?: unknown, options?: Settings) => Promise<ApiResponse>
+  readonly put: (endpoint: string, body?: unknown, options?: Settings) => Promise<ApiResponse>
 }
 
 export interface TransportUnderTest {
   readonly name: string
-  readonly make: (baseUrl: string, config?: SvcConfig) => ClientUnderTest
+  readonly make: (baseUrl: string, config?: Settings) => ClientUnderTest
 }
 
 interface Echo {
@@ -40,24 +32,6 @@ interface Echo {
   readonly body: string
   readonly headers: Record<string, string>
 }
-
-/** The Effect API from `layerOf`, each request folded into an `ApiResponse` as the facade does. */
-export const effectClient =
-  (layerOf: (baseUrl: string, config?: SvcConfig) => Layer.Layer<SvcClient>) =>
-  (baseUrl: string, config?: SvcConfig): ClientUnderTest => {
-    const run = (f: (client: SvcClientService) => Effect.Effect<ApiResponse, SvcError>) =>
-      Effect.runPromise(
-        Effect.flatMap(SvcClient, f).pipe(
-          Effect.catchAll((error) => Effect.succeed(foldError(error) as ApiResponse)),
-          Effect.provide(layerOf(baseUrl, config))
-        )
-      )
-    return {
-      get: (endpoint, options) => run((client) => client.get(endpoint, options)),
-      post: (endpoint, body, options) => run((client) => client.post(endpoint, body, options)),
-      put: (endpoint, body, options) => run((client) => client.put(endpoint, body, options))
-    }
-  }
 
 export const conformance = (transport: TransportUnderTest): void => {
   describe(`transport conformance: ${transport.name}`, () => {
@@ -72,7 +46,7 @@ export const conformance = (transport: TransportUnderTest): void => {
       await server.close()
       await other.close()
     })
-    const client = (config: SvcConfig = {}) =>
+    const client = (config: Settings = {}) =>
       transport.make(server.origin, { retryAttempts: 0, ...config })
 
     describe("redirects", () => {
@@ -279,7 +253,10 @@ export const conformance = (transport: TransportUnderTest): void => {
         await closed.close()
         const errors: Array<unknown> = []
         const response = await transport
-          .make(closed.origin, { retryAttempts: 0, onError: (error) => errors.push(error) })
+          .make(closed.origin, {
+            retryAttempts: 0,
+            onError: (error: unknown) => errors.push(error)
+          })
           .get("/x?token=secret#frag")
         // nor does the error object hold it, in any field
         expect(errors).toHaveLength(1)
@@ -296,7 +273,7 @@ export const conformance = (transport: TransportUnderTest): void => {
       it("a URL with user info is refused, on every transport, and its password goes nowhere", async () => {
         const before = server.seen.length
         const errors: Array<unknown> = []
-        const response = await client({ onError: (error) => errors.push(error) }).get(
+        const response = await client({ onError: (error: unknown) => errors.push(error) }).get(
           `http://user:PASSWORD@${new URL(server.origin).host}/echo`
         )
         expect(response).toMatchObject({ success: false, code: "INVALID_REQUEST" })

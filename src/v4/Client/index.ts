@@ -1,0 +1,41 @@
+/**
+ * The client: `SvcClient` (Effect service and Promise facade), `createSvc`, errors and types.
+ *
+ * @since 0.1.0
+ */
+
+export type {
+  ApiFailure,
+  ApiResponse,
+  ApiSuccess,
+  ErrorCode,
+  ResponseMeta
+} from "../../core/ApiResponse.js"
+export {
+  createSvc,
+  type FetchFunction,
+  type HttpMethod,
+  type RedirectMode,
+  type RequestConfig,
+  type RequestInterceptor,
+  type RequestOptions,
+  type RequestParams,
+  type ResponseInterceptor,
+  type ResponseType,
+  type StandardSchemaV1,
+  SvcClient,
+  type SvcClientFacade,
+  type SvcClientService,
+  type SvcConfig
+} from "./SvcClient.js"
+export {
+  AbortedError,
+  DecodeError,
+  HttpError,
+  InterceptorError,
+  InvalidRequestError,
+  NetworkError,
+  ResponseTooLargeError,
+  type SvcError,
+  TimeoutError
+} from "./SvcError.js"

@@ -1,0 +1,26 @@
+/**
+ * What only this Effect line knows about the values a caller gives, for the shared checks
+ * (`core/options.ts`): its `Duration` inputs, `Schedule`s and `Schema`s.
+ */
+import * as Duration from "effect/Duration"
+import * as Option from "effect/Option"
+import * as Schedule from "effect/Schedule"
+import type { InvalidArgument, LineValues } from "../../../core/options.js"
+import { InvalidRequestError } from "../SvcError.js"
+
+export const line: LineValues = {
+  durationMillis: (value) => {
+    const decoded = Duration.fromInput(value as Duration.Input)
+    return Option.isSome(decoded) ? Duration.toMillis(decoded.value) : undefined
+  },
+  isSchedule: Schedule.isSchedule,
+  // by its symbol, without importing effect/Schema: a facade that never decodes does not bundle it
+  isSchema: (value) =>
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    Symbol.for("effect/Schema") in value
+}
+
+/** A shared check's invalid argument as this line's error. */
+export const invalidRequest = (invalid: InvalidArgument): InvalidRequestError =>
+  new InvalidRequestError({ argument: invalid.argument, reason: invalid.reason })

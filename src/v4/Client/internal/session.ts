@@ -1,0 +1,173 @@
+/**
+ * Where a request's session id comes from: `setSessionId`, then `config.sessionId`, then
+ * `config.getSessionId()`, then storage. Ids stay `Redacted` until the header is written.
+ */
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import { checkSessionId } from "../../../core/session.js"
+import { detectStorage } from "../../../Storage/Detect.js"
+import {
+  clearSessionId,
+  findSessionId,
+  isValidSessionId,
+  saveSessionId
+} from "../../../Storage/SessionKeys.js"
+
+export { checkSessionId }
+
+import type { StorageAdapter } from "../../../Storage/StorageAdapter.js"
+
+/** The session sources of one client. */
+export interface SessionSources {
+  readonly sessionId?: string | undefined
+  readonly getSessionId?:
+    | (() => string | null | undefined | Promise<string | null | undefined>)
+    | undefined
+  readonly storage?: StorageAdapter | undefined
+}
+
+/** The session state of one client, shared by its Effect API and its facade. */
+export interface SessionState {
+  readonly sources: SessionSources
+  /** Reports failures of `getSessionId()` and of storage; never throws. */
+  readonly report: (error: Error) => void
+  /** The value given to `setSessionId`. */
+  manual: Redacted.Redacted<string> | undefined
+  /** `clearSession()` was called since the last `setSessionId`: `config.sessionId` is ignored. */
+  cleared: boolean
+  /** The storage, once resolved (`null`: none). */
+  storage: StorageAdapter | null | undefined
+  pendingStorage: Promise<StorageAdapter | null> | undefined
+}
+
+export const makeSessionState = (
+  sources: SessionSources,
+  report: (error: Error) => void
+): SessionState => ({
+  sources,
+  report,
+  manual: undefined,
+  cleared: false,
+  storage: sources.storage ?? undefined,
+  pendingStorage: undefined
+})
+
+const asError = (cause: unknown, context: string): Error =>
+  cause instanceof Error ? cause : new Error(`${context}: ${String(cause)}`)
+
+/** `config.storage`, else what `detectStorage()` finds, resolved once. */
+const storageOf = (state: SessionState): Effect.Effect<StorageAdapter | null> => {
+  if (state.storage !== undefined) return Effect.succeed(state.storage)
+  return Effect.promise(() => {
+    state.pendingStorage ??= detectStorage().then(
+      (found) => found ?? null,
+      (cause: unknown) => {
+        state.report(asError(cause, "storage detection failed"))
+        return null
+      }
+    )
+    return state.pendingStorage
+  }).pipe(Effect.tap((found) => Effect.sync(() => (state.storage = found))))
+}
+
+const fromCallback = (
+  state: SessionState
+): Effect.Effect<Redacted.Redacted<string> | undefined> => {
+  const callback = state.sources.getSessionId
+  if (callback === undefined) return Effect.succeed(undefined)
+  return Effect.tryPromise({
+    try: async () => callback(),
+    catch: (cause) => asError(cause, "getSessionId failed")
+  }).pipe(
+    Effect.flatMap((value) => {
+      if (value === null || value === undefined) return Effect.succeed(undefined)
+      if (isValidSessionId(value)) return Effect.succeed(Redacted.make(value))
+      // the value stays out of the message: it may be most of a real id
+      return Effect.fail(
+        new TypeError(
+          "getSessionId returned a value that is not a session id (1 to 512 visible ASCII characters)"
+        )
+      )
+    }),
+    Effect.catch((error) => Effect.sync(() => state.report(error)).pipe(Effect.as(undefined)))
+  )
+}
+
+const fromStorage = (state: SessionState): Effect.Effect<Redacted.Redacted<string> | undefined> =>
+  Effect.flatMap(storageOf(state), (storage) =>
+    storage === null
+      ? Effect.succeed(undefined)
+      : Effect.tryPromise({
+          try: () => findSessionId(storage),
+          catch: (cause) => asError(cause, "reading the session from storage failed")
+        }).pipe(
+          Effect.map((id) => (id === undefined ? undefined : Redacted.make(id))),
+          Effect.catch((error) => Effect.sync(() => state.report(error)).pipe(Effect.as(undefined)))
+        )
+  )
+
+/**
+ * The session id for the next request when it is known without running the application's code
+ * (`setSessionId`, `config.sessionId`, or no source at all); `undefined` when it must be looked up
+ * (`getSessionId`, storage).
+ */
+export const knownSession = (
+  state: SessionState
+): { readonly id: Redacted.Redacted<string> | undefined } | undefined => {
+  if (state.manual !== undefined) return { id: state.manual }
+  const configured = state.sources.sessionId
+  if (!state.cleared && configured !== undefined) return { id: Redacted.make(configured) }
+  if (state.sources.getSessionId === undefined && state.storage === null) return NO_SESSION
+  return undefined
+}
+
+const NO_SESSION = { id: undefined }
+
+/** The session id for the next request, if any. Never fails: failures are reported. */
+export const resolveSession = (
+  state: SessionState
+): Effect.Effect<Redacted.Redacted<string> | undefined> =>
+  Effect.suspend(() => {
+    const known = knownSession(state)
+    if (known !== undefined) return Effect.succeed(known.id)
+    return Effect.flatMap(fromCallback(state), (id) =>
+      id === undefined ? fromStorage(state) : Effect.succeed(id)
+    )
+  })
+
+/** Remembers an id at once, before any storage write. */
+export const rememberSession = (state: SessionState, id: Redacted.Redacted<string>): void => {
+  state.manual = id
+  state.cleared = false
+}
+
+/** Forgets the session at once, before any storage write. */
+export const forgetSession = (state: SessionState): void => {
+  state.manual = undefined
+  state.cleared = true
+}
+
+/** Persists an id when storage exists. Never fails: failures are reported. */
+export const persistSession = (
+  state: SessionState,
+  id: Redacted.Redacted<string>
+): Effect.Effect<void> =>
+  Effect.flatMap(storageOf(state), (storage) =>
+    storage === null
+      ? Effect.void
+      : Effect.tryPromise({
+          try: () => saveSessionId(storage, Redacted.value(id)),
+          catch: (cause) => asError(cause, "saving the session to storage failed")
+        }).pipe(Effect.catch((error) => Effect.sync(() => state.report(error))))
+  )
+
+/** Removes the session from storage when storage exists. Never fails: failures are reported. */
+export const unpersistSession = (state: SessionState): Effect.Effect<void> =>
+  Effect.flatMap(storageOf(state), (storage) =>
+    storage === null
+      ? Effect.void
+      : Effect.tryPromise({
+          try: () => clearSessionId(storage),
+          catch: (cause) => asError(cause, "removing the session from storage failed")
+        }).pipe(Effect.catch((error) => Effect.sync(() => state.report(error))))
+  )
