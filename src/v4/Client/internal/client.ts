@@ -440,12 +440,16 @@ const withTimeout = <A, E>(
       })
     : effect
 
+/**
+ * `effect`, ended at once with `AbortedError` when `signal` aborts. It first lets the caller's turn
+ * end: a signal aborted in the same tick as the call (`get(url, { signal }); controller.abort()`)
+ * ends the request before anything is sent, on every transport, as with ky.
+ */
 const withSignal = <A, E, R>(
   effect: Effect.Effect<A, E, R>,
   signal: AbortSignal | undefined
 ): Effect.Effect<A, E | AbortedError, R> => {
   if (signal === undefined) return effect
-  if (signal.aborted) return Effect.fail(new AbortedError({ cause: signal.reason }))
   const aborted = Effect.callback<never, AbortedError>((resume) => {
     const onAbort = () => resume(Effect.fail(new AbortedError({ cause: signal.reason })))
     // aborted between the request's start and this wait: no "abort" event comes any more
@@ -453,7 +457,11 @@ const withSignal = <A, E, R>(
     signal.addEventListener("abort", onAbort, { once: true })
     return Effect.sync(() => signal.removeEventListener("abort", onAbort))
   })
-  return Effect.raceFirst(effect, aborted)
+  return Effect.flatMap(Effect.yieldNow, () =>
+    signal.aborted
+      ? Effect.fail(new AbortedError({ cause: signal.reason }))
+      : Effect.raceFirst(effect, aborted)
+  )
 }
 
 /**
