@@ -76,7 +76,7 @@ for (const run of runs) {
     // no report: the run itself broke, counted below by its exit code
   }
   results.push({
-    version: `${run.line}${run.version}`,
+    version: run.line === "" ? run.version : `${run.version} (Effect 4)`,
     code: child.status ?? 1,
     passed,
     failed,
