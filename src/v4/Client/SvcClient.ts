@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 
-import * as Config from "effect/Config"
+import type * as Config from "effect/Config"
 import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -14,8 +14,7 @@ import * as Layer from "effect/Layer"
 import type * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import type * as Schedule from "effect/Schedule"
-import * as Schema from "effect/Schema"
-import * as SchemaIssue from "effect/SchemaIssue"
+import type * as Schema from "effect/Schema"
 import type { ApiResponse, ApiSuccess } from "../../core/ApiResponse.js"
 import type { HttpMethod } from "../../core/http.js"
 import type { ResponseType } from "../../core/response.js"
@@ -382,6 +381,17 @@ export interface ClientSurface<F extends ClientFace> {
  */
 export interface SvcClientService extends ClientSurface<"effect"> {}
 
+/** A `ConfigError` for a setting the client refused, loading what it needs only then. */
+const loadConfigError = async () => {
+  const [Config, Schema, SchemaIssue] = await Promise.all([
+    import("effect/Config"),
+    import("effect/Schema"),
+    import("effect/SchemaIssue")
+  ])
+  return (message: string): Config.ConfigError =>
+    new Config.ConfigError(new Schema.SchemaError(new SchemaIssue.InvalidValue({ message })))
+}
+
 /**
  * The Effect service and, as a class, the Promise facade.
  *
@@ -478,19 +488,16 @@ export class SvcClient extends /*#__PURE__*/ Context.Service<SvcClient, SvcClien
   ): Layer.Layer<SvcClient, Config.ConfigError> =>
     Layer.effect(
       SvcClient,
-      Effect.flatMap(config, ({ baseUrl, ...settings }) =>
-        Effect.try({
-          try: () => service.fromDefaultTransport(baseUrl, settings),
-          catch: (cause) =>
-            new Config.ConfigError(
-              new Schema.SchemaError(
-                new SchemaIssue.InvalidValue({
-                  message: cause instanceof Error ? cause.message : String(cause)
-                })
-              )
-            )
-        })
-      )
+      Effect.flatMap(config, ({ baseUrl, ...settings }) => {
+        try {
+          return Effect.succeed(service.fromDefaultTransport(baseUrl, settings))
+        } catch (cause) {
+          // effect/Config and effect/Schema load only for this error: a facade bundles neither
+          return Effect.flatMap(Effect.promise(loadConfigError), (make) =>
+            Effect.fail(make(cause instanceof Error ? cause.message : String(cause)))
+          )
+        }
+      })
     )
 
   /**

@@ -1,12 +1,21 @@
 /**
  * The Effect API over an `effect/http` `HttpClient`, for `SvcClient.make` and `SvcClient.layer`.
  */
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import { HttpClient } from "effect/http"
+import type { HttpClient } from "effect/http"
 import type { SvcClientService, SvcConfig } from "../SvcClient.js"
 import { makeState } from "./client.js"
-import { fromHttpClient } from "./httpClientTransport.js"
 import { effectFace, fromState, transportFor } from "./service.js"
+
+/**
+ * `effect/http`'s `HttpClient` service, by its key: the same service, without loading `effect/http`
+ * before a layer needs it (a facade bundles none of it).
+ */
+const HttpClientService = Context.Service<HttpClient.HttpClient>("effect/HttpClient")
+
+/** The adapter, loaded by the first layer that sends through an `HttpClient`. */
+const loadAdapter = () => import("./httpClientTransport.js")
 
 /**
  * Validates at once (throws on bad input), then sends through the `HttpClient` in context — or
@@ -17,11 +26,13 @@ export const make = (
   config?: SvcConfig
 ): Effect.Effect<SvcClientService, never, HttpClient.HttpClient> => {
   const state = makeState(baseUrl, config)
-  return Effect.map(HttpClient.HttpClient, (client: HttpClient.HttpClient) =>
-    fromState(
-      state,
-      transportFor(config, () => fromHttpClient(client)),
-      effectFace
+  return Effect.flatMap(HttpClientService, (client: HttpClient.HttpClient) =>
+    Effect.map(Effect.promise(loadAdapter), ({ fromHttpClient }) =>
+      fromState(
+        state,
+        transportFor(config, () => fromHttpClient(client)),
+        effectFace
+      )
     )
   )
 }
