@@ -5,6 +5,14 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { defaultTransport } from "#transport"
+import {
+  checkSessionId,
+  forgetSession,
+  persistSession,
+  rememberSession,
+  resolveSession,
+  unpersistSession
+} from "../../common/session.js"
 import type { ApiSuccess } from "../../core/ApiResponse.js"
 import { assignHeaders, checkHeader } from "../../core/headers.js"
 import { fetchTransport } from "../../core/transport.fetch.js"
@@ -21,14 +29,6 @@ import type {
 import type { SvcError } from "../SvcError.js"
 import { type ClientState, makeState, request } from "./client.js"
 import { fromSend, type Transport } from "./exchange.js"
-import {
-  checkSessionId,
-  forgetSession,
-  persistSession,
-  rememberSession,
-  resolveSession,
-  unpersistSession
-} from "./session.js"
 
 const checkFunction = (value: unknown, name: string): void => {
   if (typeof value !== "function") throw new TypeError(`${name} must be a function`)

@@ -17,6 +17,12 @@ import type * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
 import type { ApiResponse, ApiSuccess } from "../../core/ApiResponse.js"
 import type { HttpMethod } from "../../core/http.js"
+import type {
+  RedirectMode,
+  RequestConfig,
+  RequestInterceptor,
+  ResponseInterceptor
+} from "../../core/request.js"
 import type { ResponseType } from "../../core/response.js"
 import type { StandardSchemaV1 } from "../../core/standardSchema.js"
 import type { FetchFunction } from "../../core/transport.fetch.js"
@@ -28,7 +34,16 @@ import * as service from "./internal/service.js"
 import * as viaHttpClient from "./internal/viaHttpClient.js"
 import type { SvcError } from "./SvcError.js"
 
-export type { FetchFunction, HttpMethod, ResponseType, StandardSchemaV1 }
+export type {
+  FetchFunction,
+  HttpMethod,
+  RedirectMode,
+  RequestConfig,
+  RequestInterceptor,
+  ResponseInterceptor,
+  ResponseType,
+  StandardSchemaV1
+}
 
 /**
  * A value of `options.params`: arrays repeat the key, `null`/`undefined` are dropped, a `Date` is
@@ -38,60 +53,6 @@ export type { FetchFunction, HttpMethod, ResponseType, StandardSchemaV1 }
  * @category models
  */
 export type RequestParams = Params
-
-/**
- * What request interceptors and `onRequest` receive and return. Header names are in lower case;
- * `timeout` is the effective timeout in milliseconds (`0`: none).
- *
- * @since 0.1.0
- * @category models
- */
-export interface RequestConfig {
-  readonly method: HttpMethod
-  readonly url: string
-  readonly headers: Record<string, string>
-  readonly body?: unknown
-  readonly timeout?: number
-  readonly signal?: AbortSignal
-}
-
-/**
- * Gets the request config and returns the one to send (the same object changed, or a new one).
- * May be async. A throw or rejection ends the request with code `INTERCEPTOR_ERROR`.
- *
- * @since 0.1.0
- * @category models
- */
-export type RequestInterceptor = (config: RequestConfig) => RequestConfig | Promise<RequestConfig>
-
-/**
- * Gets every response the server gave — a success or an HTTP failure (`success: false`, code
- * `HTTP_ERROR`) — with the request config that produced it, and returns the response to hand back.
- * So "on 401, refresh the session and send again" is one interceptor. May be async. A throw or
- * rejection ends the request with code `INTERCEPTOR_ERROR`. Failures without a response (network,
- * timeout, abort) go to `onError` only.
- *
- * A success it returns is decoded with the request's `schema`, if any. A failure it returns (even
- * one made of a 2xx) ends the request: an `HttpError` with its `status`, `error`, `data` (as
- * `body`) and `headers` in the Effect API, and so a failure with code `HTTP_ERROR` in the facade.
- *
- * @since 0.1.0
- * @category models
- */
-export type ResponseInterceptor = (
-  response: ApiResponse<unknown>,
-  config: RequestConfig
-) => ApiResponse<unknown> | Promise<ApiResponse<unknown>>
-
-/**
- * `"follow"`: the client follows redirects itself, up to 10 hops, dropping the session and other
- * credentials on a hop to another origin. `"manual"`: a 3xx is the answer, `location` in its
- * `headers`.
- *
- * @since 0.1.0
- * @category models
- */
-export type RedirectMode = "follow" | "manual"
 
 /**
  * Client configuration. Checked once at construction: bad values throw a `TypeError` or

@@ -8,6 +8,18 @@ import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import type * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
+import {
+  runOnRequest,
+  runOnResponse,
+  runRequestInterceptors,
+  runResponseInterceptors
+} from "../../../common/interceptors.js"
+import {
+  knownSession,
+  makeSessionState,
+  resolveSession,
+  type SessionState
+} from "../../../common/session.js"
 import type {
   ApiFailure,
   ApiResponse,
@@ -75,15 +87,8 @@ import {
   TimeoutError
 } from "../SvcError.js"
 import type { Transport } from "./exchange.js"
-import {
-  runOnRequest,
-  runOnResponse,
-  runRequestInterceptors,
-  runResponseInterceptors
-} from "./interceptors.js"
 import { invalidRequest, line } from "./line.js"
 import { backoff, honourRetryAfter } from "./retry.js"
-import { knownSession, makeSessionState, resolveSession, type SessionState } from "./session.js"
 
 /** Everything one client holds; shared by its two faces. */
 export interface ClientState {

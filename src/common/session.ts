@@ -4,18 +4,18 @@
  */
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
-import { checkSessionId } from "../../core/session.js"
-import { detectStorage } from "../../Storage/Detect.js"
+import { checkSessionId } from "../core/session.js"
+import { detectStorage } from "../Storage/Detect.js"
 import {
   clearSessionId,
   findSessionId,
   isValidSessionId,
   saveSessionId
-} from "../../Storage/SessionKeys.js"
+} from "../Storage/SessionKeys.js"
 
 export { checkSessionId }
 
-import type { StorageAdapter } from "../../Storage/StorageAdapter.js"
+import type { StorageAdapter } from "../Storage/StorageAdapter.js"
 
 /** The session sources of one client. */
 export interface SessionSources {
@@ -51,6 +51,22 @@ export const makeSessionState = (
   storage: sources.storage ?? undefined,
   pendingStorage: undefined
 })
+
+/**
+ * A failure reported to `onError` and replaced by `fallback`: storage and `getSessionId` never fail
+ * a request. (`matchEffect`, written the same on both Effect lines.)
+ */
+const orReport =
+  <A>(state: SessionState, fallback: A) =>
+  <B>(effect: Effect.Effect<B, Error>): Effect.Effect<A | B> =>
+    Effect.matchEffect(effect, {
+      onFailure: (error) =>
+        Effect.as(
+          Effect.sync(() => state.report(error)),
+          fallback
+        ),
+      onSuccess: (value) => Effect.succeed(value)
+    })
 
 const asError = (cause: unknown, context: string): Error =>
   cause instanceof Error ? cause : new Error(`${context}: ${String(cause)}`)
@@ -89,7 +105,7 @@ const fromCallback = (
         )
       )
     }),
-    Effect.catchAll((error) => Effect.sync(() => state.report(error)).pipe(Effect.as(undefined)))
+    orReport(state, undefined)
   )
 }
 
@@ -102,9 +118,7 @@ const fromStorage = (state: SessionState): Effect.Effect<Redacted.Redacted<strin
           catch: (cause) => asError(cause, "reading the session from storage failed")
         }).pipe(
           Effect.map((id) => (id === undefined ? undefined : Redacted.make(id))),
-          Effect.catchAll((error) =>
-            Effect.sync(() => state.report(error)).pipe(Effect.as(undefined))
-          )
+          orReport(state, undefined)
         )
   )
 
@@ -160,7 +174,7 @@ export const persistSession = (
       : Effect.tryPromise({
           try: () => saveSessionId(storage, Redacted.value(id)),
           catch: (cause) => asError(cause, "saving the session to storage failed")
-        }).pipe(Effect.catchAll((error) => Effect.sync(() => state.report(error))))
+        }).pipe(orReport(state, undefined))
   )
 
 /** Removes the session from storage when storage exists. Never fails: failures are reported. */
@@ -171,5 +185,5 @@ export const unpersistSession = (state: SessionState): Effect.Effect<void> =>
       : Effect.tryPromise({
           try: () => clearSessionId(storage),
           catch: (cause) => asError(cause, "removing the session from storage failed")
-        }).pipe(Effect.catchAll((error) => Effect.sync(() => state.report(error))))
+        }).pipe(orReport(state, undefined))
   )

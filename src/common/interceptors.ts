@@ -4,9 +4,9 @@
  * rejection, or an interceptor's wrong return value, ends the request with an `InterceptorError`.
  */
 import * as Effect from "effect/Effect"
-import type { ApiResponse } from "../../../core/ApiResponse.js"
-import type { RequestConfig, RequestInterceptor, ResponseInterceptor } from "../SvcClient.js"
-import { InterceptorError } from "../SvcError.js"
+import type { ApiResponse } from "../core/ApiResponse.js"
+import type { RequestConfig, RequestInterceptor, ResponseInterceptor } from "../core/request.js"
+import { InterceptorError } from "./SvcError.js"
 
 /** The message of what a user function threw. */
 const messageOf = (cause: unknown): string =>
@@ -50,28 +50,41 @@ const isApiResponse = (value: unknown): value is ApiResponse<unknown> =>
   typeof (value as ApiResponse).success === "boolean" &&
   typeof (value as ApiResponse).status === "number"
 
+/**
+ * Runs `step` for each function in order, each on the previous one's result. (`Effect.reduce` takes
+ * its first value differently on the two Effect lines.)
+ */
+const inOrder = <F, A>(
+  functions: ReadonlyArray<F>,
+  first: A,
+  step: (current: A, f: F) => Effect.Effect<A, InterceptorError>
+): Effect.Effect<A, InterceptorError> => {
+  const from = (index: number, current: A): Effect.Effect<A, InterceptorError> =>
+    index === functions.length
+      ? Effect.succeed(current)
+      : Effect.flatMap(step(current, functions[index]!), (next) => from(index + 1, next))
+  return from(0, first)
+}
+
 /** Runs request interceptors in order, each on the previous one's result. */
 export const runRequestInterceptors = (
   interceptors: ReadonlyArray<RequestInterceptor>,
   config: RequestConfig
 ): Effect.Effect<RequestConfig, InterceptorError> => {
-  return Effect.reduce(
-    interceptors,
-    () => config,
-    (current, interceptor) =>
-      Effect.flatMap(
-        call("request", () => interceptor(current)),
-        (next): Effect.Effect<RequestConfig, InterceptorError> =>
-          isRequestConfig(next)
-            ? Effect.succeed(next)
-            : Effect.fail(
-                new InterceptorError({
-                  phase: "request",
-                  detail:
-                    "a request interceptor must return a RequestConfig with method, url and headers"
-                })
-              )
-      )
+  return inOrder(interceptors, config, (current, interceptor) =>
+    Effect.flatMap(
+      call("request", () => interceptor(current)),
+      (next): Effect.Effect<RequestConfig, InterceptorError> =>
+        isRequestConfig(next)
+          ? Effect.succeed(next)
+          : Effect.fail(
+              new InterceptorError({
+                phase: "request",
+                detail:
+                  "a request interceptor must return a RequestConfig with method, url and headers"
+              })
+            )
+    )
   )
 }
 
@@ -81,22 +94,19 @@ export const runResponseInterceptors = (
   response: ApiResponse<unknown>,
   config: RequestConfig
 ): Effect.Effect<ApiResponse<unknown>, InterceptorError> => {
-  return Effect.reduce(
-    interceptors,
-    () => response,
-    (current, interceptor) =>
-      Effect.flatMap(
-        call("response", () => interceptor(current, config)),
-        (next): Effect.Effect<ApiResponse<unknown>, InterceptorError> =>
-          isApiResponse(next)
-            ? Effect.succeed(next)
-            : Effect.fail(
-                new InterceptorError({
-                  phase: "response",
-                  detail: "a response interceptor must return an ApiResponse"
-                })
-              )
-      )
+  return inOrder(interceptors, response, (current, interceptor) =>
+    Effect.flatMap(
+      call("response", () => interceptor(current, config)),
+      (next): Effect.Effect<ApiResponse<unknown>, InterceptorError> =>
+        isApiResponse(next)
+          ? Effect.succeed(next)
+          : Effect.fail(
+              new InterceptorError({
+                phase: "response",
+                detail: "a response interceptor must return an ApiResponse"
+              })
+            )
+    )
   )
 }
 
