@@ -6,7 +6,7 @@ export default defineConfig({
     alias: {
       "#transport": fileURLToPath(new URL("./src/core/transport.node.ts", import.meta.url)),
       "#httpClientAdapter": fileURLToPath(
-        new URL("./src/Client/internal/httpClientAdapter.ts", import.meta.url)
+        new URL("./src/v3/Client/internal/httpClientAdapter.ts", import.meta.url)
       ),
       "#asyncStorage": fileURLToPath(
         new URL("./src/Storage/internal/asyncStorageModule.ts", import.meta.url)

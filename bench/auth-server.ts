@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net"
 import { HttpRouter, HttpServer, HttpServerResponse } from "@effect/platform"
 import { NodeHttpClient, NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer, Redacted } from "effect"
-import { CurrentUser, requireAuth, SessionStore, SessionValidator } from "svc-sdk/Auth"
+import { CurrentUser, requireAuth, SessionStore, SessionValidator } from "svc-sdk/v3/Auth"
 
 const SESSION_ID = "bench-session-0123456789abcdef"
 const session = { user_id: "u1", email: "u1@example.com", user_type: "user", permissions: ["read"] }

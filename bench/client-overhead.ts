@@ -9,16 +9,16 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Effect from "effect/Effect"
 import * as Runtime from "effect/Runtime"
-import type { Transport } from "../src/Client/internal/exchange.js"
+import type { Transport } from "../src/v3/Client/internal/exchange.js"
 
 // the built modules (`dist`), which an application runs; typed by their sources
 const built = (path: string) =>
   import(new URL(`../dist/esm/Client/internal/${path}`, import.meta.url).href)
-const { makeState, request }: typeof import("../src/Client/internal/client.js") =
+const { makeState, request }: typeof import("../src/v3/Client/internal/client.js") =
   await built("client.js")
-const { facadeRuntime }: typeof import("../src/Client/internal/facade.js") =
+const { facadeRuntime }: typeof import("../src/v3/Client/internal/facade.js") =
   await built("facade.js")
-const { fromHttpClient }: typeof import("../src/Client/internal/httpClientTransport.js") =
+const { fromHttpClient }: typeof import("../src/v3/Client/internal/httpClientTransport.js") =
   await built("httpClientTransport.js")
 
 const body = '{"success":true,"data":{"id":1}}'

@@ -15,7 +15,7 @@ import axios from "axios"
 import * as Effect from "effect/Effect"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import ky from "ky"
-import { createSvc, SvcClient } from "svc-sdk"
+import { createSvc, SvcClient } from "svc-sdk/v3"
 import { request } from "undici"
 import { measureOverhead } from "./client-overhead.js"
 import {

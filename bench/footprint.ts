@@ -87,7 +87,7 @@ export const run = async (options: BenchOptions): Promise<Section> => {
   try {
     const runs = Math.max(5, options.runs)
     const [withUs, base, kyTree] = [measureTree(ours), measureTree(peersOnly), measureTree(ky)]
-    const svcImport = importCost(ours, "svc-sdk", runs)
+    const svcImport = importCost(ours, "svc-sdk/v3", runs)
     const kyImport = importCost(ky, "ky", runs)
     const figures: Array<Figure> = [
       { name: "svc-sdk + peers: packages", value: withUs.packages, unit: "packages" },

@@ -20,7 +20,7 @@ import {
   requirePermission,
   requireUserType,
   SessionStore
-} from "svc-sdk/Auth"
+} from "svc-sdk/v3/Auth"
 import { QueryParseError } from "svc-sdk/Query"
 import { answerQuery, PRODUCTS, type Product, ProductQueryError } from "./products.js"
 import { authenticate, sessionOf } from "./users.js"

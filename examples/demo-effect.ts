@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url"
 import { NodeHttpClient, NodeRuntime } from "@effect/platform-node"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
-import { type ApiResponse, SvcClient, type SvcError } from "svc-sdk"
+import { type ApiResponse, SvcClient, type SvcError } from "svc-sdk/v3"
 import { between, inOp, lte } from "svc-sdk/Query"
 import { launch } from "./server.js"
 import {

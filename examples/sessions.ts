@@ -5,7 +5,7 @@
  */
 import { NodeContext } from "@effect/platform-node"
 import * as Layer from "effect/Layer"
-import { SessionStore } from "svc-sdk/Auth"
+import { SessionStore } from "svc-sdk/v3/Auth"
 
 /** Where sessions live. */
 export type SessionsOption =

@@ -5,7 +5,7 @@
  */
 import * as Data from "effect/Data"
 import * as Schema from "effect/Schema"
-import type { ApiFailure, ApiResponse, ErrorCode, SvcError } from "svc-sdk"
+import type { ApiFailure, ApiResponse, ErrorCode, SvcError } from "svc-sdk/v3"
 
 export interface Expected<A> {
   readonly status: number

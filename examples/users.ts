@@ -4,7 +4,7 @@
  * so that the answer takes as long whether or not the email exists.
  */
 import { randomBytes, scrypt, scryptSync, timingSafeEqual } from "node:crypto"
-import type { SessionDataInput } from "svc-sdk/Auth"
+import type { SessionDataInput } from "svc-sdk/v3/Auth"
 
 export interface User {
   readonly user_id: string

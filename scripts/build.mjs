@@ -1,15 +1,21 @@
 // Builds dist/esm (ES modules, .js) and dist/cjs (CommonJS, .cjs), each with declaration files.
+// The Effect 3 line (src/v3) compiles against the root install's effect; the Effect 4 line (the root
+// entries) against the Effect 4 toolchain's (tsconfig.build.v4*.json), each with the shared core.
 // CommonJS files get their own extensions (.cjs, .d.cts) rather than a nested package.json, so
 // that the root package.json (its `exports` and `#transport` import map) governs both formats.
 import { execFileSync } from "node:child_process"
 import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { ensureEffect4Toolchain } from "./effect4-toolchain.mjs"
 
 const tsc = (project) => execFileSync("npx", ["tsc", "-p", project], { stdio: "inherit" })
 
+ensureEffect4Toolchain()
 rmSync("dist", { recursive: true, force: true })
 tsc("tsconfig.build.json")
 tsc("tsconfig.build.cjs.json")
+tsc("tsconfig.build.v4.json")
+tsc("tsconfig.build.v4.cjs.json")
 
 const renames = [
   [".d.ts.map", ".d.cts.map"],

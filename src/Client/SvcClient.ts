@@ -4,12 +4,12 @@
  *
  * @since 0.1.0
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
+
 import type * as Config from "effect/Config"
-import * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import type { HttpClient } from "effect/http"
 import * as Layer from "effect/Layer"
 import type * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
@@ -110,7 +110,7 @@ export interface SvcConfig {
    * timeout.
    * @default 30000
    */
-  readonly timeout?: Duration.DurationInput
+  readonly timeout?: Duration.Input
   /**
    * Time allowed for a whole call: every try, the waits between them and your code the request
    * waits on (ky 2's `totalTimeout`). Milliseconds or any `Duration`; `0` or absent: no limit.
@@ -120,7 +120,7 @@ export interface SvcConfig {
    * createSvc(url, { timeout: 2_000, totalTimeout: 5_000 }) // at most 5 s per call, retries included
    * ```
    */
-  readonly totalTimeout?: Duration.DurationInput
+  readonly totalTimeout?: Duration.Input
   /**
    * Replaces the default retry timing and count (exponential backoff from 300 ms, ±20 % jitter,
    * each wait capped at 30 s, `retryAttempts` times). Which failures are retried stays the same,
@@ -194,12 +194,12 @@ export interface RequestOptions<A = unknown, I = A> {
    * Time allowed for each try, overriding the client's: milliseconds or a `Duration`; `0`: none.
    * @default the client's `timeout`
    */
-  readonly timeout?: Duration.DurationInput
+  readonly timeout?: Duration.Input
   /**
    * Time allowed for this whole call, retries and waits included, overriding the client's.
    * @default the client's `totalTimeout`
    */
-  readonly totalTimeout?: Duration.DurationInput
+  readonly totalTimeout?: Duration.Input
   /**
    * Retries for this request, overriding the client's `retryAttempts` (`0` turns retry off for
    * this call, like ky's `retry: 0`). Ignored when `retrySchedule` is given.
@@ -223,7 +223,7 @@ export interface RequestOptions<A = unknown, I = A> {
    * the one case where a 2xx is not a success.
    * @default undefined
    */
-  readonly schema?: Schema.Schema<A, I, never> | StandardSchemaV1<A>
+  readonly schema?: Schema.Codec<A, I> | StandardSchemaV1<A>
   /**
    * Replaces the client's retry schedule for this request.
    * @default the client's schedule
@@ -342,6 +342,17 @@ export interface ClientSurface<F extends ClientFace> {
  */
 export interface SvcClientService extends ClientSurface<"effect"> {}
 
+/** A `ConfigError` for a setting the client refused, loading what it needs only then. */
+const loadConfigError = async () => {
+  const [Config, Schema, SchemaIssue] = await Promise.all([
+    import("effect/Config"),
+    import("effect/Schema"),
+    import("effect/SchemaIssue")
+  ])
+  return (message: string): Config.ConfigError =>
+    new Config.ConfigError(new Schema.SchemaError(new SchemaIssue.InvalidValue({ message })))
+}
+
 /**
  * The Effect service and, as a class, the Promise facade.
  *
@@ -366,10 +377,9 @@ export interface SvcClientService extends ClientSurface<"effect"> {}
  * @category services
  */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the constructor sets every member of the merged SvcClientFacade, from facade.make, which the compiler checks against it
-export class SvcClient extends /*#__PURE__*/ Context.Tag("svc-sdk/SvcClient")<
-  SvcClient,
-  SvcClientService
->() {
+export class SvcClient extends /*#__PURE__*/ Context.Service<SvcClient, SvcClientService>()(
+  "svc-sdk/SvcClient"
+) {
   /**
    * The Effect API over the `HttpClient` in context.
    *
@@ -436,16 +446,19 @@ export class SvcClient extends /*#__PURE__*/ Context.Tag("svc-sdk/SvcClient")<
    */
   static readonly layerConfig = (
     config: Config.Config<{ readonly baseUrl: string } & SvcConfig>
-  ): Layer.Layer<SvcClient, ConfigError.ConfigError> =>
+  ): Layer.Layer<SvcClient, Config.ConfigError> =>
     Layer.effect(
       SvcClient,
-      Effect.flatMap(config, ({ baseUrl, ...settings }) =>
-        Effect.try({
-          try: () => service.fromDefaultTransport(baseUrl, settings),
-          catch: (cause) =>
-            ConfigError.InvalidData([], cause instanceof Error ? cause.message : String(cause))
-        })
-      )
+      Effect.flatMap(config, ({ baseUrl, ...settings }) => {
+        try {
+          return Effect.succeed(service.fromDefaultTransport(baseUrl, settings))
+        } catch (cause) {
+          // effect/Config and effect/Schema load only for this error: a facade bundles neither
+          return Effect.flatMap(Effect.promise(loadConfigError), (make) =>
+            Effect.fail(make(cause instanceof Error ? cause.message : String(cause)))
+          )
+        }
+      })
     )
 
   /**

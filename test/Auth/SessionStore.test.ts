@@ -9,8 +9,8 @@ import * as KeyValueStore from "@effect/platform/KeyValueStore"
 import { NodeContext } from "@effect/platform-node"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Fiber, Layer, Option, Redacted, TestClock } from "effect"
-import { SessionValidator } from "../../src/Auth/index.js"
-import { SessionStore, SessionStoreError } from "../../src/Auth/SessionStore.js"
+import { SessionValidator } from "../../src/v3/Auth/index.js"
+import { SessionStore, SessionStoreError } from "../../src/v3/Auth/SessionStore.js"
 import { REDIS_SERVER, type RedisServer, startRedis } from "../support/redis.js"
 
 const hasRedis = existsSync(REDIS_SERVER)

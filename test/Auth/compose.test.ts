@@ -19,7 +19,7 @@ import {
   requirePermission,
   requireUserType,
   type SessionValidator
-} from "../../src/Auth/index.js"
+} from "../../src/v3/Auth/index.js"
 import { call, makeProbe, probeValidator, SESSIONS, ServerLayer, serve } from "./fixtures.js"
 
 const reached = Effect.gen(function* () {

@@ -10,7 +10,7 @@ import {
   requirePermission,
   requireUserType,
   SessionValidator
-} from "../../src/Auth/index.js"
+} from "../../src/v3/Auth/index.js"
 
 const cases: ReadonlyArray<{
   name: string

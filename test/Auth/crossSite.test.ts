@@ -12,7 +12,7 @@ import {
 } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { AuthContext, optionalAuth, requireAuth, requireUserType } from "../../src/Auth/index.js"
+import { AuthContext, optionalAuth, requireAuth, requireUserType } from "../../src/v3/Auth/index.js"
 import { makeProbe, probeValidator, ServerLayer, serve } from "./fixtures.js"
 
 const reached = HttpServerResponse.unsafeJson({ reached: true })

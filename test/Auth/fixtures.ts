@@ -13,7 +13,7 @@ import {
   type SessionDataInput,
   SessionValidator,
   SessionValidatorUnavailable
-} from "../../src/Auth/index.js"
+} from "../../src/v3/Auth/index.js"
 
 export const SESSIONS: Record<string, SessionDataInput & Record<string, unknown>> = {
   "s-user": {

@@ -11,7 +11,7 @@ import {
   requireAuth,
   requirePermission,
   requireUserType
-} from "../../src/Auth/index.js"
+} from "../../src/v3/Auth/index.js"
 import { BOOM, call, DOWN, makeProbe, probeValidator, ServerLayer, serve } from "./fixtures.js"
 
 const me = Effect.gen(function* () {

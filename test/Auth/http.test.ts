@@ -12,7 +12,7 @@ import {
   requireAuth,
   SessionValidator,
   SessionValidatorUnavailable
-} from "../../src/Auth/index.js"
+} from "../../src/v3/Auth/index.js"
 import { recordingTracer } from "../support/recordingTracer.js"
 import { call, ServerLayer, serve } from "./fixtures.js"
 

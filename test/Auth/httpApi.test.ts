@@ -16,7 +16,7 @@ import {
 import { describe, expect, expectTypeOf, it } from "@effect/vitest"
 import { validate } from "@readme/openapi-parser"
 import { Effect, Layer, Schema } from "effect"
-import { CurrentUser, HttpApiAuth } from "../../src/Auth/index.js"
+import { CurrentUser, HttpApiAuth } from "../../src/v3/Auth/index.js"
 import { call, DOWN, makeProbe, type Probe, probeValidator, ServerLayer } from "./fixtures.js"
 
 class CanDelete extends HttpApiAuth.RequirePermission<CanDelete>()("CanDelete", "posts:delete") {}

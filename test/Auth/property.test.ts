@@ -7,7 +7,7 @@ import { Headers, HttpServerRequest, HttpServerResponse } from "@effect/platform
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
 import fc from "fast-check"
-import { CurrentUser, requireAuth } from "../../src/Auth/index.js"
+import { CurrentUser, requireAuth } from "../../src/v3/Auth/index.js"
 import { call, makeProbe, probeValidator, SESSIONS, ServerLayer, serve } from "./fixtures.js"
 
 const known = Object.keys(SESSIONS)

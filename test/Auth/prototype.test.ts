@@ -15,7 +15,7 @@ import {
   requireUserType,
   SessionData,
   SessionValidator
-} from "../../src/Auth/index.js"
+} from "../../src/v3/Auth/index.js"
 import { call, ServerLayer, serve } from "./fixtures.js"
 
 const ESCALATION = '{"user_id":"m","__proto__":{"user_type":"admin","permissions":["x"]}}'

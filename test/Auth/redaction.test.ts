@@ -15,7 +15,7 @@ import {
   type SessionData,
   SessionValidator,
   SessionValidatorUnavailable
-} from "../../src/Auth/index.js"
+} from "../../src/v3/Auth/index.js"
 import { recordingTracer } from "../support/recordingTracer.js"
 
 const SECRET = "secret-session-4242"

@@ -5,7 +5,7 @@
 import { HttpRouter, HttpServerResponse } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { CurrentUser, requireAuth } from "../../src/Auth/index.js"
+import { CurrentUser, requireAuth } from "../../src/v3/Auth/index.js"
 import { call, makeProbe, probeValidator, ServerLayer, serve } from "./fixtures.js"
 
 const whoAmI = Effect.map(CurrentUser, (user) =>

@@ -5,7 +5,7 @@
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Duration, Effect, Fiber, Option, TestClock } from "effect"
-import { CurrentUser, optionalAuth, requireAuth } from "../../src/Auth/index.js"
+import { CurrentUser, optionalAuth, requireAuth } from "../../src/v3/Auth/index.js"
 import { call, makeProbe, probeValidator, ServerLayer, SLOW, serve } from "./fixtures.js"
 
 const handler = Effect.map(CurrentUser, (user) =>

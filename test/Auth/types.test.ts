@@ -23,7 +23,7 @@ import {
   requirePermission,
   requireUserType,
   SessionValidator
-} from "../../src/Auth/index.js"
+} from "../../src/v3/Auth/index.js"
 
 const me = Effect.gen(function* () {
   const user = yield* CurrentUser

@@ -10,7 +10,7 @@ import {
   SessionValidator,
   type SessionValidatorService,
   SessionValidatorUnavailable
-} from "../../src/Auth/index.js"
+} from "../../src/v3/Auth/index.js"
 
 const validate = (id: string) =>
   Effect.flatMap(SessionValidator, (validator) => validator.validate(Redacted.make(id)))

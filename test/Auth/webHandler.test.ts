@@ -11,7 +11,7 @@ import {
   optionalAuth,
   requireAuth,
   SessionValidator
-} from "../../src/Auth/index.js"
+} from "../../src/v3/Auth/index.js"
 
 const router = HttpRouter.empty.pipe(
   HttpRouter.get(

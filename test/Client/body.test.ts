@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createSvc } from "../../src/Client/index.js"
+import { createSvc } from "../../src/v3/Client/index.js"
 import { startServer, type TestServer } from "./server.js"
 
 let server: TestServer

@@ -7,7 +7,7 @@
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Layer from "effect/Layer"
-import { createSvc, SvcClient, type SvcConfig } from "../../src/Client/index.js"
+import { createSvc, SvcClient, type SvcConfig } from "../../src/v3/Client/index.js"
 import { conformance, type Settings } from "./conformance/suite.js"
 import { effectClient } from "./effectClient.js"
 

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createSvc } from "../../src/Client/index.js"
+import { createSvc } from "../../src/v3/Client/index.js"
 import { json, startServer, type TestServer } from "./server.js"
 
 let server: TestServer

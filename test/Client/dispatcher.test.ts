@@ -5,7 +5,7 @@
 
 import { type Dispatcher, getGlobalDispatcher, MockAgent, setGlobalDispatcher } from "undici"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createSvc } from "../../src/Client/index.js"
+import { createSvc } from "../../src/v3/Client/index.js"
 
 let original: Dispatcher
 const agent = new MockAgent()

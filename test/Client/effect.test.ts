@@ -4,7 +4,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { SvcClient } from "../../src/Client/index.js"
+import { SvcClient } from "../../src/v3/Client/index.js"
 import { closedPort, json, testServer } from "./server.js"
 
 describe("Effect API", () => {

@@ -9,8 +9,8 @@ import {
   type SvcClientService,
   type SvcConfig,
   type SvcError
-} from "../../src/Client/index.js"
-import { foldError } from "../../src/Client/internal/facade.js"
+} from "../../src/v3/Client/index.js"
+import { foldError } from "../../src/v3/Client/internal/facade.js"
 import type { ClientUnderTest, Settings } from "./conformance/suite.js"
 
 /** The Effect API from `layerOf`, each request folded into an `ApiResponse` as the facade does. */

@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Metric from "effect/Metric"
 import { afterAll, assert, beforeAll, describe, expect, it } from "vitest"
-import { type ApiResponse, createSvc, gte, SvcClient } from "../../src/index.js"
+import { type ApiResponse, createSvc, gte, SvcClient } from "../../src/v3/index.js"
 import { closedPort, json, startServer, type TestServer } from "./server.js"
 
 let server: TestServer

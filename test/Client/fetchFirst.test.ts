@@ -5,7 +5,7 @@
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "vitest"
-import { createSvc } from "../../src/Client/index.js"
+import { createSvc } from "../../src/v3/Client/index.js"
 
 describe("the global dispatcher Node's own fetch installs", () => {
   it("serves the facade too (Node 22's is undici 6, with the classic handler methods)", async () => {

@@ -5,7 +5,7 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as TestClock from "effect/TestClock"
-import { SvcClient, type SvcClientService, type SvcConfig } from "../../src/Client/index.js"
+import { SvcClient, type SvcClientService, type SvcConfig } from "../../src/v3/Client/index.js"
 
 const nextTurn = Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
 

@@ -13,7 +13,7 @@ import {
   type RequestConfig,
   type SvcClientService,
   type SvcConfig
-} from "../../src/Client/index.js"
+} from "../../src/v3/Client/index.js"
 import type { StorageAdapter } from "../../src/Storage/index.js"
 import { flush, withClient } from "./helpers.js"
 import { json, startServer, type TestServer } from "./server.js"

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createSvc, type RequestConfig } from "../../src/Client/index.js"
+import { createSvc, type RequestConfig } from "../../src/v3/Client/index.js"
 import { json, startServer, type TestServer } from "./server.js"
 
 let server: TestServer

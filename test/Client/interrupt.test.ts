@@ -3,7 +3,7 @@ import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as TestClock from "effect/TestClock"
-import { createSvc, SvcClient } from "../../src/Client/index.js"
+import { createSvc, SvcClient } from "../../src/v3/Client/index.js"
 import { nodeTransports } from "./helpers.js"
 import { closedPort, testServer } from "./server.js"
 

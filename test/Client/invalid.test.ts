@@ -7,7 +7,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import { afterAll, beforeAll } from "vitest"
-import { createSvc, type RequestOptions } from "../../src/Client/index.js"
+import { createSvc, type RequestOptions } from "../../src/v3/Client/index.js"
 import { withClient } from "./helpers.js"
 import { json, startServer, type TestServer } from "./server.js"
 

@@ -10,7 +10,7 @@ import * as ConfigError from "effect/ConfigError"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { SvcClient } from "../../src/Client/index.js"
+import { SvcClient } from "../../src/v3/Client/index.js"
 import { json, startServer, testServer } from "./server.js"
 
 describe("SvcClient.layerDefault", () => {

@@ -5,7 +5,7 @@
 import { HttpResponse, http } from "msw"
 import { setupServer } from "msw/node"
 import { afterAll, assert, beforeAll, describe, expect, it } from "vitest"
-import { createSvc } from "../../src/Client/index.js"
+import { createSvc } from "../../src/v3/Client/index.js"
 
 // nothing listens on port 1: a request msw did not intercept fails instead of going anywhere
 const API = "http://127.0.0.1:1/api"

@@ -1,7 +1,7 @@
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { SvcClient } from "../../src/Client/index.js"
+import { SvcClient } from "../../src/v3/Client/index.js"
 import { recordingTracer } from "../support/recordingTracer.js"
 import { json, testServer } from "./server.js"
 

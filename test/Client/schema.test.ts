@@ -4,7 +4,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as v from "valibot"
 import { z } from "zod"
-import { createSvc, type StandardSchemaV1, SvcClient } from "../../src/Client/index.js"
+import { createSvc, type StandardSchemaV1, SvcClient } from "../../src/v3/Client/index.js"
 import { json, type Script, startServer, testServer } from "./server.js"
 
 const User = Schema.Struct({ id: Schema.Number, joined: Schema.DateFromString })

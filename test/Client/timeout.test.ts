@@ -12,7 +12,7 @@ import {
   SvcClient,
   type SvcClientService,
   type SvcConfig
-} from "../../src/Client/index.js"
+} from "../../src/v3/Client/index.js"
 import { awaitSleeps, withClient } from "./helpers.js"
 import { json, startServer } from "./server.js"
 

@@ -20,7 +20,7 @@ import type {
   SvcClientFacade,
   SvcClientService,
   SvcError
-} from "../../src/index.js"
+} from "../../src/v3/index.js"
 
 interface User {
   readonly id: number

@@ -36,7 +36,7 @@ const fetchTransport: Plugin = {
     }))
     build.onResolve({ filter: /^#httpClientAdapter$/ }, () => ({
       path: fileURLToPath(
-        new URL("../../src/Client/internal/httpClientAdapter.browser.ts", import.meta.url)
+        new URL("../../src/v3/Client/internal/httpClientAdapter.browser.ts", import.meta.url)
       )
     }))
     build.onResolve({ filter: /^#asyncStorage$/ }, () => ({

@@ -1,4 +1,4 @@
-import { createSvc, type SvcConfig } from "../../src/index.js"
+import { createSvc, type SvcConfig } from "../../src/v3/index.js"
 import { type ClientOutcome, type ClientPage, NONE, showOutcome } from "./outcomes.js"
 
 const api = new URL(location.href).searchParams.get("api") ?? ""

@@ -1,4 +1,4 @@
-import { createSvc, type RequestOptions, type SvcConfig } from "../../src/index.js"
+import { createSvc, type RequestOptions, type SvcConfig } from "../../src/v3/index.js"
 
 /** An `ApiResponse` in a form that survives `page.evaluate`: bytes and blobs described. */
 const serialise = async (response: Awaited<ReturnType<ReturnType<typeof createSvc>["get"]>>) => {

@@ -5,7 +5,7 @@
  */
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { ApiResponse, RequestOptions, SvcConfig } from "../../src/index.js"
+import type { ApiResponse, RequestOptions, SvcConfig } from "../../src/v3/index.js"
 import {
   binaryBytes,
   type ConformanceServer,

@@ -29,10 +29,10 @@ it("type-checks every TypeScript block of the README", () => {
         noUnusedLocals: false,
         noUnusedParameters: false,
         paths: {
-          "svc-sdk": ["../../src/index.ts"],
+          "svc-sdk/v3": ["../../src/v3/index.ts"],
           "svc-sdk/*": ["../../src/*/index.ts"],
           "#transport": ["../../src/core/transport.node.ts"],
-          "#httpClientAdapter": ["../../src/Client/internal/httpClientAdapter.ts"],
+          "#httpClientAdapter": ["../../src/v3/Client/internal/httpClientAdapter.ts"],
           "#asyncStorage": ["../../src/Storage/internal/asyncStorageModule.ts"]
         }
       },

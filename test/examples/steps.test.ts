@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest"
 import { asApiResponse, dataHas, makeStory, StepFailed, totalIs } from "../../examples/steps.js"
-import { HttpError, TimeoutError } from "../../src/Client/SvcError.js"
+import { HttpError, TimeoutError } from "../../src/v3/Client/SvcError.js"
 
 const ID = "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcde"
 

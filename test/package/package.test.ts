@@ -8,7 +8,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { npmInstall, packedScratch, peerSpecs, root } from "../support/tarball.js"
 
-const entries = ["svc-sdk", "svc-sdk/Client", "svc-sdk/Query", "svc-sdk/Auth", "svc-sdk/Storage"]
+const entries = ["svc-sdk/v3", "svc-sdk/v3/Client", "svc-sdk/Query", "svc-sdk/v3/Auth", "svc-sdk/Storage"]
 const run = (command: string, args: ReadonlyArray<string>, cwd: string) =>
   execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
 
@@ -33,7 +33,7 @@ afterAll(() => {
 describe("the packed tarball", () => {
   it("installs nothing beyond its peers but undici", () => {
     const installed = JSON.parse(
-      readFileSync(join(scratch, "node_modules", "svc-sdk", "package.json"), "utf8")
+      readFileSync(join(scratch, "node_modules", "svc-sdk/v3", "package.json"), "utf8")
     ) as { dependencies?: Record<string, string> }
     expect(Object.keys(installed.dependencies ?? {})).toEqual(["undici"])
     expect(existsSync(join(scratch, "node_modules", "@effect", "platform-node"))).toBe(false)
@@ -63,7 +63,7 @@ describe("the packed tarball", () => {
   it("gives ESM and CommonJS the same classes through every entry point", () => {
     writeFileSync(
       join(scratch, "same.cjs"),
-      `const a = require("svc-sdk"); const c = require("svc-sdk/Client");
+      `const a = require("svc-sdk/v3"); const c = require("svc-sdk/v3/Client");
        console.log(String(a.SvcClient === c.SvcClient && a.HttpError === c.HttpError))`
     )
     expect(run("node", ["same.cjs"], scratch).trim()).toBe("true")
@@ -72,7 +72,7 @@ describe("the packed tarball", () => {
   it("runs the facade from the tarball on Node (undici transport) and never rejects", () => {
     writeFileSync(
       join(scratch, "facade.mjs"),
-      `import { createSvc } from "svc-sdk"
+      `import { createSvc } from "svc-sdk/v3"
        const res = await createSvc("http://127.0.0.1:1/api", { retryAttempts: 0 }).get("/x")
        console.log(JSON.stringify(res))`
     )
@@ -86,8 +86,8 @@ describe("the packed tarball", () => {
       `import { createServer } from "node:http"
        import { HttpApp, HttpRouter, HttpServerResponse } from "@effect/platform"
        import { Effect } from "effect"
-       import { createSvc } from "svc-sdk"
-       import { requireAuth, requireUserType, SessionValidator } from "svc-sdk/Auth"
+       import { createSvc } from "svc-sdk/v3"
+       import { requireAuth, requireUserType, SessionValidator } from "svc-sdk/v3/Auth"
        const start = async (seen) => {
          const server = createServer((req, res) => {
            seen.push(req.headers)
@@ -146,7 +146,7 @@ describe("the packed tarball", () => {
       join(scratch, "pipeline.mjs"),
       `import { createServer } from "node:http"
        import { gzipSync } from "node:zlib"
-       import { createSvc } from "svc-sdk"
+       import { createSvc } from "svc-sdk/v3"
        const listen = async (handler) => {
          const server = createServer(handler)
          await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve))

@@ -23,7 +23,7 @@ beforeAll(() => {
   npmInstall(scratch, [packed.tarball, ...peerSpecs()])
   writeFileSync(
     join(scratch, "main.js"),
-    `import { createSvc } from "svc-sdk"
+    `import { createSvc } from "svc-sdk/v3"
      createSvc(location.origin).get("/x").then((response) => console.log(response.status))`
   )
 }, 180_000)

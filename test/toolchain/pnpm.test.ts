@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { packedScratch, root } from "../support/tarball.js"
 
 const pnpm = join(root, "node_modules", "pnpm", "bin", "pnpm.cjs")
-const entries = ["svc-sdk", "svc-sdk/Client", "svc-sdk/Query", "svc-sdk/Auth", "svc-sdk/Storage"]
+const entries = ["svc-sdk/v3", "svc-sdk/v3/Client", "svc-sdk/Query", "svc-sdk/v3/Auth", "svc-sdk/Storage"]
 
 /** The README's install line, with the tarball for `svc-sdk`. */
 const installLine = (): ReadonlyArray<string> => {
@@ -90,7 +90,7 @@ describe("pnpm installs the tarball with the README's line", () => {
     writeFileSync(
       join(scratch, "transport.mjs"),
       `import { createRequire } from "node:module"
-       const own = createRequire(createRequire(import.meta.url).resolve("svc-sdk/Client"))
+       const own = createRequire(createRequire(import.meta.url).resolve("svc-sdk/v3/Client"))
        console.log(own.resolve("#transport").split("/svc-sdk/")[1])`
     )
     expect(node("transport.mjs", ["react-native"])).toBe("dist/cjs/core/transport.fetch.cjs")

@@ -28,7 +28,7 @@ beforeAll(async () => {
   )
   writeFileSync(
     join(scratch, "main.js"),
-    `import { createSvc } from "svc-sdk"
+    `import { createSvc } from "svc-sdk/v3"
      const svc = createSvc(location.origin + "/api")
      const response = await svc.get("/whoami")
      document.body.dataset.result = JSON.stringify(response.success ? response.data : response.error)`

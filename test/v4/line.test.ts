@@ -5,7 +5,7 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import { describe, expect, it } from "vitest"
-import { createSvc, SvcClient } from "../../src/v4/Client/index.js"
+import { createSvc, SvcClient } from "../../src/Client/index.js"
 
 describe("the Effect 4 line", () => {
   it("runs on effect 4", () => {

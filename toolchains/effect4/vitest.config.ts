@@ -23,7 +23,6 @@ export default defineConfig({
         replacement: `${toolchain}@effect/platform-node/dist/$1.js`
       },
       { find: /^@effect\/vitest$/, replacement: `${toolchain}@effect/vitest/dist/index.js` },
-      { find: /^(.*)\/src\/Client\/(.*)$/, replacement: `${root}src/v4/Client/$2` },
       { find: "#transport", replacement: `${root}src/core/transport.node.ts` },
       { find: "#asyncStorage", replacement: `${root}src/Storage/internal/asyncStorageModule.ts` }
     ]

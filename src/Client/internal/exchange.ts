@@ -8,7 +8,6 @@ import type * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import * as FiberId from "effect/FiberId"
 import {
   type Abort,
   type Outcome,
@@ -33,7 +32,7 @@ export const exchange = (
   interruptible = true
 ): Effect.Effect<TransportResponse, TransportFailure> =>
   Effect.clockWith((clock) =>
-    Effect.async<TransportResponse, TransportFailure>((resume) => {
+    Effect.callback<TransportResponse, TransportFailure>((resume) => {
       let settled = false
       let cancelTimer: (() => void) | undefined
       let abort: Abort | undefined
@@ -47,7 +46,7 @@ export const exchange = (
       }
       const deadline = request.deadline
       if (deadline !== undefined) {
-        const left = deadline - clock.unsafeCurrentTimeMillis()
+        const left = deadline - clock.currentTimeMillisUnsafe()
         if (left <= 0) return resume(Effect.fail(timedOut))
         cancelTimer = startTimer(clock, left, () => {
           settle(timedOut)
@@ -65,7 +64,7 @@ export const exchange = (
   )
 
 /** Effect's live `Clock`, the one a fiber has unless something (`TestClock`) replaced it. */
-const liveClock = /*#__PURE__*/ Effect.runSync(Effect.clock)
+const liveClock = /*#__PURE__*/ Effect.runSync(Effect.clockWith(Effect.succeed))
 
 /**
  * Calls `onTime` after `millis` on `clock`; returns how to cancel. On Effect's live `Clock` that is
@@ -82,7 +81,7 @@ const startTimer = (clock: Clock.Clock, millis: number, onTime: () => void): (()
   sleeping.addObserver((exit) => {
     if (Exit.isSuccess(exit)) onTime()
   })
-  return () => sleeping.unsafeInterruptAsFork(FiberId.none)
+  return () => sleeping.interruptUnsafe()
 }
 
 /**

@@ -3,13 +3,12 @@
  * and folds failures into `ApiResponse`. It never throws from a request and never rejects.
  */
 import * as Cause from "effect/Cause"
-import type * as Effect from "effect/Effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import * as Runtime from "effect/Runtime"
-import * as RuntimeFlags from "effect/RuntimeFlags"
+import * as References from "effect/References"
 import type { ApiFailure, ApiResponse, ApiSuccess } from "../../core/ApiResponse.js"
 import type { SvcClientFacade, SvcConfig } from "../SvcClient.js"
 import type { SvcError } from "../SvcError.js"
@@ -41,24 +40,17 @@ export const foldError = (error: SvcError): ApiFailure => {
 const describeDefect = (cause: Cause.Cause<never>): Error => {
   const defect = Cause.squash(cause)
   if (defect instanceof Error) return defect
-  return new Error(Cause.isInterruptedOnly(cause) ? "Request interrupted" : String(defect))
+  return new Error(Cause.hasInterruptsOnly(cause) ? "Request interrupted" : String(defect))
 }
 
 /**
- * The runtime the facade runs every program on: Effect's default one, without telemetry. The
- * facade's users have no tracer to read its spans, and the fiber metrics (on in Effect's default
- * runtime) would update five metrics, a histogram among them, for every request's fiber. Both are
- * switched off once, here, with the Runtime module's own setters (a `ManagedRuntime` over the
- * same switches as layers adds ~4 kB gzip to a browser bundle: measured), rather than per request.
+ * The services the facade runs every program with: the tracer off (the facade's users have no
+ * tracer to read its spans). Set once, here, rather than per request.
  */
-export const facadeRuntime = /*#__PURE__*/ Runtime.setFiberRef(
-  /*#__PURE__*/ Runtime.disableRuntimeFlag(Runtime.defaultRuntime, RuntimeFlags.RuntimeMetrics),
-  FiberRef.currentTracerEnabled,
-  false
-)
+export const facadeServices = /*#__PURE__*/ Context.make(References.TracerEnabled, false)
 
-const fork = /*#__PURE__*/ Runtime.runFork(facadeRuntime)
-const runPromise = /*#__PURE__*/ Runtime.runPromise(facadeRuntime)
+const fork = /*#__PURE__*/ Effect.runForkWith(facadeServices)
+const runPromise = /*#__PURE__*/ Effect.runPromiseWith(facadeServices)
 
 /** Runs a request program to an `ApiResponse`; resolves in every case. */
 const run = <A>(
@@ -78,7 +70,7 @@ const run = <A>(
     }
     const settle = (exit: Exit.Exit<ApiSuccess<A>, SvcError>): ApiResponse<A> => {
       if (Exit.isSuccess(exit)) return exit.value
-      const failure = Cause.failureOption(exit.cause)
+      const failure = Cause.findErrorOption(exit.cause)
       if (failure._tag === "Some") return foldError(failure.value)
       return unexpected(describeDefect(exit.cause as Cause.Cause<never>))
     }

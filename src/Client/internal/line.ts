@@ -10,7 +10,7 @@ import { InvalidRequestError } from "../SvcError.js"
 
 export const line: LineValues = {
   durationMillis: (value) => {
-    const decoded = Duration.decodeUnknown(value)
+    const decoded = Duration.fromInput(value as Duration.Input)
     return Option.isSome(decoded) ? Duration.toMillis(decoded.value) : undefined
   },
   isSchedule: Schedule.isSchedule,

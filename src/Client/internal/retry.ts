@@ -1,7 +1,6 @@
 /**
  * The retry policy: which failures are retried, and when.
  */
-import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
@@ -17,25 +16,24 @@ export const MAX_DELAY = Duration.seconds(30)
 
 /** The default schedule: exponential backoff from {@link BASE_DELAY}, jittered, capped, `attempts` times. */
 export const backoff = (attempts: number): Schedule.Schedule<unknown, unknown> =>
-  Schedule.exponential(BASE_DELAY, 2).pipe(
-    Schedule.jittered,
-    Schedule.modifyDelay((_, delay) => Duration.min(delay, MAX_DELAY)),
-    Schedule.intersect(Schedule.recurs(attempts))
-  )
+  Schedule.max([
+    Schedule.jittered(Schedule.exponential(BASE_DELAY, 2)).pipe(
+      Schedule.modifyDelay(({ duration }) => Effect.succeed(Duration.min(duration, MAX_DELAY)))
+    ),
+    Schedule.recurs(attempts)
+  ])
 
 /** Wraps a schedule so that a `Retry-After` header on an `HttpError` sets the wait, capped. */
 export const honourRetryAfter = (
   schedule: Schedule.Schedule<unknown, SvcError>
-): Schedule.Schedule<SvcError, SvcError> =>
+): Schedule.Schedule<unknown, SvcError> =>
   schedule.pipe(
-    Schedule.zipRight(Schedule.identity<SvcError>()),
-    Schedule.modifyDelayEffect((error, delay) => {
-      if (error._tag !== "HttpError") return Effect.succeed(delay)
-      const header = getHeader(error.headers, "retry-after")
-      if (header === undefined) return Effect.succeed(delay)
-      return Effect.map(Clock.currentTimeMillis, (now) => {
-        const wait = parseRetryAfter(header, now)
-        return wait === undefined ? delay : Duration.min(Duration.millis(wait), MAX_DELAY)
-      })
+    Schedule.modifyDelay(({ input, duration, now }) => {
+      if (input._tag !== "HttpError") return Effect.succeed(duration)
+      const header = getHeader(input.headers, "retry-after")
+      const wait = header === undefined ? undefined : parseRetryAfter(header, now)
+      return Effect.succeed(
+        wait === undefined ? duration : Duration.min(Duration.millis(wait), MAX_DELAY)
+      )
     })
   )

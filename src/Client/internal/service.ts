@@ -120,7 +120,7 @@ export const fromState = <F extends ClientFace>(
       face.request(queryRequest(state, transport, query) as Effect.Effect<ApiSuccess<A>, SvcError>)
     ),
   getSessionId: () =>
-    face.sessionId(Effect.map(resolveSession(state.session), Option.fromNullable)),
+    face.sessionId(Effect.map(resolveSession(state.session), Option.fromNullishOr)),
   hasSession: () =>
     face.hasSession(Effect.map(resolveSession(state.session), (id) => id !== undefined)),
   setSessionId: (id) =>

@@ -14,8 +14,8 @@ import {
   type SvcClientService,
   type SvcConfig,
   type SvcError
-} from "../../../src/v4/Client/index.js"
-import { foldError } from "../../../src/v4/Client/internal/facade.js"
+} from "../../../src/Client/index.js"
+import { foldError } from "../../../src/Client/internal/facade.js"
 import { type ClientUnderTest, conformance, type Settings } from "../../Client/conformance/suite.js"
 
 /** The Effect API from `layerOf`, each request folded into an `ApiResponse` as the facade does. */

@@ -9,7 +9,7 @@ import * as Fiber from "effect/Fiber"
 import { FetchHttpClient } from "effect/http"
 import * as Layer from "effect/Layer"
 import { TestClock } from "effect/testing"
-import { SvcClient, type SvcClientService, type SvcConfig } from "../../../src/v4/Client/index.js"
+import { SvcClient, type SvcClientService, type SvcConfig } from "../../../src/Client/index.js"
 import { startServer } from "../../Client/server.js"
 
 const layers: ReadonlyArray<

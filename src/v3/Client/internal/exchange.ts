@@ -8,6 +8,7 @@ import type * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as FiberId from "effect/FiberId"
 import {
   type Abort,
   type Outcome,
@@ -32,7 +33,7 @@ export const exchange = (
   interruptible = true
 ): Effect.Effect<TransportResponse, TransportFailure> =>
   Effect.clockWith((clock) =>
-    Effect.callback<TransportResponse, TransportFailure>((resume) => {
+    Effect.async<TransportResponse, TransportFailure>((resume) => {
       let settled = false
       let cancelTimer: (() => void) | undefined
       let abort: Abort | undefined
@@ -46,7 +47,7 @@ export const exchange = (
       }
       const deadline = request.deadline
       if (deadline !== undefined) {
-        const left = deadline - clock.currentTimeMillisUnsafe()
+        const left = deadline - clock.unsafeCurrentTimeMillis()
         if (left <= 0) return resume(Effect.fail(timedOut))
         cancelTimer = startTimer(clock, left, () => {
           settle(timedOut)
@@ -64,7 +65,7 @@ export const exchange = (
   )
 
 /** Effect's live `Clock`, the one a fiber has unless something (`TestClock`) replaced it. */
-const liveClock = /*#__PURE__*/ Effect.runSync(Effect.clockWith(Effect.succeed))
+const liveClock = /*#__PURE__*/ Effect.runSync(Effect.clock)
 
 /**
  * Calls `onTime` after `millis` on `clock`; returns how to cancel. On Effect's live `Clock` that is
@@ -81,7 +82,7 @@ const startTimer = (clock: Clock.Clock, millis: number, onTime: () => void): (()
   sleeping.addObserver((exit) => {
     if (Exit.isSuccess(exit)) onTime()
   })
-  return () => sleeping.interruptUnsafe()
+  return () => sleeping.unsafeInterruptAsFork(FiberId.none)
 }
 
 /**

@@ -20,12 +20,7 @@ import {
   resolveSession,
   type SessionState
 } from "../../../common/session.js"
-import type {
-  ApiFailure,
-  ApiResponse,
-  ApiSuccess,
-  ResponseMeta
-} from "../../../core/ApiResponse.js"
+import type { ApiFailure, ApiResponse, ApiSuccess, ResponseMeta } from "../../../core/ApiResponse.js"
 import { encodeBody, type WireBody } from "../../../core/body.js"
 import { describe } from "../../../core/describe.js"
 import { assignHeaders, checkHeader, type HeaderRecord, hasHeader } from "../../../core/headers.js"
@@ -52,11 +47,7 @@ import {
 } from "../../../core/response.js"
 import { isRetryableRequest, isTransient } from "../../../core/retry.js"
 import { isStandardSchema } from "../../../core/standardSchema.js"
-import type {
-  TransportFailure,
-  TransportRequest,
-  TransportResponse
-} from "../../../core/transport.js"
+import type { TransportFailure, TransportRequest, TransportResponse } from "../../../core/transport.js"
 import {
   absoluteUrlProblem,
   appendParams,
@@ -358,7 +349,7 @@ const attempt = (
         tryOnce(
           state,
           transport,
-          { ...request, deadline: clock.currentTimeMillisUnsafe() + settings.timeoutMillis },
+          { ...request, deadline: clock.unsafeCurrentTimeMillis() + settings.timeoutMillis },
           settings
         )
       )
@@ -430,18 +421,16 @@ const withTimeout = <A, E>(
   total?: boolean
 ): Effect.Effect<A, E | TimeoutError> =>
   timeoutMillis > 0
-    ? Effect.timeoutOrElse(effect, {
+    ? Effect.timeoutFail(effect, {
         duration: Duration.millis(timeoutMillis),
-        orElse: () =>
-          Effect.fail(
-            new TimeoutError({
-              timeoutMillis,
-              method: target().method,
-              url: urlForMessage(target().url),
-              ...(waitingFor === undefined ? {} : { waitingFor }),
-              ...(total ? { total } : {})
-            })
-          )
+        onTimeout: () =>
+          new TimeoutError({
+            timeoutMillis,
+            method: target().method,
+            url: urlForMessage(target().url),
+            ...(waitingFor === undefined ? {} : { waitingFor }),
+            ...(total ? { total } : {})
+          })
       })
     : effect
 
@@ -455,14 +444,14 @@ const withSignal = <A, E, R>(
   signal: AbortSignal | undefined
 ): Effect.Effect<A, E | AbortedError, R> => {
   if (signal === undefined) return effect
-  const aborted = Effect.callback<never, AbortedError>((resume) => {
+  const aborted = Effect.async<never, AbortedError>((resume) => {
     const onAbort = () => resume(Effect.fail(new AbortedError({ cause: signal.reason })))
     // aborted between the request's start and this wait: no "abort" event comes any more
     if (signal.aborted) return onAbort()
     signal.addEventListener("abort", onAbort, { once: true })
     return Effect.sync(() => signal.removeEventListener("abort", onAbort))
   })
-  return Effect.flatMap(Effect.yieldNow, () =>
+  return Effect.flatMap(Effect.yieldNow(), () =>
     signal.aborted
       ? Effect.fail(new AbortedError({ cause: signal.reason }))
       : Effect.raceFirst(effect, aborted)
@@ -589,17 +578,20 @@ const decode = <A, I>(
       )
     )
   }
-  // effect/Schema is loaded only by a request that passes a schema: an app that never does
-  // neither loads nor bundles it
-  return Effect.flatMap(Effect.promise(loadSchema), (SchemaModule) =>
-    SchemaModule.decodeUnknownEffect(schema as Schema.Codec<A, I>)(response.data).pipe(
+  // effect/ParseResult is loaded only by a request that passes a schema: an app that never does
+  // neither loads nor bundles it (nor effect/Schema, which the app's own schema brings)
+  return Effect.flatMap(Effect.promise(loadParseResult), (ParseResult) =>
+    ParseResult.decodeUnknown(schema as Schema.Schema<A, I, never>)(response.data).pipe(
       Effect.map((data): ApiSuccess<A> => ({ ...response, data })),
-      Effect.mapError((error) => failed(error.message, error))
+      Effect.mapError((issue) => {
+        const error = ParseResult.parseError(issue)
+        return failed(ParseResult.TreeFormatter.formatErrorSync(error), error)
+      })
     )
   )
 }
 
-const loadSchema = () => import("effect/Schema")
+const loadParseResult = () => import("effect/ParseResult")
 
 const describeIssue = (issue: {
   readonly message: string

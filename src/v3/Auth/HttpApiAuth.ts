@@ -28,7 +28,7 @@ import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
-import { DEFAULT_SESSION_HEADER } from "../core/http.js"
+import { DEFAULT_SESSION_HEADER } from "../../core/http.js"
 import { type AuthenticatedUser, CurrentUser } from "./CurrentUser.js"
 import type { GuardOptions, PermissionOptions } from "./Guards.js"
 import {

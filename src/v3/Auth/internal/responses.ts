@@ -1,5 +1,5 @@
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { ErrorText } from "../../core/authTexts.js"
+import { ErrorText } from "../../../core/authTexts.js"
 
 export { ErrorText }
 

@@ -1,5 +1,5 @@
 import * as Duration from "effect/Duration"
-import { describe } from "../../core/describe.js"
+import { describe } from "../../../core/describe.js"
 
 export { describe }
 

@@ -1,21 +1,19 @@
 /**
- * The Effect API over an `effect/http` `HttpClient`, for `SvcClient.make` and `SvcClient.layer`.
+ * The Effect API over an `@effect/platform` `HttpClient`, for `SvcClient.make` and `SvcClient.layer`.
  */
+import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import type { HttpClient } from "effect/http"
+import { loadAdapter } from "#httpClientAdapter"
 import type { SvcClientService, SvcConfig } from "../SvcClient.js"
 import { makeState } from "./client.js"
 import { effectFace, fromState, transportFor } from "./service.js"
 
 /**
- * `effect/http`'s `HttpClient` service, by its key: the same service, without loading `effect/http`
- * before a layer needs it (a facade bundles none of it).
+ * `@effect/platform`'s `HttpClient` tag, by its key: the same service, without loading the platform
+ * on Node before a layer needs it.
  */
-const HttpClientService = Context.Service<HttpClient.HttpClient>("effect/HttpClient")
-
-/** The adapter, loaded by the first layer that sends through an `HttpClient`. */
-const loadAdapter = () => import("./httpClientTransport.js")
+const HttpClientTag = Context.GenericTag<HttpClient.HttpClient>("@effect/platform/HttpClient")
 
 /**
  * Validates at once (throws on bad input), then sends through the `HttpClient` in context — or
@@ -26,8 +24,8 @@ export const make = (
   config?: SvcConfig
 ): Effect.Effect<SvcClientService, never, HttpClient.HttpClient> => {
   const state = makeState(baseUrl, config)
-  return Effect.flatMap(HttpClientService, (client: HttpClient.HttpClient) =>
-    Effect.map(Effect.promise(loadAdapter), ({ fromHttpClient }) =>
+  return Effect.flatMap(HttpClientTag, (client) =>
+    Effect.map(loadAdapter, (fromHttpClient) =>
       fromState(
         state,
         transportFor(config, () => fromHttpClient(client)),

@@ -6,11 +6,17 @@
  * bodies the client hands over as sent are decompressed as the runtime's own transport does (zlib
  * on Node, `DecompressionStream` elsewhere).
  */
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as Headers from "@effect/platform/Headers"
+import * as HttpBody from "@effect/platform/HttpBody"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import { FetchHttpClient, Headers, HttpBody, HttpClient, HttpClientRequest } from "effect/http"
+import * as FiberId from "effect/FiberId"
 import * as Option from "effect/Option"
+import * as Runtime from "effect/Runtime"
 import * as Stream from "effect/Stream"
 import { decompress } from "#transport"
 import {
@@ -42,9 +48,9 @@ const decompressIfEncoded = (bytes: Uint8Array, encoding: string | undefined, li
 export const fromHttpClient = (httpClient: HttpClient.HttpClient): Transport => {
   const client = HttpClient.withScope(httpClient)
   return (request) => {
-    let outgoing = HttpClientRequest.make(request.method as "GET")(request.url).pipe(
-      HttpClientRequest.setHeaders(request.headers)
-    )
+    let outgoing = HttpClientRequest.make(
+      request.method as HttpClientRequest.HttpClientRequest["method"]
+    )(request.url).pipe(HttpClientRequest.setHeaders(request.headers))
     if (request.body !== undefined) {
       const contentType = request.headers["content-type"]
       outgoing =
@@ -72,15 +78,12 @@ export const fromHttpClient = (httpClient: HttpClient.HttpClient): Transport => 
           return Effect.succeed(redirectAnswer(response.status, "", headers))
         }
         return response.stream.pipe(
-          Stream.runFoldEffect(
-            () => ({ chunks: [] as Array<Uint8Array>, size: 0 }),
-            (acc, chunk: Uint8Array) => {
-              const size = acc.size + chunk.byteLength
-              if (size > request.maxResponseBytes) return Effect.fail(new TooLarge(response.status))
-              acc.chunks.push(chunk)
-              return Effect.succeed({ chunks: acc.chunks, size })
-            }
-          ),
+          Stream.runFoldEffect({ chunks: [] as Array<Uint8Array>, size: 0 }, (acc, chunk) => {
+            const size = acc.size + chunk.byteLength
+            if (size > request.maxResponseBytes) return Effect.fail(new TooLarge(response.status))
+            acc.chunks.push(chunk)
+            return Effect.succeed({ chunks: acc.chunks, size })
+          }),
           Effect.flatMap(({ chunks, size }) =>
             Effect.tryPromise({
               try: () =>
@@ -121,26 +124,26 @@ export const fromHttpClient = (httpClient: HttpClient.HttpClient): Transport => 
       Effect.provideService(FetchHttpClient.RequestInit, { redirect: "manual" })
     )
     // the client's spans record request headers: never the session's value
-    const redacted = Effect.updateService(sent, Headers.CurrentRedactedNames, (names) => [
+    const redacted = Effect.locallyWith(sent, Headers.currentRedactedNames, (names) => [
       ...names,
       ...request.secretHeaders
     ])
     // trace context goes to the base URL's origin only
     const program = request.propagateTrace
       ? redacted
-      : Effect.provideService(redacted, HttpClient.TracerPropagationEnabled, false)
-    // run as an exchange of its own, with the caller's services (its span, Clock and others), so
+      : Effect.locally(redacted, HttpClient.currentTracerPropagation, false)
+    // run as an exchange of its own, on the caller's runtime (its span, Clock and services), so
     // that the try's deadline bounds it as it bounds every transport's
-    return Effect.flatMap(Effect.context<never>(), (context) =>
+    return Effect.flatMap(Effect.runtime<never>(), (runtime) =>
       exchange((_, settle) => {
-        const fiber = Effect.runForkWith(context)(program)
+        const fiber = Runtime.runFork(runtime)(program)
         fiber.addObserver((exit) => {
           if (Exit.isSuccess(exit)) return settle(answered(exit.value))
-          const failure = Cause.findErrorOption(exit.cause)
+          const failure = Cause.failureOption(exit.cause)
           const defect = Cause.squash(exit.cause)
           settle(Option.isSome(failure) ? failure.value : failed(describeCause(defect), defect))
         })
-        return () => fiber.interruptUnsafe()
+        return () => fiber.unsafeInterruptAsFork(FiberId.none)
       }, request)
     )
   }
