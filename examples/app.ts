@@ -12,6 +12,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
+import { QueryParseError } from "svc-sdk/Query"
 import {
   AuthContext,
   CurrentUser,
@@ -21,7 +22,6 @@ import {
   requireUserType,
   SessionStore
 } from "svc-sdk/v3/Auth"
-import { QueryParseError } from "svc-sdk/Query"
 import { answerQuery, PRODUCTS, type Product, ProductQueryError } from "./products.js"
 import { authenticate, sessionOf } from "./users.js"
 

@@ -9,8 +9,8 @@ import { pathToFileURL } from "node:url"
 import { NodeHttpClient, NodeRuntime } from "@effect/platform-node"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
-import { type ApiResponse, SvcClient, type SvcError } from "svc-sdk/v3"
 import { between, inOp, lte } from "svc-sdk/Query"
+import { type ApiResponse, SvcClient, type SvcError } from "svc-sdk/v3"
 import { launch } from "./server.js"
 import {
   asApiResponse,

@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 
-export type { HttpMethod } from "./Client/index.js"
-export * from "./Client/index.js"
 export * from "../Query/index.js"
 export type { StorageAdapter } from "../Storage/StorageAdapter.js"
+export type { HttpMethod } from "./Client/index.js"
+export * from "./Client/index.js"

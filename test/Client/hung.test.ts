@@ -8,13 +8,13 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as TestClock from "effect/TestClock"
 import { afterAll, beforeAll } from "vitest"
+import type { StorageAdapter } from "../../src/Storage/index.js"
 import {
   createSvc,
   type RequestConfig,
   type SvcClientService,
   type SvcConfig
 } from "../../src/v3/Client/index.js"
-import type { StorageAdapter } from "../../src/Storage/index.js"
 import { flush, withClient } from "./helpers.js"
 import { json, startServer, type TestServer } from "./server.js"
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createSvc } from "../../src/v3/Client/index.js"
 import { isEnvelope } from "../../src/core/response.js"
+import { createSvc } from "../../src/v3/Client/index.js"
 import { json, type Reply, startServer, type TestServer } from "./server.js"
 
 let server: TestServer

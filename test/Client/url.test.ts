@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createSvc, SvcClient } from "../../src/v3/Client/index.js"
 import { appendParams, joinUrl } from "../../src/core/url.js"
+import { createSvc, SvcClient } from "../../src/v3/Client/index.js"
 import { startServer, type TestServer } from "./server.js"
 
 let server: TestServer

@@ -8,7 +8,13 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { npmInstall, packedScratch, peerSpecs, root } from "../support/tarball.js"
 
-const entries = ["svc-sdk/v3", "svc-sdk/v3/Client", "svc-sdk/Query", "svc-sdk/v3/Auth", "svc-sdk/Storage"]
+const entries = [
+  "svc-sdk/v3",
+  "svc-sdk/v3/Client",
+  "svc-sdk/Query",
+  "svc-sdk/v3/Auth",
+  "svc-sdk/Storage"
+]
 const run = (command: string, args: ReadonlyArray<string>, cwd: string) =>
   execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
 

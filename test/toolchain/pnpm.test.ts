@@ -10,7 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { packedScratch, root } from "../support/tarball.js"
 
 const pnpm = join(root, "node_modules", "pnpm", "bin", "pnpm.cjs")
-const entries = ["svc-sdk/v3", "svc-sdk/v3/Client", "svc-sdk/Query", "svc-sdk/v3/Auth", "svc-sdk/Storage"]
+const entries = [
+  "svc-sdk/v3",
+  "svc-sdk/v3/Client",
+  "svc-sdk/Query",
+  "svc-sdk/v3/Auth",
+  "svc-sdk/Storage"
+]
 
 /** The README's install line, with the tarball for `svc-sdk`. */
 const installLine = (): ReadonlyArray<string> => {

@@ -20,7 +20,12 @@ import {
   resolveSession,
   type SessionState
 } from "../../../common/session.js"
-import type { ApiFailure, ApiResponse, ApiSuccess, ResponseMeta } from "../../../core/ApiResponse.js"
+import type {
+  ApiFailure,
+  ApiResponse,
+  ApiSuccess,
+  ResponseMeta
+} from "../../../core/ApiResponse.js"
 import { encodeBody, type WireBody } from "../../../core/body.js"
 import { describe } from "../../../core/describe.js"
 import { assignHeaders, checkHeader, type HeaderRecord, hasHeader } from "../../../core/headers.js"
@@ -47,7 +52,11 @@ import {
 } from "../../../core/response.js"
 import { isRetryableRequest, isTransient } from "../../../core/retry.js"
 import { isStandardSchema } from "../../../core/standardSchema.js"
-import type { TransportFailure, TransportRequest, TransportResponse } from "../../../core/transport.js"
+import type {
+  TransportFailure,
+  TransportRequest,
+  TransportResponse
+} from "../../../core/transport.js"
 import {
   absoluteUrlProblem,
   appendParams,
