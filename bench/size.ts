@@ -1,16 +1,18 @@
 /**
  * What the client adds to a browser bundle: esbuild (minified, tree-shaken, platform browser) over
- * small consumer files, beside the same measure for ky, ofetch, axios and a bare @effect/platform
- * FetchHttpClient GET (the floor for any client on @effect/platform).
+ * small consumer files, on each Effect line, beside the same measure for ky, ofetch, axios and a
+ * bare FetchHttpClient GET on each line (the floor for any client on that line's HTTP client).
+ * The Effect 4 consumers resolve `effect` from the Effect 4 toolchain, as an Effect 4 app would.
  */
 import { relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import { gzipSync } from "node:zlib"
-import { build, type Metafile } from "esbuild"
+import { build, type Metafile, type Plugin } from "esbuild"
 import type { BenchOptions, Section } from "./report.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const dist = `${root}dist/esm`
+const effect4 = `${root}toolchains/effect4`
 
 /** Consumer entry files, as a user would write them against the published package. */
 export const consumers = {
@@ -25,8 +27,35 @@ export const consumers = {
     svc.query("/users").where("age", gte(18)).where("role", inOp(["a", "b"])).page(2).get().then(console.log)`,
   effectSchema: `
     import { Effect, Schema } from "effect"
-    import { FetchHttpClient } from "@effect/platform"
+    import { FetchHttpClient } from "effect/http"
     import { SvcClient } from "${dist}/index.js"
+    const User = Schema.Struct({ id: Schema.Number, name: Schema.String })
+    const program = Effect.gen(function* () {
+      const client = yield* SvcClient
+      return yield* client.get("/users/1", { schema: User })
+    }).pipe(Effect.provide(SvcClient.layer("https://api.example.com")), Effect.provide(FetchHttpClient.layer))
+    Effect.runPromise(program).then(console.log)`,
+  httpFetchGet: `
+    import * as Effect from "effect/Effect"
+    import { FetchHttpClient, HttpClient } from "effect/http"
+    const program = HttpClient.get("https://api.example.com/x").pipe(
+      Effect.flatMap((res) => res.json),
+      Effect.provide(FetchHttpClient.layer)
+    )
+    Effect.runPromise(program).then(console.log)`,
+  v3FacadeGet: `
+    import { createSvc } from "${dist}/v3/index.js"
+    createSvc("https://api.example.com").get("/x").then((r) => console.log(r))`,
+  v3FacadeQuery: `
+    import { createSvc } from "${dist}/v3/index.js"
+    import { gte, inOp } from "${dist}/Query/index.js"
+    const svc = createSvc("https://api.example.com")
+    svc.get("/x").then((r) => console.log(r))
+    svc.query("/users").where("age", gte(18)).where("role", inOp(["a", "b"])).page(2).get().then(console.log)`,
+  v3EffectSchema: `
+    import { Effect, Schema } from "effect"
+    import { FetchHttpClient } from "@effect/platform"
+    import { SvcClient } from "${dist}/v3/index.js"
     const User = Schema.Struct({ id: Schema.Number, name: Schema.String })
     const program = Effect.gen(function* () {
       const client = yield* SvcClient
@@ -46,6 +75,21 @@ export const consumers = {
   ofetch: `import { ofetch } from "ofetch"; ofetch("https://api.example.com/x").then(console.log)`,
   axios: `import axios from "axios"; axios.get("https://api.example.com/x").then(console.log)`
 } as const
+
+/** Consumers of the Effect 4 line: `effect` resolves from the Effect 4 toolchain. */
+const onEffect4: ReadonlySet<string> = new Set(["facadeGet", "facadeQuery", "effectSchema", "httpFetchGet"])
+
+/** An app on Effect 4 has `effect` 4 in its node_modules: resolve it there for those consumers. */
+const effect4Plugin: Plugin = {
+  name: "effect4",
+  setup(build) {
+    build.onResolve({ filter: /^effect(\/|$)/ }, (args) =>
+      args.pluginData === effect4
+        ? undefined
+        : build.resolve(args.path, { kind: args.kind, resolveDir: effect4, pluginData: effect4 })
+    )
+  }
+}
 
 export type Consumer = keyof typeof consumers
 
@@ -73,7 +117,8 @@ export const bundleConsumer = async (name: Consumer): Promise<BundleSize> => {
     outdir: "out",
     write: false,
     metafile: true,
-    logLevel: "silent"
+    logLevel: "silent",
+    plugins: onEffect4.has(name) ? [effect4Plugin] : []
   })
   const initial = initialOutputs(result.metafile)
   let raw = 0
@@ -102,14 +147,9 @@ const initialOutputs = (metafile: Metafile): Set<string> => {
       if (imported.kind === "import-statement") visit(imported.path)
     }
   }
-  // dynamically imported chunks are entry points too: only the others are what the page loads
-  const loadedOnDemand = new Set(
-    Object.values(metafile.outputs).flatMap((output) =>
-      output.imports.filter((i) => i.kind === "dynamic-import").map((i) => i.path)
-    )
-  )
+  // the consumer file is the one entry the page loads; every other entry is an import() target
   for (const [path, output] of Object.entries(metafile.outputs)) {
-    if (output.entryPoint !== undefined && !loadedOnDemand.has(path)) visit(path)
+    if (output.entryPoint === "<stdin>") visit(path)
   }
   return initial
 }

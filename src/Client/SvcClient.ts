@@ -31,6 +31,7 @@ import type { QueryBuilder } from "../Query/index.js"
 import type { StorageAdapter } from "../Storage/StorageAdapter.js"
 import * as facade from "./internal/facade.js"
 import * as service from "./internal/service.js"
+import { loadConfigError } from "#onDemand"
 import * as viaHttpClient from "./internal/viaHttpClient.js"
 import type { SvcError } from "./SvcError.js"
 
@@ -342,17 +343,6 @@ export interface ClientSurface<F extends ClientFace> {
  */
 export interface SvcClientService extends ClientSurface<"effect"> {}
 
-/** A `ConfigError` for a setting the client refused, loading what it needs only then. */
-const loadConfigError = async () => {
-  const [Config, Schema, SchemaIssue] = await Promise.all([
-    import("effect/Config"),
-    import("effect/Schema"),
-    import("effect/SchemaIssue")
-  ])
-  return (message: string): Config.ConfigError =>
-    new Config.ConfigError(new Schema.SchemaError(new SchemaIssue.InvalidValue({ message })))
-}
-
 /**
  * The Effect service and, as a class, the Promise facade.
  *
@@ -453,7 +443,7 @@ export class SvcClient extends /*#__PURE__*/ Context.Service<SvcClient, SvcClien
         try {
           return Effect.succeed(service.fromDefaultTransport(baseUrl, settings))
         } catch (cause) {
-          // effect/Config and effect/Schema load only for this error: a facade bundles neither
+          // effect/Config and effect/Schema load only for this error (see #onDemand)
           return Effect.flatMap(Effect.promise(loadConfigError), (make) =>
             Effect.fail(make(cause instanceof Error ? cause.message : String(cause)))
           )

@@ -24,6 +24,7 @@ export default defineConfig({
       },
       { find: /^@effect\/vitest$/, replacement: `${toolchain}@effect/vitest/dist/index.js` },
       { find: "#transport", replacement: `${root}src/core/transport.node.ts` },
+      { find: "#onDemand", replacement: `${root}src/Client/internal/onDemand.ts` },
       { find: "#asyncStorage", replacement: `${root}src/Storage/internal/asyncStorageModule.ts` }
     ]
   },

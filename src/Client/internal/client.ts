@@ -80,6 +80,7 @@ import {
 import type { Transport } from "./exchange.js"
 import { invalidRequest, line } from "./line.js"
 import { backoff, honourRetryAfter } from "./retry.js"
+import { CallTrace, traced } from "./tracing.js"
 
 /** Everything one client holds; shared by its two faces. */
 export interface ClientState {
@@ -303,7 +304,7 @@ const follow = <A>(
   const fail = (failure: TransportFailure, request: TransportRequest) =>
     Effect.fail(failureOf(failure, request, first, settings.timeoutMillis))
   const hop = (request: TransportRequest, hops: number): Effect.Effect<A, SvcError> =>
-    Effect.matchEffect(transport(request, settings.interruptible), {
+    Effect.matchEffect(transport(traceSend(settings, request, hops), settings.interruptible), {
       onFailure: (failure) => fail(failure, request),
       onSuccess: (response) => followed(request, hops, response)
     })
@@ -487,7 +488,15 @@ interface SendSettings {
   readonly timeoutMillis: number
   /** Whether anything but the request itself may interrupt its fiber (see `exchange`). */
   readonly interruptible: boolean
+  /** The call's record of its sends, for its span (the Effect API only). */
+  readonly trace: CallTrace | undefined
 }
+
+/** A hop as it goes on the wire: counted for the call's span, with its trace headers. */
+const traceSend = (settings: SendSettings, request: TransportRequest, hops: number) =>
+  settings.trace === undefined
+    ? request
+    : settings.trace.send(request, hops > 0 ? "redirect" : "retry")
 
 /** The caller's body as it goes on the wire. */
 const wireBody = (body: unknown): Effect.Effect<WireBody, InvalidRequestError> => {
@@ -580,17 +589,25 @@ const decode = <A, I>(
       )
     )
   }
-  // effect/Schema is loaded only by a request that passes a schema: an app that never does
-  // neither loads nor bundles it
-  return Effect.flatMap(Effect.promise(loadSchema), (SchemaModule) =>
-    SchemaModule.decodeUnknownEffect(schema as Schema.Codec<A, I>)(response.data).pipe(
+  // the decoder is loaded only by a request that passes a schema: an app that never does neither
+  // loads nor bundles it. effect/SchemaParser (not effect/Schema) decodes, with effect/SchemaIssue's
+  // formatter for the message effect/Schema's `SchemaError` would have: the code a facade loads at
+  // once shares far less with the parser than with all of effect/Schema.
+  return Effect.flatMap(Effect.promise(loadDecoder), ({ SchemaParser, format }) =>
+    SchemaParser.decodeUnknownEffect(schema as Schema.Codec<A, I>)(response.data).pipe(
       Effect.map((data): ApiSuccess<A> => ({ ...response, data })),
-      Effect.mapError((error) => failed(error.message, error))
+      Effect.mapError((issue) => failed(format(issue), issue))
     )
   )
 }
 
-const loadSchema = () => import("effect/Schema")
+const loadDecoder = async () => {
+  const [SchemaParser, SchemaIssue] = await Promise.all([
+    import("effect/SchemaParser"),
+    import("effect/SchemaIssue")
+  ])
+  return { SchemaParser, format: SchemaIssue.makeFormatterDefault() }
+}
 
 const describeIssue = (issue: {
   readonly message: string
@@ -674,7 +691,9 @@ export const request = <A, I>(
       timeoutMillis: timeout,
       // the facade's fiber is interrupted only by the caller's signal or the whole call's limit
       interruptible:
-        state.face === "effect" || options.signal !== undefined || totalTimeoutMillis > 0
+        state.face === "effect" || options.signal !== undefined || totalTimeoutMillis > 0,
+      // the facade records nothing
+      trace: state.face === "effect" ? new CallTrace() : undefined
     }
     // what the message of a timeout names: the request as the caller made it
     const target = (): Target => ({ method, url: joinUrl(state.baseUrl, endpoint) })
@@ -761,7 +780,15 @@ export const request = <A, I>(
       withTimeout(program, totalTimeoutMillis, target, undefined, true),
       options.signal
     )
-    return onError === undefined
-      ? signalled
-      : Effect.tapError(signalled, (error) => Effect.sync(() => state.report(error)))
+    const reported =
+      onError === undefined
+        ? signalled
+        : Effect.tapError(signalled, (error) => Effect.sync(() => state.report(error)))
+    return traced(
+      settings.trace,
+      method,
+      () => appendParams(joinUrl(state.baseUrl, endpoint), options.params),
+      state.config.tracerPropagation ?? true,
+      reported
+    )
   })

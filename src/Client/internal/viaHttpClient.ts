@@ -4,6 +4,7 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import type { HttpClient } from "effect/http"
+import { loadAdapter } from "#onDemand"
 import type { SvcClientService, SvcConfig } from "../SvcClient.js"
 import { makeState } from "./client.js"
 import { effectFace, fromState, transportFor } from "./service.js"
@@ -13,9 +14,6 @@ import { effectFace, fromState, transportFor } from "./service.js"
  * before a layer needs it (a facade bundles none of it).
  */
 const HttpClientService = Context.Service<HttpClient.HttpClient>("effect/HttpClient")
-
-/** The adapter, loaded by the first layer that sends through an `HttpClient`. */
-const loadAdapter = () => import("./httpClientTransport.js")
 
 /**
  * Validates at once (throws on bad input), then sends through the `HttpClient` in context — or
