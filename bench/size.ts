@@ -77,7 +77,12 @@ export const consumers = {
 } as const
 
 /** Consumers of the Effect 4 line: `effect` resolves from the Effect 4 toolchain. */
-const onEffect4: ReadonlySet<string> = new Set(["facadeGet", "facadeQuery", "effectSchema", "httpFetchGet"])
+const onEffect4: ReadonlySet<string> = new Set([
+  "facadeGet",
+  "facadeQuery",
+  "effectSchema",
+  "httpFetchGet"
+])
 
 /** An app on Effect 4 has `effect` 4 in its node_modules: resolve it there for those consumers. */
 const effect4Plugin: Plugin = {
@@ -169,8 +174,8 @@ export const bundledModules = (
     )
 }
 
-/** The browser facade's budget: what `createSvc(url).get("/x")` loads at once. */
-const FACADE_BUDGET = 65_000
+/** The browser facade's budget on each line: what `createSvc(url).get("/x")` loads at once. */
+const FACADE_BUDGET = { effect4: 35_000, effect3: 65_000 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`
 
@@ -178,12 +183,19 @@ export const run = async (_options: BenchOptions): Promise<Section> => {
   const sizes = {} as Record<Consumer, BundleSize>
   for (const name of Object.keys(consumers) as Array<Consumer>)
     sizes[name] = await bundleConsumer(name)
-  const floor = sizes.platformFetchGet.gzip
+  const floor = (name: Consumer) =>
+    onEffect4.has(name) || ["ky", "ofetch", "axios"].includes(name)
+      ? { peer: "effect/http floor", size: sizes.httpFetchGet.gzip }
+      : { peer: "@effect/platform floor", size: sizes.platformFetchGet.gzip }
   const label: Record<Consumer, string> = {
-    facadeGet: "(1) svc-sdk createSvc(url).get('/x')",
-    facadeQuery: "(2) (1) + query builder + two operators",
-    effectSchema: "(3) Effect program: SvcClient + Schema",
-    platformFetchGet: "@effect/platform FetchHttpClient GET (floor)",
+    facadeGet: "(1) Effect 4: svc-sdk createSvc(url).get('/x')",
+    facadeQuery: "(2) Effect 4: (1) + query builder + two operators",
+    effectSchema: "(3) Effect 4: Effect program, SvcClient + Schema",
+    httpFetchGet: "Effect 4: effect/http FetchHttpClient GET (floor)",
+    v3FacadeGet: "(4) Effect 3: svc-sdk/v3 createSvc(url).get('/x')",
+    v3FacadeQuery: "(5) Effect 3: (4) + query builder + two operators",
+    v3EffectSchema: "(6) Effect 3: Effect program, SvcClient + Schema",
+    platformFetchGet: "Effect 3: @effect/platform FetchHttpClient GET (floor)",
     ky: "ky GET",
     ofetch: "ofetch GET",
     axios: "axios GET"
@@ -193,29 +205,32 @@ export const run = async (_options: BenchOptions): Promise<Section> => {
     value: sizes[name].gzip,
     unit: "B gzip",
     note: `${kb(sizes[name].raw)} raw${sizes[name].lazyGzip > 0 ? `, + ${sizes[name].lazyGzip} B gzip loaded on demand` : ""}`,
-    ratios: [{ peer: "platform floor", ratio: sizes[name].gzip / floor }]
+    ratios: [{ peer: floor(name).peer, ratio: sizes[name].gzip / floor(name).size }]
   }))
-  const facadeGet = sizes.facadeGet.gzip
+  const budget = (name: "facadeGet" | "v3FacadeGet", limit: number) => ({
+    text: `(${name === "facadeGet" ? 1 : 4}) at most ${limit.toLocaleString("en-US")} B gzip loaded at once`,
+    met: sizes[name].gzip <= limit,
+    detail: `${sizes[name].gzip.toLocaleString("en-US")} B (${(sizes[name].gzip / floor(name).size).toFixed(2)}× the ${floor(name).peer})`
+  })
+  const noSchema = (name: "facadeGet" | "v3FacadeGet") => ({
+    text: `(${name === "facadeGet" ? 1 : 4}) loads no effect/Schema, before or after, and no HTTP client`,
+    met: !bundledModules(sizes[name].metafile, "all").some(
+      (path) =>
+        /effect[/\\]dist[/\\](esm[/\\])?Schema\.js$/.test(path) ||
+        /@effect[/\\]platform[/\\]|effect[/\\]dist[/\\]http[/\\]/.test(path)
+    ),
+    detail: "module list of every output"
+  })
   return {
     title: "Bundle size (browser)",
     method:
-      "esbuild, minified, tree-shaken, platform browser, ESM, code splitting on (as an app's production build); gzip level 9; what the page loads at once (the entry and its static imports), chunks loaded on demand beside it. The floor is a bare @effect/platform FetchHttpClient GET with deep imports. Sizes do not vary between runs.",
+      "esbuild, minified, tree-shaken, platform browser, ESM, code splitting on (as an app's production build); gzip level 9; what the page loads at once (the consumer's entry and its static imports), chunks loaded on demand beside it. Effect 4 consumers resolve effect 4.1 (as an Effect 4 app does), Effect 3 consumers effect 3 with @effect/platform. The floors are a bare FetchHttpClient GET on each line. Sizes do not vary between runs.",
     figures,
     goals: [
-      {
-        text: `(1) at most ${FACADE_BUDGET.toLocaleString("en-US")} B gzip loaded at once`,
-        met: facadeGet <= FACADE_BUDGET,
-        detail: `${facadeGet.toLocaleString("en-US")} B (${(facadeGet / floor).toFixed(2)}× the platform floor)`
-      },
-      {
-        text: "(1) loads no effect/Schema, before or after, and no @effect/platform",
-        met: !bundledModules(sizes.facadeGet.metafile, "all").some(
-          (path) =>
-            /effect[/\\]dist[/\\]esm[/\\]Schema\.js$/.test(path) ||
-            path.includes("@effect/platform")
-        ),
-        detail: "module list of every output"
-      }
+      budget("facadeGet", FACADE_BUDGET.effect4),
+      noSchema("facadeGet"),
+      budget("v3FacadeGet", FACADE_BUDGET.effect3),
+      noSchema("v3FacadeGet")
     ]
   }
 }
