@@ -4,7 +4,10 @@
  * @since 0.1.0
  */
 import * as Context from "effect/Context"
+import { type AuthenticatedUserOf, type Guest, guest } from "../../core/authRules.js"
 import type { SessionData } from "./SessionData.js"
+
+export { type Guest, guest }
 
 /**
  * A request made with a valid session.
@@ -12,21 +15,7 @@ import type { SessionData } from "./SessionData.js"
  * @since 0.1.0
  * @category models
  */
-export interface AuthenticatedUser {
-  readonly user_id: string
-  readonly session: SessionData
-  readonly is_guest: false
-}
-
-/**
- * A request made without a valid session (only `optionalAuth` lets one through).
- *
- * @since 0.1.0
- * @category models
- */
-export interface Guest {
-  readonly is_guest: true
-}
+export interface AuthenticatedUser extends AuthenticatedUserOf<SessionData> {}
 
 /**
  * The authenticated user. Provided by `requireAuth`, `requireUserType` and `requirePermission`;
@@ -62,11 +51,3 @@ export class AuthContext extends Context.Tag("svc-sdk/Auth/AuthContext")<
   AuthContext,
   AuthenticatedUser | Guest
 >() {}
-
-/**
- * The one guest value.
- *
- * @since 0.1.0
- * @category constants
- */
-export const guest: Guest = Object.freeze({ is_guest: true })

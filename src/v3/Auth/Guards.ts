@@ -10,10 +10,12 @@ import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import type { GuardOptionsOf, PermissionOptionsOf } from "../../core/authOptions.js"
+import { nameOption } from "../../core/authOptions.js"
+import * as rules from "../../core/authRules.js"
 import { DEFAULT_SESSION_HEADER } from "../../core/http.js"
 import type { AuthContext, CurrentUser } from "./CurrentUser.js"
 import * as internal from "./internal/guards.js"
-import { nameOption } from "./internal/options.js"
 import type { SessionData } from "./SessionData.js"
 import type { SessionValidator } from "./SessionValidator.js"
 
@@ -24,58 +26,14 @@ import type { SessionValidator } from "./SessionValidator.js"
  * @since 0.1.0
  * @category models
  */
-export interface GuardOptions {
-  /**
-   * Header read first (case-insensitive).
-   * @default "X-Session-Id"
-   */
-  readonly header?: string | undefined
-  /**
-   * Cookie read second; `false` skips cookies.
-   * @default "session_id"
-   */
-  readonly cookie?: string | false | undefined
-  /**
-   * Query parameter read last; `false` skips the query string.
-   * @default "session_id"
-   */
-  readonly query?: string | false | undefined
-  /**
-   * How long the validator may take before the request gets 500
-   * `Authentication service unavailable`. `Duration.infinity` waits forever.
-   * @default "5 seconds"
-   */
-  readonly timeout?: Duration.DurationInput | undefined
-  /**
-   * Refuse cross-site requests that change state (any method but GET, HEAD, OPTIONS) when the
-   * session id came from the cookie or the query parameter, which a browser sends by itself: 403
-   * `Cross-site request refused`, before the validator is asked. A request is same-site when its
-   * `Origin` is in `trustedOrigins`, else when `Sec-Fetch-Site` is `same-origin` or `none`, else
-   * (no `Sec-Fetch-Site`) when it has no `Origin` (not a browser) or the `Origin`'s host equals
-   * `Host`. An id in the header is exempt: a page cannot send a custom header cross-site without
-   * CORS. `false` turns the check off.
-   * @default true
-   */
-  readonly csrf?: boolean | undefined
-  /**
-   * Origins (`https://app.example.com`) whose state-changing requests with a cookie or query id
-   * are always allowed: a front end on another origin that you trust.
-   * @default []
-   */
-  readonly trustedOrigins?: ReadonlyArray<string> | undefined
-}
+export interface GuardOptions extends GuardOptionsOf<Duration.DurationInput> {}
 
 /**
  * @since 0.1.0
  * @category models
  */
-export interface PermissionOptions extends GuardOptions {
-  /**
-   * Who passes every permission check.
-   * @default (session) => session.user_type === "admin"
-   */
-  readonly isAdmin?: ((session: SessionData) => boolean) | undefined
-}
+export interface PermissionOptions
+  extends PermissionOptionsOf<Duration.DurationInput, SessionData> {}
 
 /**
  * A guard: an `HttpMiddleware` that removes `Provides` from the handler's requirements and adds
@@ -172,7 +130,7 @@ export const requirePermission: (
  * @since 0.1.0
  * @category predicates
  */
-export const isAdministrator: (session: SessionData) => boolean = internal.isAdministrator
+export const isAdministrator: (session: SessionData) => boolean = rules.isAdministrator
 
 /**
  * Adds the session header (default `X-Session-Id`) to `@effect/platform`'s redacted header names,

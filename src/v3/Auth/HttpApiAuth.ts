@@ -28,6 +28,9 @@ import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
+import type { GuardSettings } from "../../core/authOptions.js"
+import { type Rejection, schemePlaces } from "../../core/authRules.js"
+import { ErrorText } from "../../core/authTexts.js"
 import { DEFAULT_SESSION_HEADER } from "../../core/http.js"
 import { type AuthenticatedUser, CurrentUser } from "./CurrentUser.js"
 import type { GuardOptions, PermissionOptions } from "./Guards.js"
@@ -35,12 +38,10 @@ import {
   type Check,
   guardSettings,
   permissionCheck,
-  type Rejection,
   rejection,
   userTypeCheck
 } from "./internal/guards.js"
 import { resolve } from "./internal/resolution.js"
-import { ErrorText } from "./internal/responses.js"
 import { SessionValidator } from "./SessionValidator.js"
 
 /*
@@ -151,15 +152,10 @@ export interface SchemeOptions {
 export type Schemes = Readonly<Record<string, HttpApiSecurity.ApiKey>>
 
 const schemesOf = (options: SchemeOptions | undefined): Schemes => {
-  const { cookie, query } = guardSettings("HttpApiAuth.Tag", options).source
-  const places: Array<readonly ["header" | "cookie" | "query", string | false]> = [
-    ["header", options?.header ?? DEFAULT_SESSION_HEADER],
-    ["cookie", cookie],
-    ["query", query]
-  ]
+  const settings = guardSettings("HttpApiAuth.Tag", options)
   const schemes: Record<string, HttpApiSecurity.ApiKey> = {}
-  for (const [place, key] of places) {
-    if (key !== false) schemes[`${place}.${key}`] = HttpApiSecurity.apiKey({ key, in: place })
+  for (const [place, key] of schemePlaces(settings, options?.header ?? DEFAULT_SESSION_HEADER)) {
+    schemes[`${place}.${key}`] = HttpApiSecurity.apiKey({ key, in: place })
   }
   return schemes
 }
@@ -274,7 +270,7 @@ export type LayerOptions = Omit<GuardOptions, "header" | "cookie" | "query">
  * one (`resolve` reads it from the context): the validator runs once per request, whichever
  * middleware asks first.
  */
-const resolveOnce = (settings: ReturnType<typeof guardSettings>) =>
+const resolveOnce = (settings: GuardSettings) =>
   resolve(settings, (resolution, known) => Effect.succeed({ resolution, known }))
 
 /** What a scheme that is not the last answers: never seen, the builder goes on to the next. */

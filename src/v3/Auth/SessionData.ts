@@ -4,14 +4,16 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import { isSessionKey, type SessionDataInput } from "../../core/authRules.js"
+
+export type { SessionDataInput }
 
 /**
- * Keys that would reach an object's prototype if copied onto it. Decoding drops them, so an auth
- * service's JSON `{"user_id":"m","__proto__":{"user_type":"admin"}}` is a plain user.
+ * Keys that would reach an object's prototype if copied onto it (`__proto__`, `constructor`,
+ * `prototype`) are not extra keys: decoding drops them, so an auth service's JSON
+ * `{"user_id":"m","__proto__":{"user_type":"admin"}}` is a plain user.
  */
-const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"])
-
-const ExtraKey = Schema.String.pipe(Schema.filter((key) => !PROTOTYPE_KEYS.has(key)))
+const ExtraKey = Schema.String.pipe(Schema.filter(isSessionKey))
 
 /**
  * The session a validator returns: `user_id` is required, `email`, `name`, `user_type` and
@@ -47,19 +49,3 @@ export const SessionData = Schema.Struct(
  * @category models
  */
 export type SessionData = typeof SessionData.Type
-
-/**
- * What a validator built with `fromPromise` or `memory` may hand over: a `SessionData` without the
- * index signature, so that a user's own interface (with more fields) fits. It is decoded with
- * {@link SessionData}, extra fields kept.
- *
- * @since 0.1.0
- * @category models
- */
-export interface SessionDataInput {
-  readonly user_id: string
-  readonly email?: string | undefined
-  readonly name?: string | undefined
-  readonly user_type?: string | undefined
-  readonly permissions?: ReadonlyArray<string> | undefined
-}

@@ -3,35 +3,7 @@
  *
  * @since 0.1.0
  */
-import * as Data from "effect/Data"
-
-/**
- * Why the validator could not answer:
- * - `Failure`: the lookup failed (a rejected promise, a network error, an unexpected status).
- * - `Timeout`: it did not answer in time.
- * - `InvalidResponse`: it answered something that is not `SessionData`.
- * - `Defect`: it threw.
- *
- * @since 0.1.0
- * @category errors
- */
-export type SessionValidatorUnavailableReason = "Failure" | "Timeout" | "InvalidResponse" | "Defect"
-
-/**
- * The validator could not say whether a session is valid. Guards answer 500
- * `Authentication service unavailable`; `optionalAuth` treats the request as a guest.
- * It never carries the session id.
- *
- * @since 0.1.0
- * @category errors
- */
-export class SessionValidatorUnavailable extends Data.TaggedError("SessionValidatorUnavailable")<{
-  readonly reason: SessionValidatorUnavailableReason
-  readonly description?: string
-  readonly cause?: unknown
-}> {
-  override get message(): string {
-    const base = `Session validator unavailable (${this.reason})`
-    return this.description === undefined ? base : `${base}: ${this.description}`
-  }
-}
+export {
+  SessionValidatorUnavailable,
+  type SessionValidatorUnavailableReason
+} from "../../common/SessionValidatorUnavailable.js"

@@ -1,31 +1,19 @@
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
-import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { type CrossSiteSettings, isSameSiteRequest } from "../../../core/crossSite.js"
-import { readSessionId, type SessionIdSource } from "../../../core/sessionId.js"
+import type { GuardSettings } from "../../../core/authOptions.js"
+import * as rules from "../../../core/authRules.js"
 import { type AuthenticatedUser, CurrentUser } from "../CurrentUser.js"
 import type { SessionData } from "../SessionData.js"
 import { SessionValidator } from "../SessionValidator.js"
 import { SessionValidatorUnavailable } from "../SessionValidatorUnavailable.js"
 
 /** The outcome of looking at a request's session: what every later guard on it reuses. */
-export type Resolution =
-  | { readonly _tag: "Missing" }
-  | { readonly _tag: "Malformed" }
-  | { readonly _tag: "Invalid" }
-  | { readonly _tag: "Unavailable" }
-  | { readonly _tag: "CrossSite" }
-  | Authenticated
-
-export interface Authenticated {
-  readonly _tag: "Authenticated"
-  readonly user: AuthenticatedUser
-}
+export type Resolution = rules.Resolution<AuthenticatedUser>
 
 /** Set by the first guard of a request for the guards it wraps. */
 export class EstablishedResolution extends Context.Tag("svc-sdk/Auth/EstablishedResolution")<
@@ -33,23 +21,10 @@ export class EstablishedResolution extends Context.Tag("svc-sdk/Auth/Established
   Resolution
 >() {}
 
-export interface ResolveSettings {
-  readonly source: SessionIdSource
-  /** `undefined` when the validator is given all the time it wants. */
-  readonly timeout: Duration.Duration | undefined
-  readonly crossSite: CrossSiteSettings
-}
-
 export type ResolveRequirements = SessionValidator | HttpServerRequest.HttpServerRequest
 
-const missing: Resolution = { _tag: "Missing" }
-const malformed: Resolution = { _tag: "Malformed" }
-const invalid: Resolution = { _tag: "Invalid" }
-const unavailable: Resolution = { _tag: "Unavailable" }
-const crossSite: Resolution = { _tag: "CrossSite" }
-
 const authenticated = (answer: SessionData): Resolution => {
-  const session = ownSession(answer)
+  const session = rules.ownSession(answer)
   const user: AuthenticatedUser = { user_id: session.user_id, session, is_guest: false }
   validated.add(user)
   return { _tag: "Authenticated", user }
@@ -61,22 +36,6 @@ const authenticated = (answer: SessionData): Resolution => {
  * "system" user) never lets a request past a guard without its session being validated.
  */
 const validated = new WeakSet<AuthenticatedUser>()
-
-const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"])
-
-/**
- * The session as a plain object of its own fields. The validators' decoding already gives one; a
- * validator of the application's own that hands over an object with another prototype (one that
- * copied a `__proto__` key, say) is copied, so that no inherited field is ever read as the user's.
- */
-const ownSession = (session: SessionData): SessionData => {
-  if (Object.getPrototypeOf(session) === Object.prototype) return session
-  const own: Record<string, unknown> = {}
-  for (const key of Object.keys(session)) {
-    if (!PROTOTYPE_KEYS.has(key)) own[key] = session[key]
-  }
-  return own as SessionData
-}
 
 /**
  * What an earlier guard or middleware established on this request, read from the context: the
@@ -99,36 +58,27 @@ const established = (context: Context.Context<ResolveRequirements>): Resolution 
  * and ask the validator only for a well-formed one.
  */
 export const resolve = <A, E, R>(
-  settings: ResolveSettings,
+  settings: GuardSettings,
   next: (resolution: Resolution, known: boolean) => Effect.Effect<A, E, R>
 ): Effect.Effect<A, E, R | ResolveRequirements> =>
   Effect.contextWithEffect((context: Context.Context<ResolveRequirements>) => {
     const known = established(context)
     if (known !== undefined) return next(known, true)
-    const request = Context.get(context, HttpServerRequest.HttpServerRequest)
-    const reading = readSessionId(request, settings.source)
-    switch (reading._tag) {
-      case "Missing":
-        return next(missing, false)
-      case "Malformed":
-        return next(malformed, false)
-      case "Found": {
-        // refused before the validator is asked: a forged request learns nothing, costs nothing
-        if (reading.ambient && !isSameSiteRequest(request, settings.crossSite)) {
-          return next(crossSite, false)
-        }
-        const validator = Context.get(context, SessionValidator)
-        const onAnswer = (resolution: Resolution) => next(resolution, false)
-        // redacted from here on: the id never reaches a log, an error or a span
-        const id = Redacted.make(reading.id)
-        // an answer the validator holds already (memory, a cache hit) costs no fiber and no timer
-        const held = knownAnswer(validator, id)
-        if (held !== undefined) return answer(held, onAnswer)
-        return Effect.flatMap(validate(validator, id, settings.timeout), (exit) =>
-          answer(exit, onAnswer)
-        )
-      }
-    }
+    const reading = rules.readRequest(
+      Context.get(context, HttpServerRequest.HttpServerRequest),
+      settings
+    )
+    if (reading._tag !== "Found") return next(reading, false)
+    const validator = Context.get(context, SessionValidator)
+    const onAnswer = (resolution: Resolution) => next(resolution, false)
+    // redacted from here on: the id never reaches a log, an error or a span
+    const id = Redacted.make(reading.id)
+    // an answer the validator holds already (memory, a cache hit) costs no fiber and no timer
+    const held = knownAnswer(validator, id)
+    if (held !== undefined) return answer(held, onAnswer)
+    return Effect.flatMap(validate(validator, id, settings.timeoutMillis), (exit) =>
+      answer(exit, onAnswer)
+    )
   })
 
 type Answer = Exit.Exit<Option.Option<SessionData>, SessionValidatorUnavailable>
@@ -148,7 +98,7 @@ const knownAnswer = (
 }
 
 /**
- * Asks the validator, within `timeout` when there is one. A validator that throws instead of
+ * Asks the validator, within `timeoutMillis` when there is one. A validator that throws instead of
  * failing is unavailable, like one that fails (`Effect.suspend` makes the throw a defect). The
  * validation runs interruptible even where the app runs uninterruptibly (a bare app served by
  * `HttpServer`), so that the timeout, or the request's end, stops a validator that hangs.
@@ -156,14 +106,14 @@ const knownAnswer = (
 const validate = (
   validator: SessionValidator["Type"],
   id: Redacted.Redacted<string>,
-  timeout: Duration.Duration | undefined
+  timeoutMillis: number | undefined
 ): Effect.Effect<Answer> => {
   const validation = Effect.suspend(() => validator.validate(id))
   const limited =
-    timeout === undefined
+    timeoutMillis === undefined
       ? validation
       : Effect.timeoutFail(validation, {
-          duration: timeout,
+          duration: timeoutMillis,
           onTimeout: () => new SessionValidatorUnavailable({ reason: "Timeout" })
         })
   return Effect.exit(Effect.interruptible(limited))
@@ -174,9 +124,9 @@ const answer = <A, E, R>(
   next: (resolution: Resolution) => Effect.Effect<A, E, R>
 ): Effect.Effect<A, E, R> => {
   if (Exit.isSuccess(exit)) {
-    return next(Option.isSome(exit.value) ? authenticated(exit.value.value) : invalid)
+    return next(Option.isSome(exit.value) ? authenticated(exit.value.value) : rules.invalid)
   }
-  return Effect.zipRight(logUnavailable(exit.cause), next(unavailable))
+  return Effect.zipRight(logUnavailable(exit.cause), next(rules.unavailable))
 }
 
 /**

@@ -1,7 +1,4 @@
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { ErrorText } from "../../../core/authTexts.js"
-
-export { ErrorText }
 
 /** `{"error": text}` as `application/json`. */
 export const errorResponse = (

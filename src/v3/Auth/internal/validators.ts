@@ -1,15 +1,22 @@
 import * as Cache from "effect/Cache"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { SessionData, type SessionDataInput } from "../SessionData.js"
+import type { SessionDataInput } from "../../../core/authRules.js"
+import {
+  type CacheSettings,
+  cacheSettings as checkCacheOptions,
+  checkLookup,
+  memoryEntries,
+  memoryEntryError
+} from "../../../core/authService.js"
+import { line } from "../../Client/internal/line.js"
+import { SessionData } from "../SessionData.js"
 import type { CacheOptions, SessionValidatorService } from "../SessionValidator.js"
 import { SessionValidatorUnavailable } from "../SessionValidatorUnavailable.js"
-import { describe, durationOption, positiveIntegerOption } from "./options.js"
 
 export type ValidatorService = SessionValidatorService
 
@@ -48,11 +55,7 @@ export type PromiseLookup = (
 ) => PromiseLike<SessionDataInput | null | undefined> | SessionDataInput | null | undefined
 
 export const fromPromise = (lookup: PromiseLookup): ValidatorService => {
-  if (typeof lookup !== "function") {
-    throw new TypeError(
-      `SessionValidator.fromPromise: lookup must be a function, got ${describe(lookup)}`
-    )
-  }
+  checkLookup(lookup)
   return {
     validate: (id) =>
       Effect.tryPromise({
@@ -72,19 +75,11 @@ export type MemorySessions =
   | Readonly<Record<string, SessionDataInput>>
 
 export const memory = (sessions: MemorySessions): ValidatorService => {
-  if (sessions === null || typeof sessions !== "object") {
-    throw new TypeError(
-      `SessionValidator.memory: sessions must be a Map or an object, got ${describe(sessions)}`
-    )
-  }
   const table = new Map<string, SessionData>()
-  const entries = sessions instanceof Map ? sessions.entries() : Object.entries(sessions)
-  for (const [id, session] of entries) {
+  for (const [id, session] of memoryEntries(sessions)) {
     const decoded = Schema.decodeUnknownEither(SessionData)(session)
     if (decoded._tag === "Left") {
-      throw new TypeError(
-        `SessionValidator.memory: the session of an entry is not SessionData: ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`
-      )
+      throw memoryEntryError(ParseResult.TreeFormatter.formatErrorSync(decoded.left))
     }
     table.set(id, decoded.right)
   }
@@ -93,32 +88,9 @@ export const memory = (sessions: MemorySessions): ValidatorService => {
   return { validate: (id) => Effect.succeed(lookup(id)), known: (id) => Option.some(lookup(id)) }
 }
 
-export const DEFAULT_CACHE_CAPACITY = 10_000
-
 /** Checks the options at once, so that a bad `ttl` throws where `cached` is called. */
-export const cacheSettings = (options: CacheOptions) => {
-  if (options === null || typeof options !== "object") {
-    throw new TypeError(
-      `SessionValidator.cached: options must be an object, got ${describe(options)}`
-    )
-  }
-  if (options.ttl === undefined)
-    throw new TypeError("SessionValidator.cached: options.ttl is required")
-  const ttl = durationOption("SessionValidator.cached: options.ttl", options.ttl, Duration.zero)
-  return {
-    ttl,
-    negativeTtl: durationOption(
-      "SessionValidator.cached: options.negativeTtl",
-      options.negativeTtl,
-      ttl
-    ),
-    capacity: positiveIntegerOption(
-      "SessionValidator.cached: options.capacity",
-      options.capacity,
-      DEFAULT_CACHE_CAPACITY
-    )
-  }
-}
+export const cacheSettings = (options: CacheOptions): CacheSettings =>
+  checkCacheOptions(line.durationMillis, options)
 
 /**
  * Valid sessions live for `ttl`, invalid ones for `negativeTtl`; an unavailable answer is dropped
@@ -130,13 +102,15 @@ export const cacheSettings = (options: CacheOptions) => {
  */
 export const cached = (
   underlying: ValidatorService,
-  settings: ReturnType<typeof cacheSettings>
+  settings: CacheSettings
 ): Effect.Effect<ValidatorService> =>
   Effect.gen(function* () {
     const clock = yield* Effect.clock
     const settled = new Map<string, Settled>()
+    const ttlOf = (answer: Option.Option<SessionData>) =>
+      Option.isSome(answer) ? settings.ttlMillis : settings.negativeTtlMillis
     const remember = (key: string, answer: Option.Option<SessionData>) => {
-      const ttl = Duration.toMillis(Option.isSome(answer) ? settings.ttl : settings.negativeTtl)
+      const ttl = ttlOf(answer)
       settled.delete(key)
       if (ttl <= 0) return
       settled.set(key, {
@@ -151,10 +125,7 @@ export const cached = (
         Effect.tap(underlying.validate(Redacted.make(key)), (answer) =>
           Effect.sync(() => remember(key, answer))
         ),
-      timeToLive: Exit.match({
-        onFailure: () => Duration.zero,
-        onSuccess: (answer) => (Option.isSome(answer) ? settings.ttl : settings.negativeTtl)
-      })
+      timeToLive: Exit.match({ onFailure: () => 0, onSuccess: ttlOf })
     })
     const known = (id: Redacted.Redacted<string>) => {
       const hit = settled.get(Redacted.value(id))

@@ -1,0 +1,250 @@
+/**
+ * The session stores over what a line gives them — a key-value store, or a connected Redis client —
+ * written against the Effect API both lines share. The line brings its `KeyValueStore`, its lock,
+ * its Redis connection and its `SessionData` decoding.
+ */
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import type { DurationMillis } from "../core/authOptions.js"
+import type { SessionDataInput } from "../core/authRules.js"
+import {
+  checkUserId,
+  deadlineOf,
+  type Entry,
+  type Lifetimes,
+  lifetimesOf,
+  parseEntry,
+  parseIndex,
+  type RedisConnection,
+  type RedisSettings,
+  randomId,
+  sha256
+} from "../core/sessionStore.js"
+import { SessionStoreError } from "./SessionStoreError.js"
+import { SessionValidatorUnavailable } from "./SessionValidatorUnavailable.js"
+
+/** The store's operations, as each line's `SessionStoreService` declares them. */
+export interface Store<Session> {
+  readonly create: (
+    session: SessionDataInput,
+    options?: { readonly ttl?: unknown; readonly idleTimeout?: unknown }
+  ) => Effect.Effect<Redacted.Redacted<string>, SessionStoreError>
+  readonly get: (
+    id: Redacted.Redacted<string>
+  ) => Effect.Effect<Option.Option<Session>, SessionStoreError>
+  readonly touch: (
+    id: Redacted.Redacted<string>
+  ) => Effect.Effect<Option.Option<Session>, SessionStoreError>
+  readonly revoke: (id: Redacted.Redacted<string>) => Effect.Effect<void, SessionStoreError>
+  readonly revokeUser: (userId: string) => Effect.Effect<number, SessionStoreError>
+}
+
+/** What a store needs of its line. */
+export interface StoreLine<Session> {
+  readonly durationMillis: DurationMillis
+  /** The line's `SessionData` decoding; `undefined` when a stored session does not decode. */
+  readonly decodeSession: (value: unknown) => Session | undefined
+}
+
+const digestOf = (value: string) => Effect.promise(() => sha256(value))
+
+const freshId = Effect.sync(() => Redacted.make(randomId()))
+
+/** A store's failure as its `SessionStoreError`, without the id (the cause never holds it). */
+const failingAs =
+  (operation: SessionStoreError["operation"]) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, SessionStoreError, R> =>
+    Effect.mapError(self, (cause) => new SessionStoreError({ operation, cause }))
+
+/** The session to store, as the line decodes it: what does not decode is not stored. */
+const checked = <Session>(line: StoreLine<Session>, session: SessionDataInput) => {
+  const decoded = line.decodeSession(session)
+  return decoded === undefined
+    ? Effect.fail(new TypeError("the session to store is not SessionData"))
+    : Effect.succeed(decoded)
+}
+
+/** A line's `KeyValueStore`, as the store uses it. */
+export interface KeyValues {
+  readonly get: (key: string) => Effect.Effect<string | undefined, unknown>
+  readonly set: (key: string, value: string) => Effect.Effect<void, unknown>
+  /** Removing what is already gone succeeds. */
+  readonly remove: (key: string) => Effect.Effect<void, unknown>
+}
+
+/**
+ * The store over a `KeyValueStore`: one entry per session under `session-<sha256(id)>`, one index
+ * per user under `user-<sha256(user_id)>`. Expiry is checked on read. The index is kept under
+ * `lock`, so it is exact within one process; several processes must not share one directory.
+ */
+export const keyValueStore = <Session>(
+  line: StoreLine<Session>,
+  kv: KeyValues,
+  lock: <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>,
+  defaults: Lifetimes
+): Store<Session> => {
+  const sessionKey = (id: Redacted.Redacted<string>) =>
+    Effect.map(digestOf(Redacted.value(id)), (digest) => `session-${digest}`)
+  const userKey = (userId: string) => Effect.map(digestOf(userId), (digest) => `user-${digest}`)
+  const readIndex = (key: string) => Effect.map(kv.get(key), parseIndex)
+  const readEntry = (key: string) =>
+    Effect.map(kv.get(key), (text) =>
+      text === undefined ? undefined : parseEntry(text, line.decodeSession)
+    )
+
+  /** The live entry under `key`; an expired one is removed on the way. */
+  const live = (key: string) =>
+    Effect.gen(function* () {
+      const entry = yield* readEntry(key)
+      if (entry === undefined) return Option.none<Entry<Session>>()
+      if (deadlineOf(entry) <= (yield* Clock.currentTimeMillis)) {
+        yield* kv.remove(key)
+        return Option.none<Entry<Session>>()
+      }
+      return Option.some(entry)
+    })
+
+  const create: Store<Session>["create"] = (session, options) => {
+    const { idleMillis, ttlMillis } = lifetimesOf(line.durationMillis, defaults, options)
+    return Effect.gen(function* () {
+      const decoded = yield* checked(line, session)
+      const id = yield* freshId
+      const key = yield* sessionKey(id)
+      const now = yield* Clock.currentTimeMillis
+      const entry: Entry<Session> = {
+        session: decoded,
+        expiresAt: now + ttlMillis,
+        idleMillis,
+        ...(idleMillis > 0 ? { idleUntil: now + idleMillis } : {})
+      }
+      const value = JSON.stringify(entry)
+      const indexKey = yield* userKey(session.user_id)
+      yield* lock(
+        Effect.gen(function* () {
+          yield* kv.set(key, value)
+          // keys whose entries are gone (expired, revoked) leave the index here
+          const kept: Array<string> = []
+          for (const listed of yield* readIndex(indexKey)) {
+            if ((yield* kv.get(listed)) !== undefined) kept.push(listed)
+          }
+          yield* kv.set(indexKey, JSON.stringify([...kept, key]))
+        })
+      )
+      return id
+    }).pipe(failingAs("create"))
+  }
+
+  const get: Store<Session>["get"] = (id) =>
+    Effect.flatMap(sessionKey(id), live).pipe(
+      Effect.map(Option.map((entry) => entry.session)),
+      failingAs("get")
+    )
+
+  const touch: Store<Session>["touch"] = (id) =>
+    Effect.gen(function* () {
+      const key = yield* sessionKey(id)
+      const entry = yield* live(key)
+      if (Option.isNone(entry) || entry.value.idleMillis <= 0) {
+        return Option.map(entry, (found) => found.session)
+      }
+      const idleUntil = (yield* Clock.currentTimeMillis) + entry.value.idleMillis
+      yield* kv.set(key, JSON.stringify({ ...entry.value, idleUntil }))
+      return Option.some(entry.value.session)
+    }).pipe(failingAs("touch"))
+
+  const revoke: Store<Session>["revoke"] = (id) =>
+    Effect.flatMap(sessionKey(id), kv.remove).pipe(failingAs("revoke"))
+
+  const revokeUser: Store<Session>["revokeUser"] = (userId) =>
+    Effect.flatMap(userKey(checkUserId(userId)), (indexKey) =>
+      lock(
+        Effect.gen(function* () {
+          let revoked = 0
+          for (const key of yield* readIndex(indexKey)) {
+            if (Option.isSome(yield* live(key))) revoked++
+            yield* kv.remove(key)
+          }
+          yield* kv.remove(indexKey)
+          return revoked
+        })
+      )
+    ).pipe(failingAs("revokeUser"))
+
+  return { create, get, touch, revoke, revokeUser }
+}
+
+/**
+ * The store over a connected Redis client (`core/sessionStore.ts` has its scripts): every time is
+ * Redis's own, and Redis's key expiry ends sessions.
+ */
+export const redisStore = <Session>(
+  line: StoreLine<Session>,
+  redis: RedisConnection,
+  settings: RedisSettings
+): Store<Session> => {
+  const sessionKey = (id: Redacted.Redacted<string>) =>
+    Effect.map(digestOf(Redacted.value(id)), (digest) => `${settings.keyPrefix}session:${digest}`)
+  const userKey = (userId: string) =>
+    Effect.map(digestOf(userId), (digest) => `${settings.keyPrefix}user:${digest}`)
+  const call = <A>(command: () => Promise<A>) => Effect.tryPromise(command)
+  /** A stored session as found: `None` when it is gone (or does not decode). */
+  const sessionFrom = (data: string | null): Option.Option<Session> => {
+    if (data === null) return Option.none()
+    const entry = parseEntry(`{"session":${data},"expiresAt":0}`, line.decodeSession)
+    return entry === undefined ? Option.none() : Option.some(entry.session)
+  }
+
+  const create: Store<Session>["create"] = (session, options) => {
+    const { idleMillis, ttlMillis } = lifetimesOf(line.durationMillis, settings.lifetimes, options)
+    return Effect.gen(function* () {
+      const data = JSON.stringify(yield* checked(line, session))
+      const id = yield* freshId
+      const key = yield* sessionKey(id)
+      const index = yield* userKey(session.user_id)
+      yield* call(() => redis.svcCreate(key, index, data, ttlMillis, idleMillis))
+      return id
+    }).pipe(failingAs("create"))
+  }
+
+  const get: Store<Session>["get"] = (id) =>
+    Effect.flatMap(sessionKey(id), (key) => call(() => redis.hget(key, "data"))).pipe(
+      Effect.map(sessionFrom),
+      failingAs("get")
+    )
+
+  const touch: Store<Session>["touch"] = (id) =>
+    Effect.flatMap(sessionKey(id), (key) => call(() => redis.svcTouch(key))).pipe(
+      Effect.map(sessionFrom),
+      failingAs("touch")
+    )
+
+  const revoke: Store<Session>["revoke"] = (id) =>
+    Effect.flatMap(sessionKey(id), (key) => call(() => redis.del(key))).pipe(
+      Effect.asVoid,
+      failingAs("revoke")
+    )
+
+  const revokeUser: Store<Session>["revokeUser"] = (userId) =>
+    Effect.flatMap(userKey(checkUserId(userId)), (index) =>
+      call(() => redis.svcRevokeUser(index))
+    ).pipe(failingAs("revokeUser"))
+
+  return { create, get, touch, revoke, revokeUser }
+}
+
+/** Live ids are valid (and used: their idle deadline moves on), a store failure is unavailable. */
+export const validatorOf = <Session>(sessions: Pick<Store<Session>, "touch">) => ({
+  validate: (id: Redacted.Redacted<string>) =>
+    sessions.touch(id).pipe(
+      Effect.mapError(
+        (cause) =>
+          new SessionValidatorUnavailable({
+            reason: "Failure",
+            description: cause.message,
+            cause
+          })
+      )
+    )
+})

@@ -1,0 +1,188 @@
+/**
+ * The options of the server half (SPEC 6), checked once, when a guard, validator or store is made,
+ * the same on both Effect lines: a bad value throws a `TypeError`/`RangeError` naming it. What only
+ * an Effect line knows — what its `Duration` inputs mean — comes in as `durationMillis`.
+ */
+
+import type { CrossSiteSettings } from "./crossSite.js"
+import { trustedOriginsOption } from "./crossSite.js"
+import { describe } from "./describe.js"
+import { DEFAULT_SESSION_HEADER } from "./http.js"
+import type { SessionIdSource } from "./sessionId.js"
+
+/** Milliseconds of a `Duration` input of the line (`"5 seconds"`, a `Duration`); else `undefined`. */
+export type DurationMillis = (value: unknown) => number | undefined
+
+/**
+ * Where the session id is read and how long the validator may take; `Duration` is the line's
+ * `Duration` input type.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface GuardOptionsOf<Duration> {
+  /**
+   * Header read first (case-insensitive).
+   * @default "X-Session-Id"
+   */
+  readonly header?: string | undefined
+  /**
+   * Cookie read second; `false` skips cookies.
+   * @default "session_id"
+   */
+  readonly cookie?: string | false | undefined
+  /**
+   * Query parameter read last; `false` skips the query string.
+   * @default "session_id"
+   */
+  readonly query?: string | false | undefined
+  /**
+   * How long the validator may take before the request gets 500
+   * `Authentication service unavailable`. `Duration.infinity` waits forever.
+   * @default "5 seconds"
+   */
+  readonly timeout?: Duration | undefined
+  /**
+   * Refuse cross-site requests that change state (any method but GET, HEAD, OPTIONS) when the
+   * session id came from the cookie or the query parameter, which a browser sends by itself: 403
+   * `Cross-site request refused`, before the validator is asked. A request is same-site when its
+   * `Origin` is in `trustedOrigins`, else when `Sec-Fetch-Site` is `same-origin` or `none`, else
+   * (no `Sec-Fetch-Site`) when it has no `Origin` (not a browser) or the `Origin`'s host equals
+   * `Host`. An id in the header is exempt: a page cannot send a custom header cross-site without
+   * CORS. `false` turns the check off.
+   * @default true
+   */
+  readonly csrf?: boolean | undefined
+  /**
+   * Origins (`https://app.example.com`) whose state-changing requests with a cookie or query id
+   * are always allowed: a front end on another origin that you trust.
+   * @default []
+   */
+  readonly trustedOrigins?: ReadonlyArray<string> | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface PermissionOptionsOf<Duration, Session> extends GuardOptionsOf<Duration> {
+  /**
+   * Who passes every permission check.
+   * @default (session) => session.user_type === "admin"
+   */
+  readonly isAdmin?: ((session: Session) => boolean) | undefined
+}
+
+/** What a guard knows once its options are checked. */
+export interface GuardSettings {
+  readonly source: SessionIdSource
+  /** `undefined` when the validator is given all the time it wants. */
+  readonly timeoutMillis: number | undefined
+  readonly crossSite: CrossSiteSettings
+}
+
+/** The validator's default time limit in a guard: 5 s. */
+export const DEFAULT_GUARD_TIMEOUT_MILLIS = 5_000
+
+/** Every default of a guard in one place; bad options throw here, when the guard is made. */
+export const guardSettings = (
+  durationMillis: DurationMillis,
+  guard: string,
+  options: GuardOptionsOf<unknown> | undefined
+): GuardSettings => {
+  if (options !== undefined && (options === null || typeof options !== "object")) {
+    throw new TypeError(`${guard}: options must be an object, got ${describe(options)}`)
+  }
+  const timeoutMillis = guardTimeout(durationMillis, `${guard}: options.timeout`, options?.timeout)
+  const csrf = options?.csrf ?? true
+  if (typeof csrf !== "boolean") {
+    throw new TypeError(`${guard}: options.csrf must be a boolean, got ${describe(csrf)}`)
+  }
+  return {
+    source: {
+      header: nameOption(
+        `${guard}: options.header`,
+        options?.header,
+        DEFAULT_SESSION_HEADER
+      ).toLowerCase(),
+      cookie: switchableName(`${guard}: options.cookie`, options?.cookie),
+      query: switchableName(`${guard}: options.query`, options?.query)
+    },
+    timeoutMillis,
+    crossSite: {
+      enabled: csrf,
+      trustedOrigins: trustedOriginsOption(
+        `${guard}: options.trustedOrigins`,
+        options?.trustedOrigins
+      )
+    }
+  }
+}
+
+/** Default 5 s; an infinite duration means no timeout. */
+const guardTimeout = (
+  durationMillis: DurationMillis,
+  name: string,
+  value: unknown
+): number | undefined => {
+  if (value === undefined) return DEFAULT_GUARD_TIMEOUT_MILLIS
+  if (durationMillis(value) === Number.POSITIVE_INFINITY) return undefined
+  return durationOption(durationMillis, name, value, DEFAULT_GUARD_TIMEOUT_MILLIS)
+}
+
+const switchableName = (name: string, value: unknown): string | false =>
+  value === false ? false : nameOption(name, value, "session_id")
+
+/** A non-negative, finite duration in milliseconds, or a `RangeError` naming the argument. */
+export const durationOption = (
+  durationMillis: DurationMillis,
+  name: string,
+  value: unknown,
+  fallbackMillis: number
+): number => {
+  if (value === undefined) return fallbackMillis
+  const millis = durationMillis(value)
+  if (millis === undefined || !Number.isFinite(millis) || millis < 0 || isNegative(value)) {
+    throw new RangeError(`${name} must be a finite, non-negative duration, got ${describe(value)}`)
+  }
+  return millis
+}
+
+/** Whether an input says it is negative (or NaN), whatever a line's `Duration` makes of it. */
+const isNegative = (value: unknown): boolean =>
+  typeof value === "number"
+    ? !(value >= 0)
+    : typeof value === "bigint"
+      ? value < 0n
+      : typeof value === "string" && value.trimStart().startsWith("-")
+
+/** A positive, finite duration in milliseconds, or a `RangeError` naming the option. */
+export const positiveDurationOption = (
+  durationMillis: DurationMillis,
+  name: string,
+  value: unknown
+): number => {
+  const millis = durationMillis(value)
+  if (millis === undefined || !Number.isFinite(millis) || !(millis > 0) || isNegative(value)) {
+    throw new RangeError(`${name} must be a positive, finite duration, got ${String(value)}`)
+  }
+  return millis
+}
+
+/** A non-empty string, or an error naming the argument. */
+export const nameOption = (name: string, value: unknown, fallback: string): string => {
+  if (value === undefined) return fallback
+  if (typeof value !== "string")
+    throw new TypeError(`${name} must be a string, got ${describe(value)}`)
+  if (value.length === 0) throw new RangeError(`${name} must not be empty`)
+  return value
+}
+
+/** A positive integer, or a `RangeError` naming the argument. */
+export const positiveIntegerOption = (name: string, value: unknown, fallback: number): number => {
+  if (value === undefined) return fallback
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(`${name} must be a positive integer, got ${describe(value)}`)
+  }
+  return value
+}

@@ -1,0 +1,255 @@
+/**
+ * What the guards decide (SPEC 6.2, 6.3, 6.3a), the same on both Effect lines: where a request's
+ * session id is and whether it may go to the validator, what the validator's answer makes of the
+ * request, and which pinned answer a guard gives. The bindings run the validator and write the
+ * responses.
+ */
+
+import type { GuardSettings } from "./authOptions.js"
+import { ErrorText } from "./authTexts.js"
+import { isSameSiteRequest, type ServerRequestHead } from "./crossSite.js"
+import { describe } from "./describe.js"
+import { readSessionId } from "./sessionId.js"
+
+/**
+ * The fields of a session the guards read; each line's `SessionData` has them.
+ */
+export interface SessionFields {
+  readonly user_id: string
+  readonly user_type?: string | undefined
+  readonly permissions?: ReadonlyArray<string> | undefined
+  readonly [key: string]: unknown
+}
+
+/**
+ * What a validator built with `fromPromise` or `memory` may hand over: a `SessionData` without the
+ * index signature, so that a user's own interface (with more fields) fits. It is decoded with
+ * `SessionData`, extra fields kept.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SessionDataInput {
+  readonly user_id: string
+  readonly email?: string | undefined
+  readonly name?: string | undefined
+  readonly user_type?: string | undefined
+  readonly permissions?: ReadonlyArray<string> | undefined
+}
+
+/**
+ * A request made with a valid session.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface AuthenticatedUserOf<Session> {
+  readonly user_id: string
+  readonly session: Session
+  readonly is_guest: false
+}
+
+/**
+ * A request made without a valid session (only `optionalAuth` lets one through).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Guest {
+  readonly is_guest: true
+}
+
+/**
+ * The one guest value.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const guest: Guest = Object.freeze({ is_guest: true })
+
+/** The outcome of looking at a request's session: what every later guard on it reuses. */
+export type Resolution<User = AuthenticatedUserOf<SessionFields>> =
+  | { readonly _tag: "Missing" }
+  | { readonly _tag: "Malformed" }
+  | { readonly _tag: "Invalid" }
+  | { readonly _tag: "Unavailable" }
+  | { readonly _tag: "CrossSite" }
+  | Authenticated<User>
+
+export interface Authenticated<User> {
+  readonly _tag: "Authenticated"
+  readonly user: User
+}
+
+export const missing = { _tag: "Missing" } as const
+export const malformed = { _tag: "Malformed" } as const
+export const invalid = { _tag: "Invalid" } as const
+export const unavailable = { _tag: "Unavailable" } as const
+export const crossSite = { _tag: "CrossSite" } as const
+
+/** What a request needs the validator for: nothing (a resolution already), or this id. */
+export type RequestReading =
+  | typeof missing
+  | typeof malformed
+  | typeof crossSite
+  | { readonly _tag: "Found"; readonly id: string }
+
+/**
+ * The first id present (header, cookie, query), if well-formed, and the cross-site check: a
+ * forged request is refused before the validator is asked, so it learns nothing and costs nothing.
+ */
+export const readRequest = (
+  request: ServerRequestHead & {
+    readonly cookies: Readonly<Record<string, string | undefined>>
+    readonly url: string
+  },
+  settings: GuardSettings
+): RequestReading => {
+  const reading = readSessionId(request, settings.source)
+  switch (reading._tag) {
+    case "Missing":
+      return missing
+    case "Malformed":
+      return malformed
+    case "Found":
+      return reading.ambient && !isSameSiteRequest(request, settings.crossSite)
+        ? crossSite
+        : { _tag: "Found", id: reading.id }
+  }
+}
+
+const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"])
+
+/** Whether a key may be one of a decoded session's own: never one that reaches a prototype. */
+export const isSessionKey = (key: string): boolean => !PROTOTYPE_KEYS.has(key)
+
+/**
+ * The session as a plain object of its own fields. The validators' decoding already gives one; a
+ * validator of the application's own that hands over an object with another prototype (one that
+ * copied a `__proto__` key, say) is copied, so that no inherited field is ever read as the user's.
+ */
+export const ownSession = <Session extends object>(session: Session): Session => {
+  if (Object.getPrototypeOf(session) === Object.prototype) return session
+  const own: Record<string, unknown> = {}
+  for (const key of Object.keys(session)) {
+    if (isSessionKey(key)) own[key] = (session as Record<string, unknown>)[key]
+  }
+  return own as Session
+}
+
+/** Why a guard refuses a request: the pinned status and error text. */
+export interface Rejection {
+  readonly status: 401 | 403 | 500
+  readonly text: string
+}
+
+const refuse = (status: Rejection["status"], text: string): Rejection => ({ status, text })
+const rejections = {
+  Missing: refuse(401, ErrorText.sessionIdRequired),
+  Malformed: refuse(401, ErrorText.invalidSession),
+  Invalid: refuse(401, ErrorText.invalidSession),
+  Unavailable: refuse(500, ErrorText.unavailable),
+  CrossSite: refuse(403, ErrorText.crossSite)
+} as const
+export const authenticationRequired = refuse(401, ErrorText.authenticationRequired)
+
+/** `requireAuth`'s answer to a resolution that is not `Authenticated`. */
+export const rejection = (resolution: { readonly _tag: keyof typeof rejections }): Rejection =>
+  rejections[resolution._tag]
+
+/** The users the guards check: any line's, with its session. */
+type AnyUser = { readonly session: SessionFields }
+
+/** What a guard checks once the resolution is there; `known` when an earlier guard made it. */
+export type Check = (resolution: Resolution<AnyUser>, known: boolean) => Rejection | undefined
+
+/** `requireAuth`'s check: `Authenticated` goes on. */
+export const authenticatedOnly: Check = (resolution) =>
+  resolution._tag === "Authenticated" ? undefined : rejection(resolution)
+
+/**
+ * An established guest is `Authentication required`; a fresh failure is `requireAuth`'s error, and
+ * so is a cross-site request, however it was established.
+ */
+const rejectGuest = (
+  resolution: Exclude<Resolution<AnyUser>, Authenticated<AnyUser>>,
+  known: boolean
+) => (known && resolution._tag !== "CrossSite" ? authenticationRequired : rejection(resolution))
+
+/**
+ * A field the session has itself: an inherited one (from a polluted prototype, say) never counts as
+ * the user's type or permissions.
+ */
+const ownField = (session: SessionFields, key: "user_type" | "permissions"): unknown =>
+  Object.hasOwn(session, key) ? session[key] : undefined
+
+/** The default administrator test of `requirePermission`: `user_type === "admin"`. */
+export const isAdministrator = (session: SessionFields): boolean =>
+  ownField(session, "user_type") === "admin"
+
+const hasPermission = (session: SessionFields, permission: string): boolean => {
+  const permissions = ownField(session, "permissions")
+  return Array.isArray(permissions) && permissions.includes(permission)
+}
+
+/** `requireUserType`'s check; bad types throw, naming `guard`. */
+export const userTypeCheck = (
+  guard: string,
+  typeOrTypes: string | ReadonlyArray<string>
+): Check => {
+  const types = typeof typeOrTypes === "string" ? [typeOrTypes] : typeOrTypes
+  if (!Array.isArray(types)) {
+    throw new TypeError(
+      `${guard}: types must be a string or an array of strings, got ${describe(typeOrTypes)}`
+    )
+  }
+  if (types.length === 0) throw new RangeError(`${guard}: types must not be empty`)
+  for (const type of types) {
+    if (typeof type !== "string" || type.length === 0) {
+      throw new TypeError(`${guard}: every type must be a non-empty string, got ${describe(type)}`)
+    }
+  }
+  const allowed = new Set(types)
+  const forbidden = refuse(403, ErrorText.userTypes([...types]))
+  return (resolution, known) => {
+    if (resolution._tag !== "Authenticated") return rejectGuest(resolution, known)
+    const type = ownField(resolution.user.session, "user_type")
+    return typeof type === "string" && allowed.has(type) ? undefined : forbidden
+  }
+}
+
+/** `requirePermission`'s check; a bad permission or `isAdmin` throws, naming `guard`. */
+export const permissionCheck = (
+  guard: string,
+  permission: string,
+  options: { readonly isAdmin?: ((session: never) => boolean) | undefined } | undefined
+): Check => {
+  if (typeof permission !== "string") {
+    throw new TypeError(`${guard}: permission must be a string, got ${describe(permission)}`)
+  }
+  if (permission.length === 0) throw new RangeError(`${guard}: permission must not be empty`)
+  const isAdmin = (options?.isAdmin ?? isAdministrator) as (session: SessionFields) => boolean
+  if (typeof isAdmin !== "function") {
+    throw new TypeError(`${guard}: options.isAdmin must be a function, got ${describe(isAdmin)}`)
+  }
+  const forbidden = refuse(403, ErrorText.permission(permission))
+  return (resolution, known) => {
+    if (resolution._tag !== "Authenticated") return rejectGuest(resolution, known)
+    const session = resolution.user.session
+    return isAdmin(session) || hasPermission(session, permission) ? undefined : forbidden
+  }
+}
+
+/**
+ * The names a middleware of `HttpApi` reads the id from, in the order it tries them, as security
+ * schemes: `false` leaves a place out.
+ */
+export const schemePlaces = (
+  settings: GuardSettings,
+  header: string
+): ReadonlyArray<readonly ["header" | "cookie" | "query", string]> => {
+  const places: Array<readonly ["header" | "cookie" | "query", string]> = [["header", header]]
+  if (settings.source.cookie !== false) places.push(["cookie", settings.source.cookie])
+  if (settings.source.query !== false) places.push(["query", settings.source.query])
+  return places
+}
