@@ -171,6 +171,20 @@ export interface SvcConfig {
    * @default "follow"
    */
   readonly redirect?: RedirectMode
+  /**
+   * Whether the Effect API's requests carry the trace context of their span (W3C `traceparent`
+   * and `b3`) to the base URL's origin; other origins never get it. Turn it off when the server
+   * does not list those headers in `Access-Control-Allow-Headers` (a browser's CORS preflight
+   * refuses them) or should not learn your trace ids. The spans themselves stay: turn them off
+   * with Effect's own switch, `Effect.withTracerEnabled(false)`. The Promise facade records and
+   * sends no trace context at all.
+   * @default true
+   * @example
+   * ```ts
+   * SvcClient.layerDefault(url, { tracerPropagation: false })
+   * ```
+   */
+  readonly tracerPropagation?: boolean
 }
 
 /**

@@ -103,6 +103,11 @@ export const checkConfig = (line: LineValues, given: object): void => {
   if (config.includeSession !== undefined && typeof config.includeSession !== "boolean") {
     throw new TypeError(`includeSession must be a boolean, got ${describe(config.includeSession)}`)
   }
+  if (config.tracerPropagation !== undefined && typeof config.tracerPropagation !== "boolean") {
+    throw new TypeError(
+      `tracerPropagation must be a boolean, got ${describe(config.tracerPropagation)}`
+    )
+  }
   if (config.retrySchedule !== undefined && !line.isSchedule(config.retrySchedule)) {
     throw new TypeError("retrySchedule must be a Schedule")
   }

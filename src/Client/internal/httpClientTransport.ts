@@ -38,6 +38,8 @@ class TooLarge {
 const decompressIfEncoded = (bytes: Uint8Array, encoding: string | undefined, limit: number) =>
   decompress(bytes, encoding, limit).catch(() => bytes)
 
+const disabled = () => true
+
 /** A transport that sends through `client`. */
 export const fromHttpClient = (httpClient: HttpClient.HttpClient): Transport => {
   const client = HttpClient.withScope(httpClient)
@@ -125,10 +127,10 @@ export const fromHttpClient = (httpClient: HttpClient.HttpClient): Transport => 
       ...names,
       ...request.secretHeaders
     ])
-    // trace context goes to the base URL's origin only
-    const program = request.propagateTrace
-      ? redacted
-      : Effect.provideService(redacted, HttpClient.TracerPropagationEnabled, false)
+    // the call's own span (tracing.ts) stands for every exchange, and the pipeline adds its trace
+    // context to requests for the base URL's origin only: the client makes no span of its own (one
+    // would hold the URL's query as it is) and propagates nothing
+    const program = Effect.provideService(redacted, HttpClient.TracerDisabledWhen, disabled)
     // run as an exchange of its own, with the caller's services (its span, Clock and others), so
     // that the try's deadline bounds it as it bounds every transport's
     return Effect.flatMap(Effect.context<never>(), (context) =>

@@ -89,6 +89,7 @@ import {
 import type { Transport } from "./exchange.js"
 import { invalidRequest, line } from "./line.js"
 import { backoff, honourRetryAfter } from "./retry.js"
+import { CallTrace, traced } from "./tracing.js"
 
 /** Everything one client holds; shared by its two faces. */
 export interface ClientState {
@@ -312,7 +313,7 @@ const follow = <A>(
   const fail = (failure: TransportFailure, request: TransportRequest) =>
     Effect.fail(failureOf(failure, request, first, settings.timeoutMillis))
   const hop = (request: TransportRequest, hops: number): Effect.Effect<A, SvcError> =>
-    Effect.matchEffect(transport(request, settings.interruptible), {
+    Effect.matchEffect(transport(traceSend(settings, request, hops), settings.interruptible), {
       onFailure: (failure) => fail(failure, request),
       onSuccess: (response) => followed(request, hops, response)
     })
@@ -494,7 +495,15 @@ interface SendSettings {
   readonly timeoutMillis: number
   /** Whether anything but the request itself may interrupt its fiber (see `exchange`). */
   readonly interruptible: boolean
+  /** The call's record of its sends, for its span (the Effect API only). */
+  readonly trace: CallTrace | undefined
 }
+
+/** A hop as it goes on the wire: counted for the call's span, with its trace headers. */
+const traceSend = (settings: SendSettings, request: TransportRequest, hops: number) =>
+  settings.trace === undefined
+    ? request
+    : settings.trace.send(request, hops > 0 ? "redirect" : "retry")
 
 /** The caller's body as it goes on the wire. */
 const wireBody = (body: unknown): Effect.Effect<WireBody, InvalidRequestError> => {
@@ -684,7 +693,9 @@ export const request = <A, I>(
       timeoutMillis: timeout,
       // the facade's fiber is interrupted only by the caller's signal or the whole call's limit
       interruptible:
-        state.face === "effect" || options.signal !== undefined || totalTimeoutMillis > 0
+        state.face === "effect" || options.signal !== undefined || totalTimeoutMillis > 0,
+      // the facade records nothing
+      trace: state.face === "effect" ? new CallTrace() : undefined
     }
     // what the message of a timeout names: the request as the caller made it
     const target = (): Target => ({ method, url: joinUrl(state.baseUrl, endpoint) })
@@ -771,7 +782,15 @@ export const request = <A, I>(
       withTimeout(program, totalTimeoutMillis, target, undefined, true),
       options.signal
     )
-    return onError === undefined
-      ? signalled
-      : Effect.tapError(signalled, (error) => Effect.sync(() => state.report(error)))
+    const reported =
+      onError === undefined
+        ? signalled
+        : Effect.tapError(signalled, (error) => Effect.sync(() => state.report(error)))
+    return traced(
+      settings.trace,
+      method,
+      () => appendParams(joinUrl(state.baseUrl, endpoint), options.params),
+      state.config.tracerPropagation ?? true,
+      reported
+    )
   })

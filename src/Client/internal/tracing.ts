@@ -1,0 +1,106 @@
+/**
+ * The Effect 4 binding of a call's telemetry: one client span per call of the Effect API, a child
+ * of the caller's span (named as Effect 4's own `HttpClient` names its spans: the method), and the
+ * `http.client.request.duration` histogram. What the span and the metric say is written once, in
+ * `core/tracing.ts`; this file only makes them with Effect 4's API.
+ *
+ * Spans follow Effect's own switch (`Effect.withTracerEnabled(false)`, `References.TracerEnabled`);
+ * the Promise facade runs with it off and records nothing at all, metric included.
+ */
+import * as Cause from "effect/Cause"
+import { Clock } from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Metric from "effect/Metric"
+import * as Option from "effect/Option"
+import * as References from "effect/References"
+import type * as Tracer from "effect/Tracer"
+import type { ApiSuccess } from "../../core/ApiResponse.js"
+import {
+  type Attributes,
+  CallTrace,
+  DURATION_BOUNDARIES,
+  DURATION_DESCRIPTION,
+  DURATION_METRIC,
+  errorType,
+  failureStatus,
+  INTERRUPTED,
+  metricAttributes,
+  type Outcome,
+  outcomeAttributes,
+  requestAttributes,
+  resendAttributes,
+  traceHeaders
+} from "../../core/tracing.js"
+import type { SvcError } from "../SvcError.js"
+
+/** The request-duration histogram, in seconds. */
+export const requestDuration = /*#__PURE__*/ Metric.histogram(DURATION_METRIC, {
+  description: DURATION_DESCRIPTION,
+  boundaries: DURATION_BOUNDARIES
+})
+
+/** The span's name: the method, as Effect 4's `HttpClient` names its client spans. */
+const spanName = (method: string): string => method
+
+const SPAN_OPTIONS = { kind: "client", captureStackTrace: false } as const
+
+/** What a call ended with. */
+const outcomeOf = <A>(exit: Exit.Exit<ApiSuccess<A>, SvcError>): Outcome => {
+  if (Exit.isSuccess(exit)) return { status: exit.value.status, errorType: undefined }
+  const failure = Cause.findErrorOption(exit.cause)
+  if (Option.isNone(failure)) return { status: undefined, errorType: INTERRUPTED }
+  return { status: failureStatus(failure.value), errorType: errorType(failure.value) }
+}
+
+/** The call as the Effect API's caller sees it: a span around it, its duration recorded. */
+export const traced = <A>(
+  trace: CallTrace | undefined,
+  method: string,
+  url: () => string,
+  propagate: boolean,
+  program: Effect.Effect<ApiSuccess<A>, SvcError>
+): Effect.Effect<ApiSuccess<A>, SvcError> => {
+  if (trace === undefined) return program
+  return Effect.withFiber((fiber) => {
+    const clock = fiber.getRef(Clock)
+    const started = clock.currentTimeNanosUnsafe()
+    const request = requestAttributes(method, url())
+    const record = (outcome: Outcome) => {
+      const seconds = Number(clock.currentTimeNanosUnsafe() - started) / 1e9
+      return Metric.update(
+        Metric.withAttributes(requestDuration, metricAttributes(request, outcome)),
+        seconds
+      )
+    }
+    if (!fiber.getRef(References.TracerEnabled)) {
+      return Effect.onExit(program, (exit) => record(outcomeOf(exit)))
+    }
+    return Effect.useSpan(
+      spanName(method),
+      { ...SPAN_OPTIONS, attributes: request },
+      (span: Tracer.Span) => {
+        if (propagate) {
+          const parent = span.parent
+          trace.headers = traceHeaders(
+            span,
+            Option.isSome(parent) ? parent.value.spanId : undefined
+          )
+        }
+        trace.onResend = (reason, resendCount, sent) =>
+          span.event(reason, clock.currentTimeNanosUnsafe(), resendAttributes(resendCount, sent))
+        return Effect.onExit(Effect.withParentSpan(program, span, SPAN_OPTIONS), (exit) => {
+          const outcome = outcomeOf(exit)
+          setAll(span, outcomeAttributes(trace, outcome))
+          return record(outcome)
+        })
+      }
+    )
+  })
+}
+
+const setAll = (span: Tracer.Span, attributes: Attributes): void => {
+  for (const key in attributes) span.attribute(key, attributes[key])
+}
+
+export { CallTrace }

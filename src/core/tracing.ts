@@ -1,0 +1,192 @@
+/**
+ * What a call's client span and duration metric say, written once for both Effect lines:
+ * OpenTelemetry's HTTP client conventions (names, attributes, `error.type`), trace context headers
+ * (`traceparent`, `b3`), and the per-call record of every send. Each line's binding
+ * (`Client/internal/tracing.ts`) only makes the span and updates the metric with its own Effect.
+ *
+ * Nothing here ever reads a header: no span, attribute or event holds the session header's value,
+ * whatever its name, and URLs go in with every query value replaced by `REDACTED`.
+ */
+import type { TransportRequest } from "./transport.js"
+
+/** What a redacted query value reads as (OpenTelemetry's word for it). */
+export const REDACTED = "REDACTED"
+
+/**
+ * The name of the request-duration histogram (seconds), as OpenTelemetry's HTTP client
+ * conventions name it.
+ */
+export const DURATION_METRIC = "http.client.request.duration"
+
+export const DURATION_DESCRIPTION =
+  "Duration of HTTP client requests, retries and redirects included"
+
+/** OpenTelemetry's advised buckets for `http.client.request.duration`, in seconds. */
+export const DURATION_BOUNDARIES: ReadonlyArray<number> = [
+  0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10
+]
+
+const DEFAULT_PORTS: Readonly<Record<string, number>> = { "http:": 80, "https:": 443 }
+
+/**
+ * `url` as a span may hold it: every query value `REDACTED` (the keys stay), no fragment, no user
+ * info. A URL that does not parse keeps only what precedes its query.
+ */
+export const redactUrl = (url: string): string => {
+  if (!URL.canParse(url)) return url.replace(/[?#].*$/s, "").replace(/\/\/[^/@]*@/, "//")
+  const parsed = new URL(url)
+  const base = `${parsed.origin}${parsed.pathname}`
+  if (parsed.search === "" || parsed.search === "?") return base
+  const query = parsed.search
+    .slice(1)
+    .split("&")
+    .map((pair) => {
+      const at = pair.indexOf("=")
+      return at === -1 ? pair : `${pair.slice(0, at)}=${REDACTED}`
+    })
+    .join("&")
+  return `${base}?${query}`
+}
+
+/** A span's or metric's attributes. */
+export type Attributes = Record<string, string | number>
+
+/**
+ * The request attributes of a call's span: `http.request.method`, `url.full` (query values
+ * redacted), `server.address` (the host name, without IPv6 brackets) and `server.port` (the
+ * scheme's default when the URL names none).
+ */
+export const requestAttributes = (method: string, url: string): Attributes => {
+  const attributes: Attributes = {
+    "http.request.method": method,
+    "url.full": redactUrl(url)
+  }
+  if (!URL.canParse(url)) return attributes
+  const parsed = new URL(url)
+  const host = parsed.hostname
+  attributes["server.address"] = host.startsWith("[") ? host.slice(1, -1) : host
+  const port = parsed.port === "" ? DEFAULT_PORTS[parsed.protocol] : Number(parsed.port)
+  if (port !== undefined) attributes["server.port"] = port
+  return attributes
+}
+
+/** The fields of a failure the conventions read: its code, and the status of its response. */
+export interface FailureFields {
+  readonly code: string
+  readonly status?: number | undefined
+}
+
+/**
+ * `error.type` of a failure, as OpenTelemetry's conventions ask: the status code as a string for
+ * an HTTP error (`"404"`), else the failure's code (`TIMEOUT`, `NETWORK_ERROR`, `ABORTED`,
+ * `DECODE_ERROR`, `INTERCEPTOR_ERROR`, `INVALID_REQUEST`, `RESPONSE_TOO_LARGE`).
+ */
+export const errorType = (failure: FailureFields): string =>
+  failure.code === "HTTP_ERROR" && failure.status !== undefined
+    ? String(failure.status)
+    : failure.code
+
+/** `error.type` when the caller's fiber was interrupted before the call ended. */
+export const INTERRUPTED = "ABORTED"
+
+/** The status code a failure came with, when a response came: `undefined` otherwise. */
+export const failureStatus = (failure: FailureFields): number | undefined =>
+  failure.status !== undefined && failure.status > 0 ? failure.status : undefined
+
+/** What a call ended with, as the span's and the metric's attributes read it. */
+export interface Outcome {
+  readonly status: number | undefined
+  readonly errorType: string | undefined
+}
+
+/**
+ * The attributes of the duration metric: method, status code (when a response came), server
+ * address and port, and `error.type` on a failure. Its values are strings (Effect's metric
+ * attributes are).
+ */
+export const metricAttributes = (request: Attributes, outcome: Outcome): Record<string, string> => {
+  const attributes: Record<string, string> = {
+    "http.request.method": String(request["http.request.method"])
+  }
+  if (request["server.address"] !== undefined) {
+    attributes["server.address"] = String(request["server.address"])
+  }
+  if (request["server.port"] !== undefined) {
+    attributes["server.port"] = String(request["server.port"])
+  }
+  if (outcome.status !== undefined) {
+    attributes["http.response.status_code"] = String(outcome.status)
+  }
+  if (outcome.errorType !== undefined) attributes["error.type"] = outcome.errorType
+  return attributes
+}
+
+/** The span whose context a request carries. */
+export interface SpanIds {
+  readonly traceId: string
+  readonly spanId: string
+  readonly sampled: boolean
+}
+
+/**
+ * W3C `traceparent` and compact `b3` for `span` (with its parent's id in `b3`), as Effect's own
+ * `HttpClient` writes them.
+ */
+export const traceHeaders = (
+  span: SpanIds,
+  parentSpanId: string | undefined
+): Readonly<Record<string, string>> => ({
+  b3: `${span.traceId}-${span.spanId}-${span.sampled ? "1" : "0"}${
+    parentSpanId === undefined ? "" : `-${parentSpanId}`
+  }`,
+  traceparent: `00-${span.traceId.padStart(32, "0")}-${span.spanId}-${span.sampled ? "01" : "00"}`
+})
+
+/** Why a request was sent again. */
+export type Resend = "retry" | "redirect"
+
+/**
+ * One call's record of its sends, kept by the request program and read by the line's span: the
+ * trace headers each send to the base URL's origin carries, and each re-send (a retry or a
+ * redirect hop), which becomes a span event and, at the end, `http.request.resend_count`.
+ */
+export class CallTrace {
+  /** Requests sent so far, the first included. */
+  sends = 0
+  /** The trace headers, once the span exists; `undefined` while there is none to propagate. */
+  headers: Readonly<Record<string, string>> | undefined = undefined
+  /** Records a re-send on the span, once the span exists. */
+  onResend: ((reason: Resend, resendCount: number, request: TransportRequest) => void) | undefined =
+    undefined
+
+  /**
+   * `request` as it goes on the wire now: counted, a re-send recorded, and with the trace headers
+   * when it goes to the base URL's origin (`propagateTrace`). The request the pipeline keeps (for
+   * the next redirect hop) stays without them, so they never follow a hop to another origin.
+   */
+  send(request: TransportRequest, reason: Resend): TransportRequest {
+    const resends = this.sends
+    this.sends = resends + 1
+    if (resends > 0) this.onResend?.(reason, resends, request)
+    const headers = this.headers
+    return headers === undefined || !request.propagateTrace
+      ? request
+      : { ...request, headers: { ...request.headers, ...headers } }
+  }
+}
+
+/** The attributes of a re-send's span event. */
+export const resendAttributes = (resendCount: number, request: TransportRequest): Attributes => ({
+  "http.request.resend_count": resendCount,
+  "http.request.method": request.method,
+  "url.full": redactUrl(request.url)
+})
+
+/** The attributes a call's span ends with. */
+export const outcomeAttributes = (trace: CallTrace, outcome: Outcome): Attributes => {
+  const attributes: Attributes = {}
+  if (outcome.status !== undefined) attributes["http.response.status_code"] = outcome.status
+  if (outcome.errorType !== undefined) attributes["error.type"] = outcome.errorType
+  if (trace.sends > 1) attributes["http.request.resend_count"] = trace.sends - 1
+  return attributes
+}
