@@ -23,6 +23,16 @@ export default defineConfig({
         replacement: `${toolchain}@effect/platform-node/dist/$1.js`
       },
       { find: /^@effect\/vitest$/, replacement: `${toolchain}@effect/vitest/dist/index.js` },
+      {
+        find: /^@effect\/opentelemetry\/(.*)$/,
+        replacement: `${toolchain}@effect/opentelemetry/dist/$1.js`
+      },
+      // one copy of the OpenTelemetry API and SDK: @effect/opentelemetry 4's (its context keys
+      // are per copy, so spans made by another copy would lose their parents)
+      {
+        find: /^@opentelemetry\/(api|resources|sdk-metrics|sdk-trace-base)$/,
+        replacement: `${toolchain}@opentelemetry/$1`
+      },
       { find: "#transport", replacement: `${root}src/core/transport.node.ts` },
       { find: "#onDemand", replacement: `${root}src/Client/internal/onDemand.ts` },
       { find: "#asyncStorage", replacement: `${root}src/Storage/internal/asyncStorageModule.ts` }
