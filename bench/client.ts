@@ -3,9 +3,12 @@
  * `ky` and `axios`, all against the same local server in a separate process, with the same number
  * of requests in flight.
  *
- * It measures the built package (`dist`, what an application runs), so build first:
+ * It measures the built package (`dist`, what an application runs), so build first. It runs the
+ * Effect 3 line (`svc-sdk/v3`) by default, the Effect 4 line (`svc-sdk`) with `--line 4`, which
+ * needs Node ≥ 22.19 and the Effect 4 toolchain's resolution (`scripts/effect4-loader.mjs`):
  *
  *   npm run build && npx tsx bench/client.ts [--runs 3] [--seconds 3]
+ *   node --import tsx --import ./scripts/effect4-loader.mjs bench/client.ts --line 4
  */
 import { type ChildProcess, fork } from "node:child_process"
 import { fileURLToPath, pathToFileURL } from "node:url"
@@ -15,9 +18,7 @@ import axios from "axios"
 import * as Effect from "effect/Effect"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import ky from "ky"
-import { createSvc, SvcClient } from "svc-sdk/v3"
 import { request } from "undici"
-import { measureOverhead } from "./client-overhead.js"
 import {
   type BenchOptions,
   type Figure,
@@ -66,7 +67,13 @@ const measure = async (send: Send, seconds: number): Promise<number> => {
   return completed / elapsed
 }
 
-const makeClients = async (origin: string) => {
+/** The Effect line under test: 4 (`svc-sdk`) or 3 (`svc-sdk/v3`), whose API is the same here. */
+type Line = 3 | 4
+
+const makeClients = async (origin: string, line: Line) => {
+  const { createSvc, SvcClient } = (await import(
+    line === 4 ? "svc-sdk" : "svc-sdk/v3"
+  )) as typeof import("svc-sdk/v3")
   const url = `${origin}/bench`
   const svc = createSvc(origin)
   const runtime = ManagedRuntime.make(NodeHttpClient.layerUndici)
@@ -135,14 +142,20 @@ const measurePairs = async (
   return ratios
 }
 
-export const run = async (options: BenchOptions): Promise<Section> => {
+/** The goals on each line: Effect 4's are the newer, stricter ones. */
+const GOALS = {
+  3: { facade: 0.6, layerDefault: 0.5 },
+  4: { facade: 0.75, layerDefault: 0.7 }
+} as const
+
+export const run = async (options: BenchOptions, line: Line = 3): Promise<Section> => {
   const { origin, child } = await startServer()
-  const { clients, dispose } = await makeClients(origin)
+  const { clients, dispose } = await makeClients(origin, line)
   const names = Object.keys(clients)
   const samples: Record<string, Array<number>> = Object.fromEntries(names.map((n) => [n, []]))
   const pairings: Array<Pairing> = [
-    { client: "facade", peer: "undici.request", goal: 0.6 },
-    { client: "Effect API (layerDefault)", peer: "undici.request", goal: 0.5 },
+    { client: "facade", peer: "undici.request", goal: GOALS[line].facade },
+    { client: "Effect API (layerDefault)", peer: "undici.request", goal: GOALS[line].layerDefault },
     { client: "facade", peer: "ky", goal: 1.5 },
     ...(clients["ky 2"] === undefined ? [] : [{ client: "facade", peer: "ky 2", goal: 1.5 }])
   ]
@@ -180,7 +193,8 @@ export const run = async (options: BenchOptions): Promise<Section> => {
         }
       : {})
   }))
-  const overhead = await measureOverhead()
+  // the in-memory rows time the Effect 3 binding's internals
+  const overhead = line === 3 ? await (await import("./client-overhead.js")).measureOverhead() : {}
   for (const [name, micros] of Object.entries(overhead)) {
     figures.push({
       name: `in-memory: ${name}`,
@@ -203,7 +217,7 @@ export const run = async (options: BenchOptions): Promise<Section> => {
     }
   })
   return {
-    title: `Client throughput (Node ${process.versions.node})`,
+    title: `Client throughput, Effect ${line} (${line === 4 ? "svc-sdk" : "svc-sdk/v3"}, Node ${process.versions.node})`,
     method:
       `GET of a small JSON envelope from a node:http server in a separate process on 127.0.0.1; ` +
       `${CONCURRENCY} requests in flight per client, ${options.seconds} s per measurement, ` +
@@ -222,10 +236,14 @@ if (isMain) {
     options: {
       runs: { type: "string", default: "1" },
       seconds: { type: "string", default: "3" },
-      json: { type: "boolean", default: false }
+      json: { type: "boolean", default: false },
+      line: { type: "string", default: "3" }
     }
   })
-  const section = await run({ runs: Number(values.runs), seconds: Number(values.seconds) })
+  const section = await run(
+    { runs: Number(values.runs), seconds: Number(values.seconds) },
+    values.line === "4" ? 4 : 3
+  )
   if (values.json) {
     // for `npm run bench`, which runs this section on another Node version as well
     console.log(JSON.stringify(section))

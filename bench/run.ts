@@ -52,7 +52,7 @@ const render = (section: Section): string => {
   return lines.join("\n")
 }
 
-/** The client section again, on Node 24 (with ky 2 beside ky 1), in a child process. */
+/** The client section on the Effect 4 line, on Node 24 (with ky 2 beside ky 1), in a child process. */
 const clientOnNode24 = async (): Promise<Section | undefined> => {
   const { nodeBinary, OTHER_VERSIONS, supported } = await import("../scripts/node-versions.mjs")
   const version = OTHER_VERSIONS.find((v: string) => v.startsWith("24."))
@@ -62,7 +62,11 @@ const clientOnNode24 = async (): Promise<Section | undefined> => {
     [
       "--import",
       "tsx",
+      "--import",
+      fileURLToPath(new URL("../scripts/effect4-loader.mjs", import.meta.url)),
       fileURLToPath(new URL("./client.ts", import.meta.url)),
+      "--line",
+      "4",
       "--json",
       "--runs",
       String(options.runs),
