@@ -14,7 +14,7 @@ export default defineConfig({
     alias: [
       { find: /^effect$/, replacement: `${toolchain}effect/dist/index.js` },
       {
-        find: /^effect\/(http|http-api|testing)$/,
+        find: /^effect\/(http|http-api|persistence|testing)$/,
         replacement: `${toolchain}effect/dist/$1/index.js`
       },
       { find: /^effect\/(.*)$/, replacement: `${toolchain}effect/dist/$1.js` },
