@@ -1,0 +1,51 @@
+/**
+ * Who is making the request, as the guards give it to handlers.
+ *
+ * @since 0.1.0
+ */
+import * as Context from "effect/Context"
+import { type AuthenticatedUserOf, type Guest, guest } from "../core/authRules.js"
+import type { SessionData } from "./SessionData.js"
+
+export { type Guest, guest }
+
+/**
+ * A request made with a valid session.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface AuthenticatedUser extends AuthenticatedUserOf<SessionData> {}
+
+/**
+ * The authenticated user. Provided by `requireAuth`, `requireUserType` and `requirePermission`;
+ * a handler that asks for it does not type-check until one of them wraps it.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { HttpServerResponse } from "effect/http"
+ * import { CurrentUser, requireAuth } from "svc-sdk/Auth"
+ *
+ * const me = Effect.gen(function* () {
+ *   const user = yield* CurrentUser
+ *   return yield* HttpServerResponse.json({ id: user.user_id })
+ * }).pipe(requireAuth())
+ * ```
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export class CurrentUser extends Context.Service<CurrentUser, AuthenticatedUser>()(
+  "svc-sdk/Auth/CurrentUser"
+) {}
+
+/**
+ * The user, or a guest. Provided by every guard, `optionalAuth` included.
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export class AuthContext extends Context.Service<AuthContext, AuthenticatedUser | Guest>()(
+  "svc-sdk/Auth/AuthContext"
+) {}

@@ -1,0 +1,190 @@
+/**
+ * Sessions a server issues itself: create one at login, look it up per request, revoke it at
+ * logout (or every session of a user at once). In memory or in files through `effect/persistence`'s
+ * `KeyValueStore` for one process, or in Redis for several.
+ *
+ * @since 0.1.0
+ */
+
+import * as Context from "effect/Context"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import type * as FileSystem from "effect/FileSystem"
+import * as Layer from "effect/Layer"
+import type * as Option from "effect/Option"
+import type * as Path from "effect/Path"
+import type { PlatformError } from "effect/PlatformError"
+import * as KeyValueStore from "effect/persistence/KeyValueStore"
+import type * as Redacted from "effect/Redacted"
+import * as redisStore from "./internal/redisStore.js"
+import * as store from "./internal/sessionStore.js"
+import type { SessionData, SessionDataInput } from "./SessionData.js"
+import type { SessionStoreError } from "./SessionStoreError.js"
+import { SessionValidator } from "./SessionValidator.js"
+
+export { SessionStoreError } from "./SessionStoreError.js"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface SessionStoreService {
+  /**
+   * Issues a fresh random id (256 bits, base64url) for `session`. It ends `ttl` after this call, or
+   * earlier when it goes unused for `idleTimeout` (the store's defaults when omitted).
+   */
+  readonly create: (
+    session: SessionDataInput,
+    options?: SessionLifetimes
+  ) => Effect.Effect<Redacted.Redacted<string>, SessionStoreError>
+  /** The session of a live id; `None` for unknown, revoked or expired ids. It does not count as use. */
+  readonly get: (
+    id: Redacted.Redacted<string>
+  ) => Effect.Effect<Option.Option<SessionData>, SessionStoreError>
+  /**
+   * Uses a session: like `get`, and a live session's idle deadline moves to `idleTimeout` from now
+   * (never past its absolute end). `SessionStore.validator` touches every id it validates.
+   */
+  readonly touch: (
+    id: Redacted.Redacted<string>
+  ) => Effect.Effect<Option.Option<SessionData>, SessionStoreError>
+  /** Ends a session; revoking an unknown id succeeds. */
+  readonly revoke: (id: Redacted.Redacted<string>) => Effect.Effect<void, SessionStoreError>
+  /** Ends every session of `userId` (sign out everywhere); answers how many were live. */
+  readonly revokeUser: (userId: string) => Effect.Effect<number, SessionStoreError>
+}
+
+/**
+ * How long a session lives.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SessionLifetimes {
+  /**
+   * The absolute lifetime, from `create`.
+   * @default "24 hours"
+   */
+  readonly ttl?: Duration.Input | undefined
+  /**
+   * How long a session may go unused (see `touch`) before it ends. None when omitted.
+   */
+  readonly idleTimeout?: Duration.Input | undefined
+}
+
+/**
+ * Options of the store layers: the default lifetimes of the sessions they create.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SessionStoreOptions extends SessionLifetimes {}
+
+/**
+ * Options of {@link SessionStore.layerRedis}.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RedisStoreOptions extends SessionStoreOptions {
+  /** `redis://[[user]:password@]host[:port][/db]`, or `rediss://` for TLS. */
+  readonly url: string | Redacted.Redacted<string>
+  /**
+   * Put before every key, so that several applications can share one Redis.
+   * @default "svc-sdk:"
+   */
+  readonly keyPrefix?: string | undefined
+  /**
+   * How long one command may take before it fails (and a guard answers 500).
+   * @default "5 seconds"
+   */
+  readonly commandTimeout?: Duration.Input | undefined
+  /**
+   * How long the layer waits for Redis to accept the connection and answer the client's first
+   * commands (its ready check) before it fails with a `SessionStoreError` that names
+   * `connectTimeout`. A Redis that accepts the connection and never answers fails the layer then.
+   * @default "10 seconds"
+   */
+  readonly connectTimeout?: Duration.Input | undefined
+}
+
+/**
+ * Where issued sessions live. Entries are keyed by the SHA-256 of the id, so the store's contents
+ * (files on disk, say) do not hold usable ids.
+ *
+ * @example
+ * ```ts
+ * import { SessionStore } from "svc-sdk/Auth"
+ *
+ * const Sessions = SessionStore.layerMemory({ ttl: "8 hours" })
+ * const Validator = SessionStore.validator // a SessionValidator over the store
+ * ```
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export class SessionStore extends Context.Service<SessionStore, SessionStoreService>()(
+  "svc-sdk/Auth/SessionStore"
+) {
+  /**
+   * A store over whatever `KeyValueStore` the application provides.
+   *
+   * @since 0.1.0
+   * @category layers
+   */
+  static readonly layerKeyValueStore = (
+    options?: SessionStoreOptions
+  ): Layer.Layer<SessionStore, never, KeyValueStore.KeyValueStore> =>
+    Layer.effect(SessionStore, store.make(store.lifetimesFrom(options)))
+
+  /**
+   * Sessions in memory: lost when the process ends.
+   *
+   * @since 0.1.0
+   * @category layers
+   */
+  static readonly layerMemory = (options?: SessionStoreOptions): Layer.Layer<SessionStore> =>
+    SessionStore.layerKeyValueStore(options).pipe(Layer.provide(KeyValueStore.layerMemory))
+
+  /**
+   * Sessions as files in `directory` (one per session): they survive a restart. Needs the
+   * platform's `FileSystem` and `Path`, e.g. `NodeServices.layer` of `@effect/platform-node`.
+   *
+   * @since 0.1.0
+   * @category layers
+   */
+  static readonly layerFileSystem = (
+    directory: string,
+    options?: SessionStoreOptions
+  ): Layer.Layer<SessionStore, PlatformError, FileSystem.FileSystem | Path.Path> =>
+    SessionStore.layerKeyValueStore(options).pipe(
+      Layer.provide(KeyValueStore.layerFileSystem(directory))
+    )
+
+  /**
+   * Sessions in Redis, shared by every server instance on it: a revoke on one is seen by all at
+   * once, and with Redis persistence on they survive a restart of Redis. Redis's own clock and key
+   * expiry end sessions. Needs the `ioredis` package. The layer fails with a `SessionStoreError`
+   * when Redis cannot be reached, or does not answer, within `connectTimeout`; later, while Redis is
+   * away, every command fails at once (a guard answers 500) and the connection comes back by itself.
+   *
+   * @since 0.1.0
+   * @category layers
+   */
+  static readonly layerRedis = (
+    options: RedisStoreOptions
+  ): Layer.Layer<SessionStore, SessionStoreError> =>
+    Layer.effect(SessionStore, redisStore.make(redisStore.redisSettings(options)))
+
+  /**
+   * A `SessionValidator` that answers from the store: live ids are valid (and touched), others
+   * invalid, a store failure makes the validator unavailable.
+   *
+   * @since 0.1.0
+   * @category layers
+   */
+  static readonly validator: Layer.Layer<SessionValidator, never, SessionStore> = Layer.effect(
+    SessionValidator,
+    Effect.map(SessionStore, store.validatorOf)
+  )
+}

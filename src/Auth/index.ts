@@ -1,0 +1,45 @@
+/**
+ * Server-side auth for `effect/http` and `effect/http-api` (Effect 4): guards, the user they provide, and session validators.
+ *
+ * @since 0.1.0
+ */
+
+export * as AuthMiddleware from "./AuthMiddleware.js"
+export {
+  AuthContext,
+  type AuthenticatedUser,
+  CurrentUser,
+  type Guest,
+  guest
+} from "./CurrentUser.js"
+export {
+  type AuthGuard,
+  type GuardOptions,
+  isAdministrator,
+  layerRedactSessionHeader,
+  optionalAuth,
+  type PermissionOptions,
+  requireAuth,
+  requirePermission,
+  requireUserType
+} from "./Guards.js"
+export * as HttpApiAuth from "./HttpApiAuth.js"
+export { SessionData, type SessionDataInput } from "./SessionData.js"
+export {
+  type RedisStoreOptions,
+  type SessionLifetimes,
+  SessionStore,
+  SessionStoreError,
+  type SessionStoreOptions,
+  type SessionStoreService
+} from "./SessionStore.js"
+export {
+  type CacheOptions,
+  type HttpValidatorOptions,
+  type MemorySessions,
+  type SessionLookup,
+  SessionValidator,
+  type SessionValidatorService,
+  SessionValidatorUnavailable,
+  type SessionValidatorUnavailableReason
+} from "./SessionValidator.js"
