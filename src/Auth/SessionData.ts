@@ -36,10 +36,10 @@ const ExtraKey = Schema.String.check(Schema.makeFilter(isSessionKey))
 export const SessionData = Schema.StructWithRest(
   Schema.Struct({
     user_id: Schema.String,
-    email: Schema.optionalKey(Schema.String),
-    name: Schema.optionalKey(Schema.String),
-    user_type: Schema.optionalKey(Schema.String),
-    permissions: Schema.optionalKey(Schema.Array(Schema.String))
+    email: Schema.optional(Schema.String),
+    name: Schema.optional(Schema.String),
+    user_type: Schema.optional(Schema.String),
+    permissions: Schema.optional(Schema.Array(Schema.String))
   }),
   [Schema.Record(ExtraKey, Schema.Unknown)]
 ).annotate({ identifier: "SessionData" })

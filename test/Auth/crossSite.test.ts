@@ -14,6 +14,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { AuthContext, optionalAuth, requireAuth, requireUserType } from "../../src/v3/Auth/index.js"
 import { makeProbe, probeValidator, ServerLayer, serve } from "./fixtures.js"
+import { requestOf, rows, type Sent } from "./shared/crossSite.js"
 
 const reached = HttpServerResponse.unsafeJson({ reached: true })
 const router = HttpRouter.empty.pipe(
@@ -29,90 +30,12 @@ const router = HttpRouter.empty.pipe(
   HttpRouter.all("/typed", reached.pipe(requireUserType("user"), optionalAuth()))
 )
 
-type Method = "GET" | "HEAD" | "OPTIONS" | "POST" | "PUT" | "PATCH" | "DELETE"
-const SAFE: ReadonlyArray<Method> = ["GET", "HEAD", "OPTIONS"]
-const UNSAFE: ReadonlyArray<Method> = ["POST", "PUT", "PATCH", "DELETE"]
-type Source = "header" | "cookie" | "query"
-
-/** What the browser says about where the request came from; `SAME` stands for the server's origin. */
-interface Site {
-  readonly name: string
-  readonly origin?: string
-  readonly fetchSite?: string
-  /** Whether an unsafe request with an ambient id is allowed. */
-  readonly allowed: boolean
-}
-
-const sites: ReadonlyArray<Site> = [
-  { name: "no Origin, no Sec-Fetch-Site (not a browser)", allowed: true },
-  { name: "Sec-Fetch-Site: same-origin", origin: "SAME", fetchSite: "same-origin", allowed: true },
-  { name: "Sec-Fetch-Site: none (typed by the user)", fetchSite: "none", allowed: true },
-  {
-    name: "Sec-Fetch-Site: cross-site, Origin evil",
-    origin: "http://evil.example",
-    fetchSite: "cross-site",
-    allowed: false
-  },
-  {
-    name: "Sec-Fetch-Site: same-site (a sibling subdomain)",
-    origin: "http://other.127.0.0.1.nip.example",
-    fetchSite: "same-site",
-    allowed: false
-  },
-  {
-    name: "Sec-Fetch-Site: cross-site even with a same-host Origin",
-    origin: "SAME",
-    fetchSite: "cross-site",
-    allowed: false
-  },
-  {
-    name: "Origin evil, no Sec-Fetch-Site (older browser)",
-    origin: "http://evil.example",
-    allowed: false
-  },
-  { name: "Origin the server's own host, no Sec-Fetch-Site", origin: "SAME", allowed: true },
-  { name: "Origin null (sandboxed page)", origin: "null", allowed: false }
-]
-
-interface Row {
-  readonly method: Method
-  readonly source: Source
-  readonly site: Site
-  readonly status: number
-}
-
-const rows: Array<Row> = []
-for (const method of [...SAFE, ...UNSAFE]) {
-  for (const source of ["header", "cookie", "query"] as const) {
-    for (const site of sites) {
-      const refused = UNSAFE.includes(method) && source !== "header" && !site.allowed
-      rows.push({ method, source, site, status: refused ? 403 : 200 })
-    }
-  }
-}
-
-interface Sent {
-  readonly path: string
-  readonly method: Method
-  readonly source: Source
-  readonly id?: string
-  readonly origin?: string | undefined
-  readonly fetchSite?: string | undefined
-}
-
 /** Sends one request to the test server; `SAME` becomes the server's own origin. */
 const send = (sent: Sent) =>
   Effect.gen(function* () {
     const server = yield* HttpServer.HttpServer
     const address = server.address as HttpServer.TcpAddress
-    const own = `http://127.0.0.1:${address.port}`
-    const id = sent.id ?? "s-user"
-    const headers: Record<string, string> = {}
-    if (sent.source === "header") headers["x-session-id"] = id
-    if (sent.source === "cookie") headers.cookie = `session_id=${id}`
-    if (sent.origin !== undefined) headers.origin = sent.origin === "SAME" ? own : sent.origin
-    if (sent.fetchSite !== undefined) headers["sec-fetch-site"] = sent.fetchSite
-    const path = sent.source === "query" ? `${sent.path}?session_id=${id}` : sent.path
+    const { path, headers } = requestOf(sent, `http://127.0.0.1:${address.port}`)
     const client = yield* HttpClient.HttpClient
     const response = yield* client.execute(HttpClientRequest.make(sent.method)(path, { headers }))
     const text = yield* response.text

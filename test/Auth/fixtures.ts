@@ -9,29 +9,10 @@ import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
 import { NodeHttpServer } from "@effect/platform-node"
 import type { Scope } from "effect"
 import { Deferred, Effect, Layer, Option, Redacted } from "effect"
-import {
-  type SessionDataInput,
-  SessionValidator,
-  SessionValidatorUnavailable
-} from "../../src/v3/Auth/index.js"
+import { SessionValidator, SessionValidatorUnavailable } from "../../src/v3/Auth/index.js"
+import { BOOM, DOWN, type Reply, SESSIONS, SLOW } from "./shared/sessions.js"
 
-export const SESSIONS: Record<string, SessionDataInput & Record<string, unknown>> = {
-  "s-user": {
-    user_id: "u1",
-    email: "u1@example.com",
-    user_type: "user",
-    permissions: ["posts:read"],
-    team: "core"
-  },
-  "s-ops": { user_id: "o1", user_type: "ops", permissions: ["posts:delete"] },
-  "s-admin": { user_id: "a1", user_type: "admin" },
-  "s-bare": { user_id: "b1" }
-}
-
-/** Ids with a behaviour instead of a session. */
-export const DOWN = "down" // fails: unavailable
-export const BOOM = "boom" // dies: a defect
-export const SLOW = "slow" // never answers
+export { BOOM, DOWN, type Reply, SESSIONS, SLOW }
 
 /** Counts validator calls; `asked` resolves the first time the slow id is looked up. */
 export interface Probe {
@@ -58,12 +39,6 @@ export const probeValidator = (probe: Probe): Layer.Layer<SessionValidator> =>
         )
       })
   })
-
-export interface Reply {
-  readonly status: number
-  readonly contentType: string | undefined
-  readonly body: unknown
-}
 
 /** Serves `app` on a real `@effect/platform-node` server (port 0) for the rest of the scope. */
 export const serve = <E>(
