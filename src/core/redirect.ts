@@ -2,6 +2,7 @@
  * Redirects, followed by the pipeline itself (RFC 9110 15.4, as fetch does), the same on every
  * transport and both Effect lines: what a response leads to, and the request of the next hop.
  */
+import { TRACE_HEADERS } from "./tracing.js"
 import { REDIRECT_STATUSES, type TransportRequest, type TransportResponse } from "./transport.js"
 
 /** Hops followed before a request fails, as browsers and ky do. */
@@ -105,6 +106,8 @@ const nextHop = (
     delete headers[home.sessionHeader]
     for (const name of CREDENTIAL_HEADERS) delete headers[name]
   }
+  // trace context goes to the base URL's origin only (SPEC 4.3.12)
+  if (location.origin !== home.origin) for (const name of TRACE_HEADERS) delete headers[name]
   return {
     ...request,
     method: toGet ? "GET" : request.method,

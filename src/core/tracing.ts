@@ -33,11 +33,24 @@ const DEFAULT_PORTS: Readonly<Record<string, number>> = { "http:": 80, "https:":
  * info. A URL that does not parse keeps only what precedes its query.
  */
 export const redactUrl = (url: string): string => {
-  if (!URL.canParse(url)) return url.replace(/[?#].*$/s, "").replace(/\/\/[^/@]*@/, "//")
-  const parsed = new URL(url)
-  const base = `${parsed.origin}${parsed.pathname}`
-  if (parsed.search === "" || parsed.search === "?") return base
-  const query = parsed.search
+  const parsed = parse(url)
+  return parsed === undefined
+    ? url.replace(/[?#].*$/s, "").replace(/\/\/[^/@]*@/, "//")
+    : redactParsed(parsed)
+}
+
+const parse = (url: string): URL | undefined => {
+  try {
+    return new URL(url)
+  } catch {
+    return undefined
+  }
+}
+
+const redactParsed = (url: URL): string => {
+  const base = `${url.origin}${url.pathname}`
+  if (url.search.length <= 1) return base
+  const query = url.search
     .slice(1)
     .split("&")
     .map((pair) => {
@@ -57,12 +70,12 @@ export type Attributes = Record<string, string | number>
  * scheme's default when the URL names none).
  */
 export const requestAttributes = (method: string, url: string): Attributes => {
+  const parsed = parse(url)
+  if (parsed === undefined) return { "http.request.method": method, "url.full": redactUrl(url) }
   const attributes: Attributes = {
     "http.request.method": method,
-    "url.full": redactUrl(url)
+    "url.full": redactParsed(parsed)
   }
-  if (!URL.canParse(url)) return attributes
-  const parsed = new URL(url)
   const host = parsed.hostname
   attributes["server.address"] = host.startsWith("[") ? host.slice(1, -1) : host
   const port = parsed.port === "" ? DEFAULT_PORTS[parsed.protocol] : Number(parsed.port)
@@ -121,6 +134,19 @@ export const metricAttributes = (request: Attributes, outcome: Outcome): Record<
   return attributes
 }
 
+/**
+ * One string per series of the duration metric (its attributes' values), for a line's cache of
+ * its series: a series is made once, not at every request.
+ */
+export const seriesKey = (attributes: Readonly<Record<string, string>>): string => {
+  let key = ""
+  for (const name in attributes) key += `${name}=${attributes[name]}\n`
+  return key
+}
+
+/** How many series a line keeps made; past that, each request makes its own (still counted). */
+export const MAX_CACHED_SERIES = 512
+
 /** The span whose context a request carries. */
 export interface SpanIds {
   readonly traceId: string
@@ -145,10 +171,14 @@ export const traceHeaders = (
 /** Why a request was sent again. */
 export type Resend = "retry" | "redirect"
 
+/** The headers that carry trace context: never to an origin other than the base URL's. */
+export const TRACE_HEADERS = ["traceparent", "tracestate", "b3"] as const
+
 /**
  * One call's record of its sends, kept by the request program and read by the line's span: the
- * trace headers each send to the base URL's origin carries, and each re-send (a retry or a
- * redirect hop), which becomes a span event and, at the end, `http.request.resend_count`.
+ * trace headers its requests to the base URL's origin carry (the pipeline adds them, and a
+ * redirect hop to another origin drops them), and each re-send (a retry or a redirect hop), which
+ * becomes a span event and, at the end, `http.request.resend_count`.
  */
 export class CallTrace {
   /** Requests sent so far, the first included. */
@@ -159,19 +189,11 @@ export class CallTrace {
   onResend: ((reason: Resend, resendCount: number, request: TransportRequest) => void) | undefined =
     undefined
 
-  /**
-   * `request` as it goes on the wire now: counted, a re-send recorded, and with the trace headers
-   * when it goes to the base URL's origin (`propagateTrace`). The request the pipeline keeps (for
-   * the next redirect hop) stays without them, so they never follow a hop to another origin.
-   */
-  send(request: TransportRequest, reason: Resend): TransportRequest {
+  /** Counts `request`, about to go on the wire; a re-send is recorded. */
+  send(request: TransportRequest, reason: Resend): void {
     const resends = this.sends
     this.sends = resends + 1
     if (resends > 0) this.onResend?.(reason, resends, request)
-    const headers = this.headers
-    return headers === undefined || !request.propagateTrace
-      ? request
-      : { ...request, headers: { ...request.headers, ...headers } }
   }
 }
 

@@ -25,20 +25,33 @@ import {
   errorType,
   failureStatus,
   INTERRUPTED,
+  MAX_CACHED_SERIES,
   metricAttributes,
   type Outcome,
   outcomeAttributes,
   requestAttributes,
   resendAttributes,
+  seriesKey,
   traceHeaders
 } from "../../core/tracing.js"
 import type { SvcError } from "../SvcError.js"
 
-/** The request-duration histogram, in seconds. */
-export const requestDuration = /*#__PURE__*/ Metric.histogram(DURATION_METRIC, {
-  description: DURATION_DESCRIPTION,
-  boundaries: DURATION_BOUNDARIES
-})
+/** The series of the request-duration histogram (seconds) with these attributes, made once. */
+const series = new Map<string, Metric.Metric<number, Metric.HistogramState>>()
+
+const durationSeries = (attributes: Readonly<Record<string, string>>) => {
+  const key = seriesKey(attributes)
+  let metric = series.get(key)
+  if (metric === undefined) {
+    metric = Metric.histogram(DURATION_METRIC, {
+      description: DURATION_DESCRIPTION,
+      boundaries: DURATION_BOUNDARIES,
+      attributes
+    })
+    if (series.size < MAX_CACHED_SERIES) series.set(key, metric)
+  }
+  return metric
+}
 
 /** The span's name: the method, as Effect 4's `HttpClient` names its client spans. */
 const spanName = (method: string): string => method
@@ -68,10 +81,7 @@ export const traced = <A>(
     const request = requestAttributes(method, url())
     const record = (outcome: Outcome) => {
       const seconds = Number(clock.currentTimeNanosUnsafe() - started) / 1e9
-      return Metric.update(
-        Metric.withAttributes(requestDuration, metricAttributes(request, outcome)),
-        seconds
-      )
+      return Metric.update(durationSeries(metricAttributes(request, outcome)), seconds)
     }
     if (!fiber.getRef(References.TracerEnabled)) {
       return Effect.onExit(program, (exit) => record(outcomeOf(exit)))

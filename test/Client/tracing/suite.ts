@@ -220,39 +220,48 @@ export const tracingSuite = (line: TracingLine): void => {
         expect(client.status.code).toBe(ERROR)
       })
 
-      it("a retried 503: one span, each re-send an event, http.request.resend_count", async () => {
-        const outcome = await get(`/flaky?key=${transport}`, { retryAttempts: 2 })
-        expect(outcome).toMatchObject({ success: true, status: 200 })
-        const { client } = callSpans()
-        expect(client.attributes).toMatchObject({
-          "http.response.status_code": 200,
-          "http.request.resend_count": 2
-        })
-        expect(client.attributes["error.type"]).toBeUndefined()
-        expect(client.events.map((event) => [event.name, event.attributes])).toEqual([
-          [
-            "retry",
-            {
-              "http.request.resend_count": 1,
-              "http.request.method": "GET",
-              "url.full": `${server.origin}/flaky?key=REDACTED`
-            }
-          ],
-          [
-            "retry",
-            {
-              "http.request.resend_count": 2,
-              "http.request.method": "GET",
-              "url.full": `${server.origin}/flaky?key=REDACTED`
-            }
-          ]
-        ])
-        // every try carried the call's trace context
-        const { traceId, spanId } = client.spanContext()
-        expect(server.seen.map((seen) => seen.headers.traceparent)).toEqual(
-          Array(3).fill(`00-${traceId}-${spanId}-01`)
-        )
-      })
+      it.each([
+        ["", {}],
+        [", no timeout", { timeout: 0 }]
+      ])(
+        "a retried 503%s: one span, each re-send an event, http.request.resend_count",
+        async (label, extra) => {
+          const outcome = await get(`/flaky?key=${transport}${label.length}`, {
+            retryAttempts: 2,
+            ...extra
+          })
+          expect(outcome).toMatchObject({ success: true, status: 200 })
+          const { client } = callSpans()
+          expect(client.attributes).toMatchObject({
+            "http.response.status_code": 200,
+            "http.request.resend_count": 2
+          })
+          expect(client.attributes["error.type"]).toBeUndefined()
+          expect(client.events.map((event) => [event.name, event.attributes])).toEqual([
+            [
+              "retry",
+              {
+                "http.request.resend_count": 1,
+                "http.request.method": "GET",
+                "url.full": `${server.origin}/flaky?key=REDACTED`
+              }
+            ],
+            [
+              "retry",
+              {
+                "http.request.resend_count": 2,
+                "http.request.method": "GET",
+                "url.full": `${server.origin}/flaky?key=REDACTED`
+              }
+            ]
+          ])
+          // every try carried the call's trace context
+          const { traceId, spanId } = client.spanContext()
+          expect(server.seen.map((seen) => seen.headers.traceparent)).toEqual(
+            Array(3).fill(`00-${traceId}-${spanId}-01`)
+          )
+        }
+      )
 
       it("a cross-origin redirect: recorded, and no trace context at the other origin", async () => {
         const outcome = await get("/away", { sessionId: "session-abc-123" })

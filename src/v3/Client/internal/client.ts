@@ -313,7 +313,7 @@ const follow = <A>(
   const fail = (failure: TransportFailure, request: TransportRequest) =>
     Effect.fail(failureOf(failure, request, first, settings.timeoutMillis))
   const hop = (request: TransportRequest, hops: number): Effect.Effect<A, SvcError> =>
-    Effect.matchEffect(transport(traceSend(settings, request, hops), settings.interruptible), {
+    Effect.matchEffect(sendHop(transport, settings, request, hops), {
       onFailure: (failure) => fail(failure, request),
       onSuccess: (response) => followed(request, hops, response)
     })
@@ -499,11 +499,20 @@ interface SendSettings {
   readonly trace: CallTrace | undefined
 }
 
-/** A hop as it goes on the wire: counted for the call's span, with its trace headers. */
-const traceSend = (settings: SendSettings, request: TransportRequest, hops: number) =>
-  settings.trace === undefined
-    ? request
-    : settings.trace.send(request, hops > 0 ? "redirect" : "retry")
+/** Sends a hop; the Effect API's call counts it (a re-send is an event of its span). */
+const sendHop = (
+  transport: Transport,
+  settings: SendSettings,
+  request: TransportRequest,
+  hops: number
+) => {
+  const trace = settings.trace
+  if (trace === undefined) return transport(request, settings.interruptible)
+  return Effect.suspend(() => {
+    trace.send(request, hops > 0 ? "redirect" : "retry")
+    return transport(request, settings.interruptible)
+  })
+}
 
 /** The caller's body as it goes on the wire. */
 const wireBody = (body: unknown): Effect.Effect<WireBody, InvalidRequestError> => {
@@ -536,6 +545,9 @@ const send = (
       headers["content-type"] = wire.contentType
     }
     const home = sameOrigin(state, config.url)
+    // the trace context of the call's span, to the base URL's origin only
+    const trace = settings.trace?.headers
+    if (home && trace !== undefined) Object.assign(headers, trace)
     // wherever they were set (config, setHeader, per request, an interceptor)
     if (!home) {
       delete headers[state.sessionHeader]

@@ -14,6 +14,7 @@ import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
 import * as Metric from "effect/Metric"
 import * as MetricBoundaries from "effect/MetricBoundaries"
+import * as MetricKey from "effect/MetricKey"
 import * as MetricLabel from "effect/MetricLabel"
 import * as Option from "effect/Option"
 import type * as Tracer from "effect/Tracer"
@@ -27,21 +28,39 @@ import {
   errorType,
   failureStatus,
   INTERRUPTED,
+  MAX_CACHED_SERIES,
   metricAttributes,
   type Outcome,
   outcomeAttributes,
   requestAttributes,
   resendAttributes,
+  seriesKey,
   traceHeaders
 } from "../../../core/tracing.js"
 import type { SvcError } from "../SvcError.js"
 
-/** The request-duration histogram, in seconds. */
-export const requestDuration = /*#__PURE__*/ Metric.histogram(
+const durationKey = /*#__PURE__*/ MetricKey.histogram(
   DURATION_METRIC,
   /*#__PURE__*/ MetricBoundaries.fromIterable(DURATION_BOUNDARIES),
   DURATION_DESCRIPTION
 )
+
+/**
+ * The series of the request-duration histogram (seconds) with these attributes, made once: a
+ * metric tagged at each update would make its key, and look it up, at every request.
+ */
+const series = new Map<string, Metric.Metric.Histogram<number>>()
+
+const durationSeries = (attributes: Readonly<Record<string, string>>) => {
+  const key = seriesKey(attributes)
+  let metric = series.get(key)
+  if (metric === undefined) {
+    const tags = Object.keys(attributes).map((name) => MetricLabel.make(name, attributes[name]!))
+    metric = Metric.fromMetricKey(MetricKey.taggedWithLabels(durationKey, tags))
+    if (series.size < MAX_CACHED_SERIES) series.set(key, metric)
+  }
+  return metric
+}
 
 /** The span's name, as `@effect/platform`'s `HttpClient` names its client spans. */
 const spanName = (method: string): string => `http.client ${method}`
@@ -71,10 +90,7 @@ export const traced = <A>(
       const request = requestAttributes(method, url())
       const record = (outcome: Outcome) => {
         const seconds = Number(clock.unsafeCurrentTimeNanos() - started) / 1e9
-        return Metric.update(
-          Metric.taggedWithLabels(requestDuration, labels(request, outcome)),
-          seconds
-        )
+        return Metric.update(durationSeries(metricAttributes(request, outcome)), seconds)
       }
       if (!fiber.getFiberRef(FiberRef.currentTracerEnabled)) {
         return Effect.onExit(program, (exit) => record(outcomeOf(exit)))
@@ -101,11 +117,6 @@ export const traced = <A>(
       )
     })
   )
-}
-
-const labels = (request: Attributes, outcome: Outcome): Array<MetricLabel.MetricLabel> => {
-  const attributes = metricAttributes(request, outcome)
-  return Object.keys(attributes).map((key) => MetricLabel.make(key, attributes[key]!))
 }
 
 const setAll = (span: Tracer.Span, attributes: Attributes): void => {
