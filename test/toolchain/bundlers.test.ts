@@ -9,7 +9,7 @@ import { nodeResolve } from "@rollup/plugin-node-resolve"
 import { type RollupLog, rollup } from "rollup"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import webpack from "webpack"
-import { npmInstall, packedScratch, peerSpecs } from "../support/tarball.js"
+import { npmInstall, packedScratch } from "../support/tarball.js"
 
 let scratch = ""
 
@@ -20,10 +20,10 @@ beforeAll(() => {
     type: "module"
   })
   scratch = packed.dir
-  npmInstall(scratch, [packed.tarball, ...peerSpecs()])
+  npmInstall(scratch, [packed.tarball])
   writeFileSync(
     join(scratch, "main.js"),
-    `import { createSvc } from "svc-sdk/v3"
+    `import { createSvc } from "svc-sdk"
      createSvc(location.origin).get("/x").then((response) => console.log(response.status))`
   )
 }, 180_000)

@@ -11,7 +11,7 @@ import { extname, join } from "node:path"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { hasChromium, launchChromium } from "../browser/chromium.js"
-import { freePort, npmInstall, packedScratch, peerSpecs, versionOf } from "../support/tarball.js"
+import { freePort, npmInstall, packedScratch, versionOf } from "../support/tarball.js"
 
 let scratch = ""
 let api: Http.Server
@@ -21,14 +21,14 @@ const sessions: Array<string | undefined> = []
 beforeAll(async () => {
   const packed = packedScratch("vite-app-", { name: "vite-app", private: true, type: "module" })
   scratch = packed.dir
-  npmInstall(scratch, [packed.tarball, ...peerSpecs(), `vite@${versionOf("vite")}`])
+  npmInstall(scratch, [packed.tarball, `vite@${versionOf("vite")}`])
   writeFileSync(
     join(scratch, "index.html"),
     '<!doctype html><html><body><script type="module" src="/main.js"></script></body></html>'
   )
   writeFileSync(
     join(scratch, "main.js"),
-    `import { createSvc } from "svc-sdk/v3"
+    `import { createSvc } from "svc-sdk"
      const svc = createSvc(location.origin + "/api")
      const response = await svc.get("/whoami")
      document.body.dataset.result = JSON.stringify(response.success ? response.data : response.error)`
