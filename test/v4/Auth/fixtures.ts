@@ -66,6 +66,7 @@ export const serveRoutes = <E>(
     never,
     E,
     | HttpRouter.HttpRouter
+    | SessionValidator
     | HttpRouter.Request<"Requires", SessionValidator>
     | HttpRouter.Request<"Error", unknown>
   >,

@@ -36,7 +36,7 @@ const reached = (route: string) =>
     HttpServerResponse.jsonUnsafe({ route, id: user.user_id })
   )
 
-export const routes = Layer.mergeAll(
+const routes = Layer.mergeAll(
   HttpRouter.add("GET", "/me", me.pipe(requireAuth())),
   HttpRouter.add("GET", "/feed", feed.pipe(optionalAuth())),
   HttpRouter.add("GET", "/admin", reached("admin").pipe(requireUserType(["admin", "ops"]))),

@@ -1,0 +1,205 @@
+/**
+ * Bad arguments throw a clear TypeError/RangeError naming the argument, when the guard or
+ * validator is made (SPEC 6.3: `requireUserType([])`, `requirePermission("")`): one suite, run
+ * over each Effect line's `Auth` module.
+ */
+import { describe, expect, it } from "vitest"
+
+/** What the suite calls of an `Auth` module (methods: any line's signatures fit). */
+export interface AuthUnderTest {
+  requireAuth(...args: Array<unknown>): unknown
+  optionalAuth(...args: Array<unknown>): unknown
+  requireUserType(...args: Array<unknown>): unknown
+  requirePermission(...args: Array<unknown>): unknown
+  readonly AuthMiddleware: {
+    requireUserType(...args: Array<unknown>): unknown
+    requirePermission(...args: Array<unknown>): unknown
+  }
+  readonly SessionValidator: {
+    fromPromise(...args: Array<unknown>): unknown
+    memory(...args: Array<unknown>): unknown
+    cached(...args: Array<unknown>): unknown
+  }
+}
+
+export const construction = (line: string, auth: AuthUnderTest): void => {
+  const cases: ReadonlyArray<{
+    name: string
+    make: () => unknown
+    error: typeof TypeError | typeof RangeError
+    message: RegExp
+  }> = [
+    {
+      name: "requireUserType([])",
+      make: () => auth.requireUserType([]),
+      error: RangeError,
+      message: /requireUserType: types must not be empty/
+    },
+    {
+      name: "requireUserType(number)",
+      make: () => auth.requireUserType(3 as never),
+      error: TypeError,
+      message: /requireUserType: types must be a string or an array of strings, got 3/
+    },
+    {
+      name: 'requireUserType("")',
+      make: () => auth.requireUserType(""),
+      error: TypeError,
+      message: /every type must be a non-empty string, got ""/
+    },
+    {
+      name: "requireUserType with an empty type",
+      make: () => auth.requireUserType(["admin", ""]),
+      error: TypeError,
+      message: /every type/
+    },
+    {
+      name: 'requirePermission("")',
+      make: () => auth.requirePermission(""),
+      error: RangeError,
+      message: /requirePermission: permission must not be empty/
+    },
+    {
+      name: "requirePermission(number)",
+      make: () => auth.requirePermission(3 as never),
+      error: TypeError,
+      message: /requirePermission: permission must be a string, got 3/
+    },
+    {
+      name: "requirePermission isAdmin not a function",
+      make: () => auth.requirePermission("x", { isAdmin: true as never }),
+      error: TypeError,
+      message: /options\.isAdmin/
+    },
+    {
+      name: "empty header name",
+      make: () => auth.requireAuth({ header: "" }),
+      error: RangeError,
+      message: /requireAuth: options\.header must not be empty/
+    },
+    {
+      name: "header not a string",
+      make: () => auth.optionalAuth({ header: 1 as never }),
+      error: TypeError,
+      message: /optionalAuth: options\.header/
+    },
+    {
+      name: "empty cookie name",
+      make: () => auth.requireAuth({ cookie: "" }),
+      error: RangeError,
+      message: /options\.cookie/
+    },
+    {
+      name: "query true",
+      make: () => auth.requireAuth({ query: true as never }),
+      error: TypeError,
+      message: /options\.query/
+    },
+    {
+      name: "negative timeout",
+      make: () => auth.requireAuth({ timeout: -1 }),
+      error: RangeError,
+      message: /options\.timeout/
+    },
+    {
+      name: "NaN timeout",
+      make: () => auth.requireAuth({ timeout: Number.NaN }),
+      error: RangeError,
+      message: /options\.timeout/
+    },
+    {
+      name: "unparsable timeout",
+      make: () => auth.requireAuth({ timeout: "soon" as never }),
+      error: RangeError,
+      message: /options\.timeout must be a finite, non-negative duration, got "soon"/
+    },
+    {
+      name: "options not an object",
+      make: () => auth.requireAuth("x" as never),
+      error: TypeError,
+      message: /requireAuth: options must be an object/
+    },
+    {
+      name: "AuthMiddleware.requireUserType([])",
+      make: () => auth.AuthMiddleware.requireUserType([]),
+      error: RangeError,
+      message: /types must not be empty/
+    },
+    {
+      name: 'AuthMiddleware.requirePermission("")',
+      make: () => auth.AuthMiddleware.requirePermission(""),
+      error: RangeError,
+      message: /permission must not be empty/
+    },
+    {
+      name: "fromPromise(not a function)",
+      make: () => auth.SessionValidator.fromPromise("x" as never),
+      error: TypeError,
+      message: /fromPromise: lookup must be a function/
+    },
+    {
+      name: "memory(null)",
+      make: () => auth.SessionValidator.memory(null as never),
+      error: TypeError,
+      message: /memory: sessions must be a Map or an object/
+    },
+    {
+      name: "memory with an entry without user_id",
+      make: () => auth.SessionValidator.memory({ s: { email: "x" } as never }),
+      error: TypeError,
+      message: /memory: the session of an entry is not SessionData/
+    },
+    {
+      name: "cached without ttl",
+      make: () => auth.SessionValidator.cached({} as never),
+      error: TypeError,
+      message: /cached: options\.ttl is required/
+    },
+    {
+      name: "cached with a negative ttl",
+      make: () => auth.SessionValidator.cached({ ttl: -5 }),
+      error: RangeError,
+      message: /options\.ttl/
+    },
+    {
+      name: "cached with capacity 0",
+      make: () => auth.SessionValidator.cached({ ttl: 1000, capacity: 0 }),
+      error: RangeError,
+      message: /options\.capacity must be a positive integer, got 0/
+    },
+    {
+      name: "cached (data-first) with a bad negativeTtl",
+      make: () =>
+        auth.SessionValidator.cached(auth.SessionValidator.memory({}), {
+          ttl: 1,
+          negativeTtl: "x" as never
+        }),
+      error: RangeError,
+      message: /options\.negativeTtl/
+    }
+  ]
+
+  describe(`construction-time errors (${line})`, () => {
+    it.each(cases)("$name", ({ make, error, message }) => {
+      expect(make).toThrow(error)
+      expect(make).toThrow(message)
+    })
+
+    it("good options do not throw", () => {
+      expect(
+        typeof auth.requireAuth({
+          header: "X-Token",
+          cookie: false,
+          query: false,
+          timeout: "1 second"
+        })
+      ).toBe("function")
+      expect(typeof auth.requirePermission("x", { isAdmin: () => false })).toBe("function")
+      expect(typeof auth.requireUserType(["a"])).toBe("function")
+      expect(typeof auth.requireUserType("admin")).toBe("function")
+      expect(
+        typeof auth.SessionValidator.cached({ ttl: "1 minute", negativeTtl: 0, capacity: 1 })
+      ).toBe("function")
+    })
+  })
+}

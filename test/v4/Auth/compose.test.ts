@@ -1,0 +1,240 @@
+/**
+ * Guards composed in any order, router-wide and as `HttpRouter` middleware, on Effect 4: the
+ * validator is asked once per request (SPEC 6.1), counted by a probe validator.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import * as Layer from "effect/Layer"
+import {
+  AuthContext,
+  AuthMiddleware,
+  CurrentUser,
+  optionalAuth,
+  requireAuth,
+  requirePermission,
+  requireUserType,
+  type SessionValidator
+} from "../../../src/Auth/index.js"
+import {
+  call,
+  makeProbe,
+  type Probe,
+  probeValidator,
+  SESSIONS,
+  ServerLayer,
+  serveRoutes
+} from "./fixtures.js"
+
+const reached = Effect.gen(function* () {
+  const user = yield* CurrentUser
+  const context = yield* AuthContext
+  return HttpServerResponse.jsonUnsafe({ id: user.user_id, same: context === user })
+})
+
+const orders = [
+  {
+    name: "requirePermission inside requireAuth",
+    handler: reached.pipe(requirePermission("posts:delete"), requireAuth()),
+    invalid: "Invalid session"
+  },
+  {
+    name: "requireAuth inside requirePermission",
+    handler: reached.pipe(requireAuth(), requirePermission("posts:delete")),
+    invalid: "Invalid session"
+  },
+  {
+    name: "requireUserType inside requirePermission",
+    handler: reached.pipe(requireUserType(["ops"]), requirePermission("posts:delete")),
+    invalid: "Invalid session"
+  },
+  {
+    // optionalAuth lets the guest through, so the next guard finds an established guest
+    name: "four guards, optionalAuth outermost",
+    handler: reached.pipe(
+      requireAuth(),
+      requireUserType(["ops", "admin"]),
+      requirePermission("posts:delete"),
+      optionalAuth()
+    ),
+    invalid: "Authentication required"
+  },
+  {
+    name: "four guards, optionalAuth innermost",
+    handler: reached.pipe(
+      optionalAuth(),
+      requirePermission("posts:delete"),
+      requireUserType(["ops", "admin"]),
+      requireAuth()
+    ),
+    invalid: "Invalid session"
+  }
+] as const
+
+const routes = Layer.mergeAll(
+  HttpRouter.add("GET", "/order/0", orders[0].handler),
+  HttpRouter.add("GET", "/order/1", orders[1].handler),
+  HttpRouter.add("GET", "/order/2", orders[2].handler),
+  HttpRouter.add("GET", "/order/3", orders[3].handler),
+  HttpRouter.add("GET", "/order/4", orders[4].handler)
+)
+
+describe("composition (Effect 4)", () => {
+  orders.forEach(({ name, invalid: invalidText }, index) => {
+    it.effect(`${name}: one validator call, valid and invalid`, () =>
+      Effect.gen(function* () {
+        const probe = yield* makeProbe
+        yield* serveRoutes(routes, probeValidator(probe))
+        const ok = yield* call(`/order/${index}`, { headers: { "X-Session-Id": "s-ops" } })
+        expect(ok.body).toEqual({ id: "o1", same: true })
+        expect(probe.calls).toBe(1)
+        const denied = yield* call(`/order/${index}`, { headers: { "X-Session-Id": "s-user" } })
+        expect(denied.status).toBe(403)
+        expect(probe.calls).toBe(2)
+        const invalid = yield* call(`/order/${index}`, { headers: { "X-Session-Id": "nope" } })
+        expect(invalid).toMatchObject({ status: 401, body: { error: invalidText } })
+        expect(probe.calls).toBe(3)
+      }).pipe(Effect.provide(ServerLayer), Effect.scoped)
+    )
+  })
+
+  it.effect("router-wide AuthMiddleware.requireAuth() with a guard on one route", () =>
+    Effect.gen(function* () {
+      const guarded = Layer.mergeAll(
+        HttpRouter.add("GET", "/me", reached),
+        HttpRouter.add("DELETE", "/posts/:id", reached.pipe(requirePermission("posts:delete")))
+      ).pipe(Layer.provide(AuthMiddleware.requireAuth().layer))
+      const probe = yield* makeProbe
+      yield* serveRoutes(guarded, probeValidator(probe))
+      expect(yield* call("/me")).toMatchObject({
+        status: 401,
+        body: { error: "Session ID required" }
+      })
+      expect(yield* call("/me", { headers: { "X-Session-Id": "s-user" } })).toMatchObject({
+        status: 200,
+        body: { id: "u1", same: true }
+      })
+      expect(probe.calls).toBe(1)
+      const deleted = yield* call("/posts/1", {
+        method: "DELETE",
+        headers: { "X-Session-Id": "s-ops" }
+      })
+      expect(deleted).toMatchObject({ status: 200, body: { id: "o1" } })
+      expect(probe.calls).toBe(2)
+      const refused = yield* call("/posts/1", {
+        method: "DELETE",
+        headers: { "X-Session-Id": "s-user" }
+      })
+      expect(refused).toMatchObject({
+        status: 403,
+        body: { error: "Permission required: posts:delete" }
+      })
+      expect(probe.calls).toBe(3)
+    }).pipe(Effect.provide(ServerLayer), Effect.scoped)
+  )
+})
+
+describe("a CurrentUser the application provides itself (Effect 4)", () => {
+  // only a user these guards made from a validator's answer counts as established: an app's own
+  // CurrentUser (a test layer, a "system" user) never lets a request past a guard unvalidated
+  const provided = SESSIONS["s-ops"]!
+  const user = { user_id: provided.user_id, session: provided, is_guest: false } as const
+  const request = HttpServerRequest.fromWeb(
+    new Request("http://localhost/posts/1", { headers: { "X-Session-Id": "s-user" } })
+  )
+  const run = (
+    guarded: Effect.Effect<
+      HttpServerResponse.HttpServerResponse,
+      never,
+      CurrentUser | AuthContext | SessionValidator | HttpServerRequest.HttpServerRequest
+    >
+  ) =>
+    Effect.gen(function* () {
+      const probe = yield* makeProbe
+      const response = yield* guarded.pipe(
+        Effect.provideService(CurrentUser, user),
+        Effect.provideService(AuthContext, user),
+        Effect.provideService(HttpServerRequest.HttpServerRequest, request),
+        Effect.provide(probeValidator(probe))
+      )
+      return { status: response.status, calls: probe.calls }
+    })
+
+  it.effect("is not trusted: the guard validates the request's own session", () =>
+    Effect.gen(function* () {
+      // "s-ops" may delete posts; the request's own session, "s-user", may not
+      expect(yield* run(reached.pipe(requirePermission("posts:delete")))).toEqual({
+        status: 403,
+        calls: 1
+      })
+      expect(yield* run(reached.pipe(requirePermission("posts:read")))).toEqual({
+        status: 200,
+        calls: 1
+      })
+    })
+  )
+})
+
+describe("HttpRouter middleware (Effect 4)", () => {
+  const serveLayer = (probe: Probe) => {
+    const Me = HttpRouter.add("GET", "/me", reached).pipe(
+      Layer.provide(AuthMiddleware.requireAuth().layer)
+    )
+    const Feed = HttpRouter.add(
+      "GET",
+      "/feed",
+      Effect.map(Effect.service(AuthContext), (context) =>
+        HttpServerResponse.jsonUnsafe({ guest: context.is_guest })
+      )
+    ).pipe(Layer.provide(AuthMiddleware.optionalAuth().layer))
+    const Admin = HttpRouter.add("GET", "/admin", reached).pipe(
+      Layer.provide(AuthMiddleware.requireUserType(["admin"]).layer)
+    )
+    const Remove = HttpRouter.add(
+      "DELETE",
+      "/posts/:id",
+      reached.pipe(requirePermission("posts:delete"))
+    ).pipe(Layer.provide(AuthMiddleware.requireAuth().layer))
+    const Deny = HttpRouter.add("DELETE", "/drafts/:id", reached).pipe(
+      Layer.provide(AuthMiddleware.requirePermission("drafts:delete").layer)
+    )
+    const Open = HttpRouter.add("GET", "/open", HttpServerResponse.text("open"))
+    return serveRoutes(Layer.mergeAll(Me, Feed, Admin, Remove, Deny, Open), probeValidator(probe))
+  }
+
+  it.effect("provides CurrentUser, answers with the pinned errors, one call per request", () =>
+    Effect.gen(function* () {
+      const probe = yield* makeProbe
+      yield* serveLayer(probe)
+      expect(yield* call("/me")).toMatchObject({
+        status: 401,
+        body: { error: "Session ID required" }
+      })
+      expect(yield* call("/me", { headers: { "X-Session-Id": "s-user" } })).toMatchObject({
+        status: 200,
+        body: { id: "u1", same: true }
+      })
+      expect(yield* call("/feed")).toMatchObject({ status: 200, body: { guest: true } })
+      expect(yield* call("/feed", { headers: { "X-Session-Id": "s-user" } })).toMatchObject({
+        body: { guest: false }
+      })
+      expect(yield* call("/admin", { headers: { "X-Session-Id": "s-user" } })).toMatchObject({
+        status: 403,
+        body: { error: "Insufficient permissions. Required user types: admin" }
+      })
+      expect(probe.calls).toBe(3)
+      const removed = yield* call("/posts/1", {
+        method: "DELETE",
+        headers: { "X-Session-Id": "s-admin" }
+      })
+      expect(removed).toMatchObject({ status: 200, body: { id: "a1" } })
+      expect(probe.calls).toBe(4)
+      expect(
+        yield* call("/drafts/1", { method: "DELETE", headers: { "X-Session-Id": "s-ops" } })
+      ).toMatchObject({ status: 403, body: { error: "Permission required: drafts:delete" } })
+      expect(probe.calls).toBe(5)
+      expect(yield* call("/open")).toMatchObject({ status: 200, body: "open" })
+      expect(probe.calls).toBe(5)
+    }).pipe(Effect.provide(ServerLayer), Effect.scoped)
+  )
+})
