@@ -1,0 +1,132 @@
+/**
+ * The validator timeout (default 5 s, configurable), with TestClock, on Effect 4: in process, and
+ * on a real server.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
+import { TestClock } from "effect/testing"
+import { CurrentUser, optionalAuth, requireAuth } from "../../../src/Auth/index.js"
+import { call, makeProbe, probeValidator, ServerLayer, SLOW, serve } from "./fixtures.js"
+
+const handler = Effect.map(Effect.service(CurrentUser), (user) =>
+  HttpServerResponse.jsonUnsafe({ id: user.user_id })
+)
+
+const slowRequest = HttpServerRequest.fromWeb(
+  new Request("http://localhost/me", { headers: { "X-Session-Id": SLOW } })
+)
+
+const bodyOf = (response: HttpServerResponse.HttpServerResponse) =>
+  Effect.promise(() => HttpServerResponse.toWeb(response).json())
+
+/**
+ * Until the fibers the validation started have run: Effect 4's TestClock does not list its
+ * sleepers, so the guard's timer (it starts beside the validator) gets a few turns of the event
+ * loop. A timer not yet armed would not fire on `adjust`, and the tests below would fail.
+ */
+const settle = Effect.promise(async () => {
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve))
+})
+
+/** Runs `app` on the slow id; returns the fiber once the validator has been asked. */
+const startSlow = <E>(
+  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, never>,
+  asked: Deferred.Deferred<void>
+) =>
+  Effect.gen(function* () {
+    const fiber = yield* Effect.forkChild(app)
+    yield* Deferred.await(asked)
+    yield* settle
+    return fiber
+  })
+
+const stillRunning = <A, E>(fiber: Fiber.Fiber<A, E>) =>
+  Effect.gen(function* () {
+    for (let i = 0; i < 10; i++) yield* Effect.yieldNow
+    return fiber.pollUnsafe() === undefined
+  })
+
+describe("validator timeout (Effect 4)", () => {
+  const cases = [
+    { name: "default 5 s", guard: requireAuth(), limit: Duration.seconds(5) },
+    {
+      name: "configured 250 ms",
+      guard: requireAuth({ timeout: "250 millis" }),
+      limit: Duration.millis(250)
+    },
+    {
+      name: "configured as a number of ms",
+      guard: requireAuth({ timeout: 1000 }),
+      limit: Duration.seconds(1)
+    }
+  ]
+
+  it.effect.each(cases)("$name → 500 Authentication service unavailable", ({ guard, limit }) =>
+    Effect.gen(function* () {
+      const probe = yield* makeProbe
+      const app = handler.pipe(
+        guard,
+        Effect.provideService(HttpServerRequest.HttpServerRequest, slowRequest),
+        Effect.provide(probeValidator(probe))
+      )
+      const fiber = yield* startSlow(app, probe.asked)
+      yield* TestClock.adjust(Duration.subtract(limit, Duration.millis(1)))
+      expect(yield* stillRunning(fiber)).toBe(true)
+      yield* TestClock.adjust(Duration.millis(1))
+      const response = yield* Fiber.join(fiber)
+      expect(response.status).toBe(500)
+      expect(yield* bodyOf(response)).toEqual({ error: "Authentication service unavailable" })
+    })
+  )
+
+  it.effect("Duration.infinity waits for the validator", () =>
+    Effect.gen(function* () {
+      const probe = yield* makeProbe
+      const app = handler.pipe(
+        requireAuth({ timeout: Duration.infinity }),
+        Effect.provideService(HttpServerRequest.HttpServerRequest, slowRequest),
+        Effect.provide(probeValidator(probe))
+      )
+      const fiber = yield* startSlow(app, probe.asked)
+      yield* TestClock.adjust("1 day")
+      expect(yield* stillRunning(fiber)).toBe(true)
+      yield* Fiber.interrupt(fiber)
+    })
+  )
+
+  it.effect("optionalAuth treats a timeout as a guest", () =>
+    Effect.gen(function* () {
+      const probe = yield* makeProbe
+      const app = HttpServerResponse.json({ ok: true }).pipe(
+        optionalAuth(),
+        Effect.provideService(HttpServerRequest.HttpServerRequest, slowRequest),
+        Effect.provide(probeValidator(probe))
+      )
+      const fiber = yield* startSlow(app, probe.asked)
+      yield* TestClock.adjust("5 seconds")
+      const response = yield* Fiber.join(fiber)
+      expect(response.status).toBe(200)
+      expect(yield* bodyOf(response)).toEqual({ ok: true })
+    })
+  )
+
+  it.effect("on a real server", () =>
+    Effect.gen(function* () {
+      const probe = yield* makeProbe
+      yield* serve(handler.pipe(requireAuth({ timeout: "2 seconds" })), probeValidator(probe))
+      const fiber = yield* Effect.forkChild(call("/me", { headers: { "X-Session-Id": SLOW } }))
+      yield* Deferred.await(probe.asked)
+      yield* settle
+      yield* TestClock.adjust("2 seconds")
+      expect(yield* Fiber.join(fiber)).toEqual({
+        status: 500,
+        contentType: "application/json",
+        body: { error: "Authentication service unavailable" }
+      })
+    }).pipe(Effect.provide(ServerLayer), Effect.scoped)
+  )
+})
