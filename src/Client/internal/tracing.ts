@@ -66,31 +66,48 @@ const outcomeOf = <A>(exit: Exit.Exit<ApiSuccess<A>, SvcError>): Outcome => {
   return { status: failureStatus(failure.value), errorType: errorType(failure.value) }
 }
 
+/** What the span of a call says before it is sent. */
+export interface Call {
+  readonly method: string
+  /** The URL as the caller gave it (endpoint and params). */
+  readonly url: () => string
+  /** Whether its requests to the base URL's origin carry the span's trace context. */
+  readonly propagate: boolean
+  /**
+   * Whether the call runs the application's code (interceptors, callbacks, a session lookup):
+   * then the call's span is the parent of the spans that code makes. (Otherwise nothing inside
+   * makes spans, and providing the parent would cost every call.)
+   */
+  readonly nested: boolean
+}
+
 /** The call as the Effect API's caller sees it: a span around it, its duration recorded. */
 export const traced = <A>(
   trace: CallTrace | undefined,
-  method: string,
-  url: () => string,
-  propagate: boolean,
+  call: Call,
   program: Effect.Effect<ApiSuccess<A>, SvcError>
 ): Effect.Effect<ApiSuccess<A>, SvcError> => {
   if (trace === undefined) return program
   return Effect.withFiber((fiber) => {
     const clock = fiber.getRef(Clock)
     const started = clock.currentTimeNanosUnsafe()
-    const request = requestAttributes(method, url())
-    const record = (outcome: Outcome) => {
+    const request = requestAttributes(call.method, call.url())
+    // in the step that ends the call: no Effect of its own
+    const record = (outcome: Outcome): void => {
       const seconds = Number(clock.currentTimeNanosUnsafe() - started) / 1e9
-      return Metric.update(durationSeries(metricAttributes(request, outcome)), seconds)
+      durationSeries(metricAttributes(request, outcome)).updateUnsafe(seconds, fiber.context)
     }
     if (!fiber.getRef(References.TracerEnabled)) {
-      return Effect.onExit(program, (exit) => record(outcomeOf(exit)))
+      return Effect.onExit(program, (exit) => {
+        record(outcomeOf(exit))
+        return Effect.void
+      })
     }
     return Effect.useSpan(
-      spanName(method),
+      spanName(call.method),
       { ...SPAN_OPTIONS, attributes: request },
       (span: Tracer.Span) => {
-        if (propagate) {
+        if (call.propagate) {
           const parent = span.parent
           trace.headers = traceHeaders(
             span,
@@ -99,10 +116,12 @@ export const traced = <A>(
         }
         trace.onResend = (reason, resendCount, sent) =>
           span.event(reason, clock.currentTimeNanosUnsafe(), resendAttributes(resendCount, sent))
-        return Effect.onExit(Effect.withParentSpan(program, span, SPAN_OPTIONS), (exit) => {
+        const inner = call.nested ? Effect.withParentSpan(program, span, SPAN_OPTIONS) : program
+        return Effect.onExit(inner, (exit) => {
           const outcome = outcomeOf(exit)
           setAll(span, outcomeAttributes(trace, outcome))
-          return record(outcome)
+          record(outcome)
+          return Effect.void
         })
       }
     )

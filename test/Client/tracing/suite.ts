@@ -6,8 +6,11 @@
  * own switch; the duration histogram; and a property: no exported span, attribute or event holds
  * the session id, whichever header carries it.
  */
+
+import { AsyncLocalStorage } from "node:async_hooks"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
+import { type Context, type ContextManager, context, ROOT_CONTEXT, trace } from "@opentelemetry/api"
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base"
 import fc from "fast-check"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
@@ -44,7 +47,12 @@ export interface TracingLine {
     baseUrl: string,
     config: Settings,
     endpoint: string,
-    options?: { readonly setSessionId?: string; readonly tracerEnabled?: boolean }
+    options?: {
+      readonly setSessionId?: string
+      readonly tracerEnabled?: boolean
+      /** Added with `addRequestInterceptor` before the call. */
+      readonly interceptor?: (config: Settings) => Settings
+    }
   ) => Promise<CallOutcome>
   /** A GET through the Promise facade. */
   readonly facadeGet: (baseUrl: string, config: Settings, endpoint: string) => Promise<CallOutcome>
@@ -124,6 +132,32 @@ const startServer = async (): Promise<TestServer> => {
   return self
 }
 
+/** OpenTelemetry's active context on Node's AsyncLocalStorage, for code that asks for its span. */
+class StorageContextManager implements ContextManager {
+  readonly storage = new AsyncLocalStorage<Context>()
+  active(): Context {
+    return this.storage.getStore() ?? ROOT_CONTEXT
+  }
+  with<A extends Array<unknown>, F extends (...args: A) => ReturnType<F>>(
+    active: Context,
+    fn: F,
+    thisArg?: ThisParameterType<F>,
+    ...args: A
+  ): ReturnType<F> {
+    return this.storage.run(active, () => fn.call(thisArg, ...args))
+  }
+  bind<T>(_context: Context, target: T): T {
+    return target
+  }
+  enable(): this {
+    return this
+  }
+  disable(): this {
+    this.storage.disable()
+    return this
+  }
+}
+
 const CLIENT = 2 // SpanKind.CLIENT
 const ERROR = 2 // SpanStatusCode.ERROR
 
@@ -141,12 +175,15 @@ export const tracingSuite = (line: TracingLine): void => {
   describe(`tracing: ${line.name}`, () => {
     let server: TestServer
     let other: TestServer
+    const contextManager = new StorageContextManager()
     beforeAll(async () => {
+      context.setGlobalContextManager(contextManager)
       server = await startServer()
       other = await startServer()
       server.elsewhere = other.origin
     })
     afterAll(async () => {
+      context.disable()
       await server.close()
       await other.close()
     })
@@ -304,6 +341,19 @@ export const tracingSuite = (line: TracingLine): void => {
         expect(client.attributes["http.response.status_code"]).toBe(200)
         expect(server.seen[0]!.headers.traceparent).toBeUndefined()
         expect(server.seen[0]!.headers.b3).toBeUndefined()
+      })
+
+      it("the application's code runs under the call's span (OpenTelemetry's active span)", async () => {
+        let active: string | undefined
+        const outcome = await line.get(transport, server.origin, { retryAttempts: 0 }, "/ok", {
+          interceptor: (config) => {
+            active = trace.getActiveSpan()?.spanContext().spanId
+            return config
+          }
+        })
+        expect(outcome).toMatchObject({ success: true })
+        const { client } = callSpans()
+        expect(active).toBe(client.spanContext().spanId)
       })
 
       it("Effect.withTracerEnabled(false): no span, no trace context", async () => {

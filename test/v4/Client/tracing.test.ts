@@ -19,7 +19,12 @@ import { FetchHttpClient } from "effect/http"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import { afterAll } from "vitest"
-import { createSvc, SvcClient, type SvcConfig } from "../../../src/Client/index.js"
+import {
+  createSvc,
+  type RequestInterceptor,
+  SvcClient,
+  type SvcConfig
+} from "../../../src/Client/index.js"
 import { type CallOutcome, type DurationPoint, tracingSuite } from "../../Client/tracing/suite.js"
 
 class TestReader extends MetricReader {
@@ -65,6 +70,9 @@ tracingSuite({
     const program = Effect.gen(function* () {
       const client = yield* SvcClient
       if (options.setSessionId !== undefined) yield* client.setSessionId(options.setSessionId)
+      if (options.interceptor !== undefined) {
+        yield* client.addRequestInterceptor(options.interceptor as unknown as RequestInterceptor)
+      }
       return yield* client.get(endpoint)
     }).pipe(
       Effect.match({

@@ -800,9 +800,18 @@ export const request = <A, I>(
         : Effect.tapError(signalled, (error) => Effect.sync(() => state.report(error)))
     return traced(
       settings.trace,
-      method,
-      () => appendParams(joinUrl(state.baseUrl, endpoint), options.params),
-      state.config.tracerPropagation ?? true,
+      {
+        method,
+        url: () => appendParams(joinUrl(state.baseUrl, endpoint), options.params),
+        propagate: state.config.tracerPropagation ?? true,
+        nested:
+          requestInterceptors.length > 0 ||
+          responseInterceptors.length > 0 ||
+          onRequest !== undefined ||
+          onResponse !== undefined ||
+          onError !== undefined ||
+          knownSession(state.session) === undefined
+      },
       reported
     )
   })
