@@ -1,5 +1,6 @@
 /**
- * The Effect API under the transport conformance suite's client shape (Effect 3 line).
+ * The Effect API under the transport conformance suite's client shape, on either Effect line (an
+ * Effect 4 run resolves these imports to the Effect 4 binding).
  */
 import * as Effect from "effect/Effect"
 import type * as Layer from "effect/Layer"
@@ -20,7 +21,10 @@ export const effectClient =
     const run = (f: (client: SvcClientService) => Effect.Effect<ApiResponse, SvcError>) =>
       Effect.runPromise(
         Effect.flatMap(SvcClient, f).pipe(
-          Effect.catchAll((error) => Effect.succeed(foldError(error) as ApiResponse)),
+          Effect.match({
+            onFailure: (error): ApiResponse => foldError(error),
+            onSuccess: (response) => response
+          }),
           Effect.provide(layerOf(baseUrl, config as SvcConfig))
         )
       )

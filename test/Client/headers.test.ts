@@ -2,8 +2,8 @@ import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createSvc } from "../../src/v3/Client/index.js"
-import { nodeTransports } from "./helpers.js"
 import { startServer, type TestServer } from "./server.js"
+import { nodeTransports } from "./transports.js"
 
 let server: TestServer
 beforeAll(async () => {

@@ -1,13 +1,10 @@
 /**
- * Test helpers: wait for the client to reach a TestClock sleep, provide the Effect API.
+ * Test helpers on Effect 3: wait for the client to reach a TestClock sleep.
  */
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as TestClock from "effect/TestClock"
-import { SvcClient, type SvcClientService, type SvcConfig } from "../../src/v3/Client/index.js"
-
-const nextTurn = Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
+import { flush } from "./transports.js"
 
 /** The pending TestClock deadlines once there are at least `count` (real I/O runs meanwhile). */
 export const awaitSleeps = (count = 1): Effect.Effect<ReadonlyArray<number>> =>
@@ -15,26 +12,6 @@ export const awaitSleeps = (count = 1): Effect.Effect<ReadonlyArray<number>> =>
     for (;;) {
       const sleeps = yield* TestClock.sleeps()
       if (Chunk.size(sleeps) >= count) return Chunk.toReadonlyArray(sleeps)
-      yield* nextTurn
+      yield* flush
     }
   })
-
-/** Runs `f` with the Effect API of a client over undici. */
-export const withClient = <A, E, R>(
-  baseUrl: string,
-  config: SvcConfig | undefined,
-  f: (client: SvcClientService) => Effect.Effect<A, E, R>
-) =>
-  Effect.flatMap(SvcClient, f).pipe(
-    Effect.provide(SvcClient.layer(baseUrl, config)),
-    Effect.provide(NodeHttpClient.layerUndici)
-  )
-
-/** Resolves after every pending I/O callback of this turn. */
-export const flush = nextTurn
-
-/** The facade's two Node transports: undici (the default) and `fetch` (`config.fetch`). */
-export const nodeTransports: ReadonlyArray<readonly [string, SvcConfig]> = [
-  ["undici", {}],
-  ["fetch", { fetch: (input, init) => globalThis.fetch(input, init) }]
-]

@@ -15,8 +15,8 @@ import {
   type SvcClientService,
   type SvcConfig
 } from "../../src/v3/Client/index.js"
-import { flush, withClient } from "./helpers.js"
 import { json, startServer, type TestServer } from "./server.js"
+import { flush, withClient } from "./transports.js"
 
 let server: TestServer
 beforeAll(async () => {

@@ -4,8 +4,8 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as TestClock from "effect/TestClock"
 import { createSvc, SvcClient } from "../../src/v3/Client/index.js"
-import { nodeTransports } from "./helpers.js"
 import { closedPort, testServer } from "./server.js"
+import { nodeTransports } from "./transports.js"
 
 // interrupting a request must end its exchange: the server sees the connection go, rather than
 // a request that runs on unseen until the answer or the client's time limit

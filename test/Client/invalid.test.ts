@@ -8,8 +8,8 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import { afterAll, beforeAll } from "vitest"
 import { createSvc, type RequestOptions } from "../../src/v3/Client/index.js"
-import { withClient } from "./helpers.js"
 import { json, startServer, type TestServer } from "./server.js"
+import { withClient } from "./transports.js"
 
 let server: TestServer
 beforeAll(async () => {

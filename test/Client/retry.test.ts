@@ -7,8 +7,9 @@ import * as TestClock from "effect/TestClock"
 import { afterAll, beforeAll } from "vitest"
 import { parseRetryAfter } from "../../src/core/retry.js"
 import { createSvc } from "../../src/v3/Client/index.js"
-import { awaitSleeps, withClient } from "./helpers.js"
+import { awaitSleeps } from "./helpers.js"
 import { json, type Script, startServer, type TestServer } from "./server.js"
+import { withClient } from "./transports.js"
 
 /** Fails with `status` the first `failures` times, then answers 200. */
 const failTimes = (

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { memoryStorage } from "../../src/Storage/MemoryStorage.js"
 import type { StorageAdapter } from "../../src/Storage/StorageAdapter.js"
 import { createSvc } from "../../src/v3/Client/index.js"
-import { nodeTransports } from "./helpers.js"
 import { startServer, type TestServer } from "./server.js"
+import { nodeTransports } from "./transports.js"
 
 let server: TestServer
 let other: TestServer

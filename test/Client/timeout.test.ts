@@ -13,8 +13,9 @@ import {
   type SvcClientService,
   type SvcConfig
 } from "../../src/v3/Client/index.js"
-import { awaitSleeps, withClient } from "./helpers.js"
+import { awaitSleeps } from "./helpers.js"
 import { json, startServer } from "./server.js"
+import { withClient } from "./transports.js"
 
 const hangingServer = (answerAfter = Number.POSITIVE_INFINITY) =>
   Effect.acquireRelease(

@@ -1,13 +1,24 @@
 /**
- * The Effect 4 line's tests (test/v4), run by the Effect 4 toolchain's vitest (toolchains/effect4)
- * on Node ≥ 22: effect, its Node platform and the test runner resolve from there. A shared test
- * that imports the Effect 3 binding (src/Client) runs against the Effect 4 one (src/v4/Client).
+ * The Effect 4 line's tests (test/v4, and the shared ones below), run by the Effect 4 toolchain's
+ * vitest (toolchains/effect4) on Node ≥ 22: effect, its Node platform and the test runner resolve
+ * from there.
  */
 import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 const toolchain = `${root}toolchains/effect4/node_modules/`
+
+/**
+ * Tests written for either line: they import the Effect 3 binding's paths (src/v3/…), which the
+ * alias below turns into the Effect 4 binding's, and only what both Effects spell the same.
+ */
+const shared = [
+  "test/core.test.ts",
+  "test/Client/{abort,body,context,dispatcher,effect,fetchFirst,headers,httpbin,interceptors,invalid,msw,response,schema,session,url}.test.ts",
+  "test/Query/{Operators,QueryBuilder,RoundTrip}.test.ts",
+  "test/Storage/*.test.ts"
+]
 
 export default defineConfig({
   resolve: {
@@ -33,13 +44,14 @@ export default defineConfig({
         find: /^@opentelemetry\/(api|resources|sdk-metrics|sdk-trace-base)$/,
         replacement: `${toolchain}@opentelemetry/$1`
       },
+      { find: /^(.*)\/src\/v3\/(Client|index)(.*)$/, replacement: `${root}src/$2$3` },
       { find: "#transport", replacement: `${root}src/core/transport.node.ts` },
       { find: "#onDemand", replacement: `${root}src/Client/internal/onDemand.ts` },
       { find: "#asyncStorage", replacement: `${root}src/Storage/internal/asyncStorageModule.ts` }
     ]
   },
   test: {
-    include: ["test/v4/**/*.test.ts"],
+    include: ["test/v4/**/*.test.ts", ...shared],
     testTimeout: 30_000,
     hookTimeout: 60_000
   }

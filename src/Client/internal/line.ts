@@ -8,17 +8,21 @@ import * as Schedule from "effect/Schedule"
 import type { InvalidArgument, LineValues } from "../../core/options.js"
 import { InvalidRequestError } from "../SvcError.js"
 
+/** Effect 4's `Schema` type id: a string key whose value is itself. */
+const schemaTypeId = "~effect/Schema/Schema"
+
 export const line: LineValues = {
   durationMillis: (value) => {
     const decoded = Duration.fromInput(value as Duration.Input)
     return Option.isSome(decoded) ? Duration.toMillis(decoded.value) : undefined
   },
   isSchedule: Schedule.isSchedule,
-  // by its symbol, without importing effect/Schema: a facade that never decodes does not bundle it
+  // by its type id, as `Schema.isSchema` tests it, without importing effect/Schema: a facade that
+  // never decodes does not bundle it
   isSchema: (value) =>
     (typeof value === "object" || typeof value === "function") &&
     value !== null &&
-    Symbol.for("effect/Schema") in value
+    (value as { readonly [schemaTypeId]?: unknown })[schemaTypeId] === schemaTypeId
 }
 
 /** A shared check's invalid argument as this line's error. */
