@@ -132,7 +132,8 @@ export const isAdministrator: (session: SessionData) => boolean = rules.isAdmini
 /**
  * Adds the session header (default `X-Session-Id`) to `effect/http`'s redacted header names
  * (`Headers.CurrentRedactedNames`), so that the server's spans record it as `<redacted>`: provide
- * it to `HttpRouter.serve(...)` or `HttpServer.serve(...)` in a server that exports traces.
+ * it to `HttpRouter.serve(...)` or `HttpServer.serve(...)` in a server that records request headers
+ * in its spans (Effect 4 records none unless `HttpMiddleware.TracerHeaderFilter` lets them in).
  * Cookies are redacted already.
  *
  * @example

@@ -1,0 +1,260 @@
+/**
+ * Session ids are `Redacted` from the moment they are read: the validator gets a `Redacted`, and
+ * neither logs nor error responses nor the unavailable error carry the id. On Effect 4.
+ */
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import {
+  HttpClient,
+  HttpMiddleware,
+  HttpServer,
+  HttpServerRequest,
+  HttpServerResponse
+} from "effect/http"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as Redacted from "effect/Redacted"
+import * as Tracer from "effect/Tracer"
+import {
+  layerRedactSessionHeader,
+  optionalAuth,
+  requireAuth,
+  type SessionData,
+  SessionValidator,
+  SessionValidatorUnavailable
+} from "../../../src/Auth/index.js"
+import { recordingTracer } from "./recordingTracer.js"
+
+const SECRET = "secret-session-4242"
+
+const run = <E>(
+  guard: (
+    self: Effect.Effect<HttpServerResponse.HttpServerResponse, never, never>
+  ) => Effect.Effect<
+    HttpServerResponse.HttpServerResponse,
+    E,
+    SessionValidator | HttpServerRequest.HttpServerRequest
+  >,
+  validator: Layer.Layer<SessionValidator>
+) => {
+  // each line as a logfmt logger writes it (message, annotations and any cause with its stack)
+  const lines: Array<string> = []
+  const logger = Logger.make((options) => {
+    lines.push(Logger.formatLogFmt.log(options))
+  })
+  const request = HttpServerRequest.fromWeb(new Request(`http://localhost/x?session_id=${SECRET}`))
+  return Effect.succeed(HttpServerResponse.text("ok")).pipe(
+    guard,
+    Effect.provideService(HttpServerRequest.HttpServerRequest, request),
+    Effect.provide(validator),
+    Effect.provide(Logger.layer([logger])),
+    Effect.flatMap((response) =>
+      Effect.promise(async () => ({
+        response,
+        text: await HttpServerResponse.toWeb(response).text(),
+        lines
+      }))
+    )
+  )
+}
+
+describe("redaction (Effect 4)", () => {
+  it.effect("the validator receives a Redacted id", () =>
+    Effect.gen(function* () {
+      const received: Array<unknown> = []
+      const validator = Layer.succeed(SessionValidator, {
+        validate: (id) => {
+          received.push(id)
+          return Effect.succeedNone
+        }
+      })
+      yield* run(requireAuth(), validator)
+      expect(received).toHaveLength(1)
+      expect(Redacted.isRedacted(received[0])).toBe(true)
+      expect(String(received[0])).not.toContain(SECRET)
+      expect(JSON.stringify(received[0])).not.toContain(SECRET)
+      expect(Redacted.value(received[0] as Redacted.Redacted<string>)).toBe(SECRET)
+    })
+  )
+
+  const failing: ReadonlyArray<[string, Layer.Layer<SessionValidator>]> = [
+    [
+      "a failure carrying the id as its cause",
+      Layer.succeed(SessionValidator, {
+        validate: (id) =>
+          Effect.fail(new SessionValidatorUnavailable({ reason: "Failure", cause: id }))
+      })
+    ],
+    [
+      "a defect mentioning the Redacted id",
+      Layer.succeed(SessionValidator, {
+        validate: (id) => Effect.die(new Error(`lookup of ${id} failed`))
+      })
+    ],
+    [
+      "fromPromise rejecting",
+      SessionValidator.fromPromise(() => Promise.reject(new Error("db down")))
+    ],
+    [
+      "fromPromise rejecting with the raw id in its message (security item 9)",
+      SessionValidator.fromPromise((id) => Promise.reject(new Error(`no row for ${id}`)))
+    ],
+    [
+      "fromPromise answering something else that quotes the id (security item 9)",
+      SessionValidator.fromPromise(
+        (id) => ({ user_id: 42, note: `unknown session ${id}` }) as unknown as SessionData
+      )
+    ]
+  ]
+
+  it.effect.each(failing)("%s: one short line, without the id", ([, validator]) =>
+    Effect.gen(function* () {
+      for (const [guard, status] of [
+        [requireAuth(), 500],
+        [optionalAuth(), 200]
+      ] as const) {
+        const { response, text, lines } = yield* run(guard, validator)
+        expect(lines).toHaveLength(1)
+        expect(lines[0]).toMatch(
+          /Session validator unavailable \((Failure|Defect|InvalidResponse)\)/
+        )
+        expect(lines[0]).not.toContain(SECRET)
+        expect(lines[0]).not.toMatch(/\n|\bat /)
+        expect(new TextEncoder().encode(lines[0]).byteLength).toBeLessThan(200)
+        expect(text).not.toContain(SECRET)
+        expect(response.status).toBe(status)
+      }
+    })
+  )
+
+  describe("SessionValidator.http, against a real auth service that quotes the id", () => {
+    let auth: Server
+    let url = ""
+    beforeAll(async () => {
+      auth = createServer((request, response) => {
+        const id = String(request.headers["x-session-id"])
+        if (request.url === "/text") {
+          response.writeHead(200, { "content-type": "text/plain" })
+          response.end(`unknown session ${id}`)
+        } else if (request.url === "/json") {
+          response.writeHead(200, { "content-type": "application/json" })
+          response.end(JSON.stringify({ user_id: null, note: `unknown session ${id}` }))
+        } else {
+          // a 200 that denies the session, quoting the id
+          response.writeHead(200, { "content-type": "application/json" })
+          response.end(JSON.stringify({ success: false, error: `unknown session ${id}` }))
+        }
+      })
+      await new Promise<void>((resolve) => auth.listen(0, "127.0.0.1", resolve))
+      url = `http://127.0.0.1:${(auth.address() as AddressInfo).port}`
+    })
+    afterAll(() => new Promise<void>((resolve) => auth.close(() => resolve())))
+
+    it.effect.each(["/text", "/json"])(
+      "a 200 %s answer that is not SessionData is logged without its body (security item 9)",
+      (path) =>
+        Effect.gen(function* () {
+          const undici = yield* Layer.build(NodeHttpClient.layerUndici)
+          const validator = SessionValidator.http({ url: url + path }).pipe(
+            Layer.provide(Layer.succeedContext(undici))
+          )
+          const { response, text, lines } = yield* run(requireAuth(), validator)
+          expect(response.status).toBe(500)
+          expect(lines).toHaveLength(1)
+          expect(lines[0]).toContain("Session validator unavailable (InvalidResponse)")
+          expect(lines[0]).not.toContain(SECRET)
+          expect(lines[0]).not.toContain("unknown session")
+          expect(text).not.toContain(SECRET)
+        })
+    )
+
+    it.effect("a 200 that denies the session is Invalid session, its body logged nowhere", () =>
+      Effect.gen(function* () {
+        const undici = yield* Layer.build(NodeHttpClient.layerUndici)
+        const validator = SessionValidator.http({ url: `${url}/denied` }).pipe(
+          Layer.provide(Layer.succeedContext(undici))
+        )
+        const { response, text, lines } = yield* run(requireAuth(), validator)
+        expect(response.status).toBe(401)
+        expect(JSON.parse(text)).toEqual({ error: "Invalid session" })
+        expect(lines.join("\n")).not.toContain(SECRET)
+        expect(lines.join("\n")).not.toContain("unknown session")
+      })
+    )
+  })
+
+  it.effect("the unavailable error's message and JSON do not carry the id", () =>
+    Effect.gen(function* () {
+      const validator = SessionValidator.fromPromise(() => {
+        throw new Error("unreachable")
+      })
+      const error = yield* Effect.flatMap(Effect.service(SessionValidator), (v) =>
+        v.validate(Redacted.make(SECRET))
+      ).pipe(Effect.provide(validator), Effect.flip)
+      expect(error.message).not.toContain(SECRET)
+      expect(JSON.stringify(error)).not.toContain(SECRET)
+    })
+  )
+})
+
+describe("layerRedactSessionHeader (Effect 4)", () => {
+  /**
+   * The request span's attributes of a real server, with or without the layer. Effect 4 records
+   * request headers in server spans only when the application opts in (`captureHeaders`, through
+   * `HttpMiddleware.TracerHeaderFilter`).
+   */
+  const spanAttributes = (redact: boolean, header?: string, captureHeaders = true) =>
+    Effect.gen(function* () {
+      const attributes: Array<readonly [string, unknown]> = []
+      const app = Effect.succeed(HttpServerResponse.text("ok")).pipe(
+        requireAuth(header === undefined ? {} : { header })
+      )
+      const serving = HttpServer.serve(app).pipe(
+        Layer.provide(
+          redact ? layerRedactSessionHeader(header === undefined ? {} : { header }) : Layer.empty
+        ),
+        Layer.provide(SessionValidator.memory({ [SECRET]: { user_id: "u1" } })),
+        Layer.provide(Layer.succeed(Tracer.Tracer, recordingTracer(attributes))),
+        Layer.provide(
+          captureHeaders
+            ? Layer.succeed(HttpMiddleware.TracerHeaderFilter, () => true)
+            : Layer.empty
+        ),
+        Layer.provideMerge(NodeHttpServer.layerTest)
+      )
+      const status = yield* Effect.gen(function* () {
+        const client = yield* HttpClient.HttpClient
+        const response = yield* client.get("/x", {
+          headers: { [header ?? "X-Session-Id"]: SECRET }
+        })
+        return response.status
+      }).pipe(Effect.provide(serving), Effect.scoped)
+      expect(status).toBe(200)
+      return attributes
+    })
+
+  it.effect("server spans record the session header as <redacted>", () =>
+    Effect.gen(function* () {
+      const redacted = yield* spanAttributes(true)
+      expect(redacted).toContainEqual(["http.request.header.x-session-id", "<redacted>"])
+      expect(JSON.stringify(redacted)).not.toContain(SECRET)
+      const named = yield* spanAttributes(true, "X-Auth")
+      expect(named).toContainEqual(["http.request.header.x-auth", "<redacted>"])
+      expect(JSON.stringify(named)).not.toContain(SECRET)
+      // without it, effect/http records the id once headers are captured: what the layer is for
+      expect(JSON.stringify(yield* spanAttributes(false))).toContain(SECRET)
+      // by default Effect 4 captures no header: the id stays out with or without the layer
+      const uncaptured = yield* spanAttributes(false, undefined, false)
+      expect(uncaptured.map(([key]) => key)).toContain("http.request.method")
+      expect(JSON.stringify(uncaptured)).not.toContain(SECRET)
+    })
+  )
+
+  it("rejects a header name that is not a non-empty string", () => {
+    expect(() => layerRedactSessionHeader({ header: "" })).toThrow(/options.header/)
+  })
+})
