@@ -70,18 +70,67 @@ export type Attributes = Record<string, string | number>
  * scheme's default when the URL names none).
  */
 export const requestAttributes = (method: string, url: string): Attributes => {
+  const server = plainServer(url)
+  if (server !== undefined) {
+    // a URL without query, fragment or user info is its own `url.full`: no parse per request
+    return {
+      "http.request.method": method,
+      "url.full": url,
+      "server.address": server.address,
+      "server.port": server.port
+    }
+  }
   const parsed = parse(url)
   if (parsed === undefined) return { "http.request.method": method, "url.full": redactUrl(url) }
   const attributes: Attributes = {
     "http.request.method": method,
     "url.full": redactParsed(parsed)
   }
-  const host = parsed.hostname
-  attributes["server.address"] = host.startsWith("[") ? host.slice(1, -1) : host
-  const port = parsed.port === "" ? DEFAULT_PORTS[parsed.protocol] : Number(parsed.port)
+  const { address, port } = serverOf(parsed)
+  attributes["server.address"] = address
   if (port !== undefined) attributes["server.port"] = port
   return attributes
 }
+
+interface Server {
+  readonly address: string
+  readonly port: number | undefined
+}
+
+const serverOf = (url: URL): Server => {
+  const host = url.hostname
+  return {
+    // URL keeps IPv6 brackets in the host name; the conventions do not
+    address: host.startsWith("[") ? host.slice(1, -1) : host,
+    port: url.port === "" ? DEFAULT_PORTS[url.protocol] : Number(url.port)
+  }
+}
+
+/** The servers of the origins seen so far (a client talks to a few): parsed once each. */
+const servers = new Map<string, Server & { readonly port: number }>()
+
+/**
+ * The server of an `http(s)://origin/path` URL with nothing to redact (no query, fragment or
+ * user info) whose origin was parsed before, without parsing it again; `undefined` otherwise.
+ */
+const plainServer = (url: string): Server | undefined => {
+  const start = url.indexOf("//")
+  // what parsing would change or redact: a query, a fragment, user info, escapes, dot segments
+  if (start === -1 || /[?#@%\\\s]|\/\./.test(url)) return undefined
+  const end = url.indexOf("/", start + 2)
+  const origin = end === -1 ? url : url.slice(0, end)
+  const known = servers.get(origin)
+  if (known !== undefined || servers.size >= MAX_SERVERS) return known
+  const parsed = parse(url)
+  if (parsed === undefined || parsed.origin !== origin) return undefined
+  const server = serverOf(parsed)
+  if (server.port === undefined) return undefined
+  const entry = { address: server.address, port: server.port }
+  servers.set(origin, entry)
+  return entry
+}
+
+const MAX_SERVERS = 64
 
 /** The fields of a failure the conventions read: its code, and the status of its response. */
 export interface FailureFields {

@@ -58,6 +58,9 @@ const spanName = (method: string): string => method
 
 const SPAN_OPTIONS = { kind: "client", captureStackTrace: false } as const
 
+/** A span's end time when Effect's span timing is off. */
+const NO_TIME = /*#__PURE__*/ BigInt(0)
+
 /** What a call ended with. */
 const outcomeOf = <A>(exit: Exit.Exit<ApiSuccess<A>, SvcError>): Outcome => {
   if (Exit.isSuccess(exit)) return { status: exit.value.status, errorType: undefined }
@@ -103,9 +106,9 @@ export const traced = <A>(
         return Effect.void
       })
     }
-    return Effect.useSpan(
-      spanName(call.method),
-      { ...SPAN_OPTIONS, attributes: request },
+    // made and ended here rather than by Effect.useSpan: one exit handler per call, not two
+    return Effect.flatMap(
+      Effect.makeSpan(spanName(call.method), { ...SPAN_OPTIONS, attributes: request }),
       (span: Tracer.Span) => {
         if (call.propagate) {
           const parent = span.parent
@@ -121,6 +124,10 @@ export const traced = <A>(
           const outcome = outcomeOf(exit)
           setAll(span, outcomeAttributes(trace, outcome))
           record(outcome)
+          span.end(
+            fiber.getRef(References.TracerTimingEnabled) ? clock.currentTimeNanosUnsafe() : NO_TIME,
+            exit
+          )
           return Effect.void
         })
       }

@@ -1,0 +1,99 @@
+/**
+ * What a call's span and metric say, written once for both lines (src/core/tracing.ts): URL
+ * redaction, the request attributes, `error.type`, the trace context headers.
+ */
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import {
+  errorType,
+  metricAttributes,
+  redactUrl,
+  requestAttributes,
+  traceHeaders
+} from "../../src/core/tracing.js"
+
+describe("redactUrl", () => {
+  it.each([
+    ["http://h/x", "http://h/x"],
+    ["http://h/x?a=1&b=two&a=3", "http://h/x?a=REDACTED&b=REDACTED&a=REDACTED"],
+    ["http://h/x?flag&k=", "http://h/x?flag&k=REDACTED"],
+    ["https://h:8443/x?token=s#frag", "https://h:8443/x?token=REDACTED"],
+    ["http://h/x?", "http://h/x"],
+    ["not a url?secret=1", "not a url"]
+  ])("%s → %s", (url, redacted) => {
+    expect(redactUrl(url)).toBe(redacted)
+  })
+})
+
+describe("requestAttributes", () => {
+  it.each([
+    ["http://127.0.0.1:8080/a", "127.0.0.1", 8080, "http://127.0.0.1:8080/a"],
+    ["http://example.com/a", "example.com", 80, "http://example.com/a"],
+    ["https://example.com/a?q=1", "example.com", 443, "https://example.com/a?q=REDACTED"],
+    ["http://[::1]:3000/a", "::1", 3000, "http://[::1]:3000/a"],
+    ["HTTP://Example.COM/a", "example.com", 80, "http://example.com/a"],
+    ["http://h/a b", "h", 80, "http://h/a%20b"]
+  ])("%s", (url, address, port, full) => {
+    // twice: the second time from the servers already seen
+    for (let i = 0; i < 2; i++) {
+      expect(requestAttributes("GET", url)).toEqual({
+        "http.request.method": "GET",
+        "url.full": full,
+        "server.address": address,
+        "server.port": port
+      })
+    }
+  })
+
+  it("the quick path says what parsing says", () => {
+    const segment = fc.stringMatching(/^[a-zA-Z0-9._~-]{0,8}$/)
+    fc.assert(
+      fc.property(
+        fc.constantFrom("http://h.test", "https://h.test:8443", "http://127.0.0.1:9"),
+        fc.array(segment, { maxLength: 4 }),
+        (origin, segments) => {
+          const url = `${origin}/${segments.join("/")}`
+          const parsed = new URL(url)
+          expect(requestAttributes("GET", url)["url.full"]).toBe(parsed.href)
+        }
+      )
+    )
+  })
+})
+
+describe("errorType", () => {
+  it("is the status for an HTTP error, the code otherwise", () => {
+    expect(errorType({ code: "HTTP_ERROR", status: 404 })).toBe("404")
+    expect(errorType({ code: "TIMEOUT" })).toBe("TIMEOUT")
+    expect(errorType({ code: "RESPONSE_TOO_LARGE", status: 200 })).toBe("RESPONSE_TOO_LARGE")
+  })
+
+  it("the metric's attributes are strings", () => {
+    expect(
+      metricAttributes(requestAttributes("GET", "http://h:81/x"), {
+        status: 503,
+        errorType: "503"
+      })
+    ).toEqual({
+      "http.request.method": "GET",
+      "server.address": "h",
+      "server.port": "81",
+      "http.response.status_code": "503",
+      "error.type": "503"
+    })
+  })
+})
+
+describe("traceHeaders", () => {
+  it("writes traceparent and b3 as Effect's HttpClient does", () => {
+    const span = { traceId: "a".repeat(32), spanId: "b".repeat(16), sampled: true }
+    expect(traceHeaders(span, "c".repeat(16))).toEqual({
+      b3: `${"a".repeat(32)}-${"b".repeat(16)}-1-${"c".repeat(16)}`,
+      traceparent: `00-${"a".repeat(32)}-${"b".repeat(16)}-01`
+    })
+    expect(traceHeaders({ ...span, sampled: false }, undefined)).toEqual({
+      b3: `${"a".repeat(32)}-${"b".repeat(16)}-0`,
+      traceparent: `00-${"a".repeat(32)}-${"b".repeat(16)}-00`
+    })
+  })
+})
