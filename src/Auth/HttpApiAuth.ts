@@ -52,6 +52,10 @@ import { SessionValidator } from "./SessionValidator.js"
  * and what the OpenAPI document shows.
  */
 
+/** An error's body, named as the OpenAPI document's schema (the same names as on Effect 3). */
+const body = <Fields extends Schema.Struct.Fields>(identifier: string, fields: Fields) =>
+  Schema.Struct(fields).annotate({ identifier })
+
 /**
  * 401: `Session ID required`, `Invalid session` or `Authentication required`. Its body is exactly
  * `{"error": "..."}`.
@@ -60,13 +64,13 @@ import { SessionValidator } from "./SessionValidator.js"
  * @category errors
  */
 export class Unauthorized extends Schema.Class<Unauthorized>("svc-sdk.Auth.Unauthorized")(
-  {
+  body("svc-sdk.Auth.Unauthorized", {
     error: Schema.Literals([
       ErrorText.sessionIdRequired,
       ErrorText.invalidSession,
       ErrorText.authenticationRequired
     ])
-  },
+  }),
   { httpApiStatus: 401, description: "No valid session" }
 ) {
   /** For `Effect.catchTag`; not part of the body. */
@@ -82,13 +86,13 @@ export class Unauthorized extends Schema.Class<Unauthorized>("svc-sdk.Auth.Unaut
  * @category errors
  */
 export class Forbidden extends Schema.Class<Forbidden>("svc-sdk.Auth.Forbidden")(
-  {
+  body("svc-sdk.Auth.Forbidden", {
     error: Schema.Union([
       Schema.Literal(ErrorText.crossSite),
       Schema.TemplateLiteral([ErrorText.userTypes([]), Schema.String]),
       Schema.TemplateLiteral([ErrorText.permission(""), Schema.String])
     ])
-  },
+  }),
   { httpApiStatus: 403, description: "Not allowed for this user" }
 ) {
   /** For `Effect.catchTag`; not part of the body. */
@@ -106,7 +110,7 @@ export class Forbidden extends Schema.Class<Forbidden>("svc-sdk.Auth.Forbidden")
 export class AuthenticationUnavailable extends Schema.Class<AuthenticationUnavailable>(
   "svc-sdk.Auth.AuthenticationUnavailable"
 )(
-  { error: Schema.Literal(ErrorText.unavailable) },
+  body("svc-sdk.Auth.AuthenticationUnavailable", { error: Schema.Literal(ErrorText.unavailable) }),
   { httpApiStatus: 500, description: "The session could not be checked" }
 ) {
   /** For `Effect.catchTag`; not part of the body. */
