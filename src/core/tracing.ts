@@ -106,14 +106,20 @@ const serverOf = (url: URL): Server => {
   }
 }
 
+/** A server whose port is known. */
+interface KnownServer {
+  readonly address: string
+  readonly port: number
+}
+
 /** The servers of the origins seen so far (a client talks to a few): parsed once each. */
-const servers = new Map<string, Server & { readonly port: number }>()
+const servers = new Map<string, KnownServer>()
 
 /**
  * The server of an `http(s)://origin/path` URL with nothing to redact (no query, fragment or
  * user info) whose origin was parsed before, without parsing it again; `undefined` otherwise.
  */
-const plainServer = (url: string): Server | undefined => {
+const plainServer = (url: string): KnownServer | undefined => {
   const start = url.indexOf("//")
   // what parsing would change or redact: a query, a fragment, user info, escapes, dot segments
   if (start === -1 || /[?#@%\\\s]|\/\./.test(url)) return undefined
