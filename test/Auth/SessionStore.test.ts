@@ -12,19 +12,11 @@ import { Duration, Effect, Fiber, Layer, Option, Redacted, TestClock } from "eff
 import { SessionValidator } from "../../src/v3/Auth/index.js"
 import { SessionStore, SessionStoreError } from "../../src/v3/Auth/SessionStore.js"
 import { REDIS_SERVER, type RedisServer, startRedis } from "../support/redis.js"
+import { type Backend, dumpDirectory, dumpRedis, storeContract } from "./shared/sessionStore.js"
 
 const hasRedis = existsSync(REDIS_SERVER)
 
-let users = 0
-/** A user of its own per test, so that `revokeUser` counts only that test's sessions. */
-const someone = (fields: Record<string, unknown> = {}) => ({
-  user_id: `u-${++users}`,
-  email: "alice@example.com",
-  user_type: "admin",
-  team: "core",
-  ...fields
-})
-const alice = someone()
+const alice = { user_id: "u-restart", email: "alice@example.com", user_type: "admin", team: "core" }
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex")
 
@@ -40,176 +32,55 @@ const redisCommand = (...args: Array<string>) =>
     encoding: "utf8"
   })
 
-/**
- * One backend of the store contract. Time is counted in `unit`s: TestClock minutes where the store
- * reads Effect's clock, real 150 ms steps for Redis, whose own clock and key expiry end sessions.
- */
-interface Backend {
-  readonly layer: () => Layer.Layer<SessionStore, unknown>
-  readonly advance: (units: number) => Effect.Effect<void>
-  readonly unit: number
-  /** Everything the store holds, as text; undefined where it cannot be read from outside. */
-  readonly dump?: () => string
-}
-
 const directory = mkdtempSync(join(tmpdir(), "svc-sessions-"))
-const backends: Record<string, Backend> = {
-  memory: {
-    layer: () => SessionStore.layerMemory({ ttl: "1 hour" }),
+
+/** A backend of the shared contract over one of this line's layers. */
+const backend = (
+  layer: () => Layer.Layer<SessionStore, unknown>,
+  rest: Omit<Backend, "run" | "validatorOf">
+): Backend => ({
+  run: (body) => Effect.scoped(Effect.provide(Effect.flatMap(SessionStore, body), layer())),
+  validatorOf: (store) =>
+    Effect.provide(
+      SessionValidator,
+      SessionStore.validator.pipe(
+        Layer.provide(Layer.succeed(SessionStore, store as SessionStore["Type"]))
+      )
+    ),
+  ...rest
+})
+
+storeContract("Effect 3", {
+  memory: backend(() => SessionStore.layerMemory({ ttl: "1 hour" }), {
     advance: (units) => TestClock.adjust(Duration.minutes(units)),
-    unit: 60_000
-  },
-  fileSystem: {
-    layer: () =>
+    unit: 60_000,
+    live: true
+  }),
+  fileSystem: backend(
+    () =>
       SessionStore.layerFileSystem(directory, { ttl: "1 hour" }).pipe(
         Layer.provide(NodeContext.layer)
       ),
-    advance: (units) => TestClock.adjust(Duration.minutes(units)),
-    unit: 60_000,
-    dump: () =>
-      readdirSync(directory)
-        .map((file) => `${file}\n${readFileSync(join(directory, file), "utf8")}`)
-        .join("\n")
-  },
-  redis: {
-    layer: () =>
+    {
+      advance: (units) => TestClock.adjust(Duration.minutes(units)),
+      unit: 60_000,
+      dump: () => dumpDirectory(directory),
+      live: true
+    }
+  ),
+  redis: backend(
+    () =>
       Layer.unwrapEffect(
         Effect.sync(() => SessionStore.layerRedis({ url: redis?.url ?? "", ttl: "1 hour" }))
       ),
-    advance: (units) => Effect.promise(() => new Promise((done) => setTimeout(done, units * 150))),
-    unit: 150,
-    dump: () =>
-      redisCommand("KEYS", "*")
-        .split("\n")
-        .filter((key) => key.length > 0)
-        .map(
-          (key) =>
-            `${key}\n${redisCommand("TYPE", key).trim() === "hash" ? redisCommand("HGETALL", key) : redisCommand("SMEMBERS", key)}`
-        )
-        .join("\n")
-  }
-}
-
-describe.each(Object.entries(backends))("SessionStore contract: %s", (name, backend) => {
-  const live = name !== "redis" || hasRedis
-  const test = (title: string, body: () => Effect.Effect<void, unknown, SessionStore>) =>
-    it.effect.skipIf(!live)(title, () => Effect.scoped(Effect.provide(body(), backend.layer())))
-  const span = (units: number) => Duration.millis(units * backend.unit)
-
-  test("creates a session and gets it back with every field", () =>
-    Effect.gen(function* () {
-      const sessions = yield* SessionStore
-      const id = yield* sessions.create(alice)
-      expect(yield* sessions.get(id)).toEqual(Option.some(alice))
-      expect(yield* sessions.touch(id)).toEqual(Option.some(alice))
-    }))
-
-  test("issues distinct 256-bit base64url ids", () =>
-    Effect.gen(function* () {
-      const sessions = yield* SessionStore
-      const ids = yield* Effect.forEach(Array.from({ length: 20 }), () => sessions.create(alice))
-      const raw = ids.map(Redacted.value)
-      expect(new Set(raw).size).toBe(20)
-      for (const id of raw) expect(id).toMatch(/^[A-Za-z0-9_-]{43}$/)
-    }))
-
-  test("revokes a session; revoking an unknown id succeeds", () =>
-    Effect.gen(function* () {
-      const sessions = yield* SessionStore
-      const id = yield* sessions.create(alice)
-      yield* sessions.revoke(id)
-      expect(yield* sessions.get(id)).toEqual(Option.none())
-      expect(yield* sessions.touch(id)).toEqual(Option.none())
-      yield* sessions.revoke(Redacted.make("never-issued"))
-      expect(() => sessions.create(alice, { ttl: -1 })).toThrow(RangeError)
-      expect(() => sessions.create(alice, { idleTimeout: "forever" as never })).toThrow(
-        /idleTimeout/
-      )
-    }))
-
-  test("ends a session at its absolute ttl, the default or its own", () =>
-    Effect.gen(function* () {
-      const sessions = yield* SessionStore
-      const long = yield* sessions.create(alice, { ttl: span(8) })
-      const short = yield* sessions.create(alice, { ttl: span(4) })
-      yield* backend.advance(3)
-      expect(Option.isSome(yield* sessions.get(short))).toBe(true)
-      yield* backend.advance(2)
-      expect(yield* sessions.get(short)).toEqual(Option.none())
-      expect(Option.isSome(yield* sessions.touch(long))).toBe(true)
-      yield* backend.advance(4)
-      expect(yield* sessions.get(long)).toEqual(Option.none())
-    }))
-
-  test("ends a session unused for its idle timeout; touch moves the deadline, get does not", () =>
-    Effect.gen(function* () {
-      const sessions = yield* SessionStore
-      const id = yield* sessions.create(alice, { ttl: span(20), idleTimeout: span(3) })
-      yield* backend.advance(2)
-      expect(Option.isSome(yield* sessions.touch(id))).toBe(true)
-      yield* backend.advance(2)
-      expect(Option.isSome(yield* sessions.get(id))).toBe(true)
-      yield* backend.advance(2)
-      expect(yield* sessions.get(id)).toEqual(Option.none())
-      expect(yield* sessions.touch(id)).toEqual(Option.none())
-    }))
-
-  test("touch never moves a session past its absolute end", () =>
-    Effect.gen(function* () {
-      const sessions = yield* SessionStore
-      const id = yield* sessions.create(alice, { ttl: span(8), idleTimeout: span(6) })
-      yield* backend.advance(4)
-      expect(Option.isSome(yield* sessions.touch(id))).toBe(true)
-      yield* backend.advance(5)
-      expect(yield* sessions.touch(id)).toEqual(Option.none())
-    }))
-
-  test("revokes every session of one user and no other", () =>
-    Effect.gen(function* () {
-      const sessions = yield* SessionStore
-      const carol = someone()
-      const bob = someone()
-      const first = yield* sessions.create(carol)
-      const second = yield* sessions.create(carol)
-      const other = yield* sessions.create(bob)
-      expect(yield* sessions.revokeUser(carol.user_id)).toBe(2)
-      expect(yield* sessions.get(first)).toEqual(Option.none())
-      expect(yield* sessions.get(second)).toEqual(Option.none())
-      expect(Option.isSome(yield* sessions.get(other))).toBe(true)
-      expect(yield* sessions.revokeUser(carol.user_id)).toBe(0)
-      const again = yield* sessions.create(carol)
-      expect(Option.isSome(yield* sessions.get(again))).toBe(true)
-      expect(() => sessions.revokeUser("")).toThrow(TypeError)
-    }))
-
-  test("is a SessionValidator through SessionStore.validator, which touches what it validates", () =>
-    Effect.gen(function* () {
-      const sessions = yield* SessionStore
-      const id = yield* sessions.create(alice, { ttl: span(20), idleTimeout: span(3) })
-      const validator = yield* Effect.provide(
-        SessionValidator,
-        SessionStore.validator.pipe(Layer.provide(Layer.succeed(SessionStore, sessions)))
-      )
-      yield* backend.advance(2)
-      expect(yield* validator.validate(id)).toEqual(Option.some(alice))
-      yield* backend.advance(2)
-      expect(yield* validator.validate(id)).toEqual(Option.some(alice))
-      expect(yield* validator.validate(Redacted.make("unknown"))).toEqual(Option.none())
-    }))
-
-  if (backend.dump !== undefined) {
-    const dump = backend.dump
-    test("keeps ids and user ids only as their SHA-256", () =>
-      Effect.gen(function* () {
-        const sessions = yield* SessionStore
-        const user = someone()
-        const id = Redacted.value(yield* sessions.create(user))
-        const stored = dump()
-        expect(stored).toContain(sha256(id))
-        expect(stored).toContain(sha256(user.user_id))
-        expect(stored).not.toContain(id)
-      }))
-  }
+    {
+      advance: (units) =>
+        Effect.promise(() => new Promise((done) => setTimeout(done, units * 150))),
+      unit: 150,
+      dump: () => dumpRedis(redisCommand),
+      live: hasRedis
+    }
+  )
 })
 
 describe("SessionStore.layerFileSystem", () => {

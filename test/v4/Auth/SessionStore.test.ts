@@ -1,0 +1,280 @@
+/**
+ * The session stores on Effect 4: the shared contract (test/Auth/shared/sessionStore.ts) over
+ * memory, the file system (`effect/persistence`'s `KeyValueStore`) and a real `redis-server`, then
+ * what is particular to each layer: a restart, a failing store, and a Redis that never answers.
+ */
+import { execFileSync } from "node:child_process"
+import { createHash } from "node:crypto"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import * as Net from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import * as NodeServices from "@effect/platform-node/NodeServices"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as KeyValueStore from "effect/persistence/KeyValueStore"
+import * as Redacted from "effect/Redacted"
+import { TestClock } from "effect/testing"
+import { SessionValidator } from "../../../src/Auth/index.js"
+import { SessionStore, SessionStoreError } from "../../../src/Auth/SessionStore.js"
+import {
+  type Backend,
+  dumpDirectory,
+  dumpRedis,
+  storeContract
+} from "../../Auth/shared/sessionStore.js"
+import { REDIS_SERVER, type RedisServer, startRedis } from "../../support/redis.js"
+
+const hasRedis = existsSync(REDIS_SERVER)
+const alice = { user_id: "u-restart", email: "alice@example.com", user_type: "admin", team: "core" }
+const sha256 = (value: string) => createHash("sha256").update(value).digest("hex")
+
+if (!hasRedis) console.warn(`Skipping the Redis store suite: ${REDIS_SERVER} is absent.`)
+let redis: RedisServer | undefined
+beforeAll(async () => {
+  if (hasRedis) redis = await startRedis()
+}, 30_000)
+afterAll(() => redis?.dispose())
+
+const redisCommand = (...args: Array<string>) =>
+  execFileSync("/usr/bin/redis-cli", ["-p", String(redis?.port), "--raw", ...args], {
+    encoding: "utf8"
+  })
+
+const directory = mkdtempSync(join(tmpdir(), "svc-sessions-v4-"))
+
+/** A backend of the shared contract over one of this line's layers. */
+const backend = (
+  layer: () => Layer.Layer<SessionStore, unknown>,
+  rest: Omit<Backend, "run" | "validatorOf">
+): Backend => ({
+  run: (body) =>
+    Effect.scoped(Effect.provide(Effect.flatMap(Effect.service(SessionStore), body), layer())),
+  validatorOf: (store) =>
+    Effect.provide(
+      Effect.service(SessionValidator),
+      SessionStore.validator.pipe(
+        Layer.provide(Layer.succeed(SessionStore, store as SessionStore["Service"]))
+      )
+    ),
+  ...rest
+})
+
+storeContract("Effect 4", {
+  memory: backend(() => SessionStore.layerMemory({ ttl: "1 hour" }), {
+    advance: (units) => TestClock.adjust(Duration.minutes(units)),
+    unit: 60_000,
+    live: true
+  }),
+  fileSystem: backend(
+    () =>
+      SessionStore.layerFileSystem(directory, { ttl: "1 hour" }).pipe(
+        Layer.provide(NodeServices.layer)
+      ),
+    {
+      advance: (units) => TestClock.adjust(Duration.minutes(units)),
+      unit: 60_000,
+      dump: () => dumpDirectory(directory),
+      live: true
+    }
+  ),
+  redis: backend(
+    () =>
+      Layer.unwrap(
+        Effect.sync(() => SessionStore.layerRedis({ url: redis?.url ?? "", ttl: "1 hour" }))
+      ),
+    {
+      advance: (units) =>
+        Effect.promise(() => new Promise((done) => setTimeout(done, units * 150))),
+      unit: 150,
+      dump: () => dumpRedis(redisCommand),
+      live: hasRedis
+    }
+  )
+})
+
+describe("SessionStore.layerFileSystem (Effect 4)", () => {
+  it.effect("keeps sessions across a restart and never writes the id to disk", () =>
+    Effect.gen(function* () {
+      const dir = mkdtempSync(join(tmpdir(), "svc-restart-v4-"))
+      const open = SessionStore.layerFileSystem(dir).pipe(Layer.provide(NodeServices.layer))
+      const id = yield* Effect.flatMap(Effect.service(SessionStore), (s) => s.create(alice)).pipe(
+        Effect.provide(open)
+      )
+      const found = yield* Effect.flatMap(Effect.service(SessionStore), (s) => s.get(id)).pipe(
+        Effect.provide(open)
+      )
+      expect(found).toEqual(Option.some(alice))
+      const files = readdirSync(dir).sort()
+      expect(files).toEqual([
+        `session-${sha256(Redacted.value(id))}`,
+        `user-${sha256(alice.user_id)}`
+      ])
+      const secret = Redacted.value(id)
+      for (const file of files) expect(readFileSync(join(dir, file), "utf8")).not.toContain(secret)
+      rmSync(dir, { recursive: true, force: true })
+    })
+  )
+})
+
+describe("SessionStore failures (Effect 4)", () => {
+  const failure = (method: string) =>
+    Effect.fail(new KeyValueStore.KeyValueStoreError({ message: "disk gone", method }))
+  const broken = KeyValueStore.makeStringOnly({
+    get: () => failure("get"),
+    set: () => failure("set"),
+    remove: () => Effect.void,
+    clear: Effect.void,
+    size: Effect.succeed(0),
+    keys: Effect.succeed([])
+  })
+  const layer = SessionStore.layerKeyValueStore().pipe(
+    Layer.provide(Layer.succeed(KeyValueStore.KeyValueStore, broken))
+  )
+
+  it.effect(
+    "a store failure is a SessionStoreError without the id, and makes the validator unavailable",
+    () =>
+      Effect.gen(function* () {
+        const sessions = yield* SessionStore
+        const id = Redacted.make("secret-session-id")
+        const error = yield* Effect.flip(sessions.get(id))
+        expect(error).toBeInstanceOf(SessionStoreError)
+        expect(error.message).toBe("Session store failed to get a session")
+        expect(JSON.stringify(error)).not.toContain("secret-session-id")
+        const unavailable = yield* Effect.flip(
+          Effect.flatMap(Effect.service(SessionValidator), (v) => v.validate(id)).pipe(
+            Effect.provide(SessionStore.validator)
+          )
+        )
+        expect(unavailable._tag).toBe("SessionValidatorUnavailable")
+        expect((yield* Effect.flip(sessions.create(alice))).operation).toBe("create")
+      }).pipe(Effect.provide(layer))
+  )
+
+  it("rejects a ttl that is not a positive finite duration", () => {
+    expect(() => SessionStore.layerMemory({ ttl: 0 })).toThrow(RangeError)
+    expect(() => SessionStore.layerMemory({ ttl: "Infinity" })).toThrow(/ttl/)
+  })
+})
+
+/**
+ * A TCP server on a free loopback port that accepts every connection and never answers. `accepted`
+ * settles at the first connection; `closed` once every connection it accepted is closed again.
+ */
+const silentServer = Effect.acquireRelease(
+  Effect.callback<{
+    readonly url: string
+    readonly accepted: Promise<void>
+    readonly closed: () => Promise<void>
+    readonly server: Net.Server
+    readonly sockets: Set<Net.Socket>
+  }>((resume) => {
+    const sockets = new Set<Net.Socket>()
+    const closings: Array<Promise<void>> = []
+    let onAccepted = () => {}
+    const accepted = new Promise<void>((done) => {
+      onAccepted = done
+    })
+    const server = Net.createServer((socket) => {
+      socket.resume()
+      sockets.add(socket)
+      closings.push(new Promise((done) => socket.once("close", () => done())))
+      onAccepted()
+    })
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as Net.AddressInfo
+      resume(
+        Effect.succeed({
+          url: `redis://127.0.0.1:${port}`,
+          accepted,
+          closed: () => Promise.all(closings).then(() => undefined),
+          server,
+          sockets
+        })
+      )
+    })
+  }),
+  ({ server, sockets }) =>
+    Effect.callback<void>((resume) => {
+      for (const socket of sockets) socket.destroy()
+      server.close(() => resume(Effect.void))
+    })
+)
+
+/** Builds the Redis layer alone and answers its failure, or fails when it builds. */
+const redisLayerFailure = (options: Parameters<typeof SessionStore.layerRedis>[0]) =>
+  Effect.flip(Effect.scoped(Layer.build(SessionStore.layerRedis(options))))
+
+describe("SessionStore.layerRedis against a Redis that accepts and never answers (Effect 4)", () => {
+  /** What a short connectTimeout may be overrun by: timers, the ioredis import, a shared CPU. */
+  const margin = 1_000
+
+  it.live.skipIf(!hasRedis)(
+    "fails within connectTimeout against a frozen redis-server (SIGSTOP)",
+    () =>
+      Effect.gen(function* () {
+        const frozen = yield* Effect.acquireRelease(
+          Effect.promise(() => startRedis()),
+          (server) => Effect.promise(() => server.dispose())
+        )
+        frozen.freeze()
+        const [elapsed, error] = yield* Effect.timed(
+          redisLayerFailure({
+            url: frozen.url,
+            connectTimeout: "300 millis",
+            commandTimeout: "300 millis"
+          })
+        )
+        expect(error).toBeInstanceOf(SessionStoreError)
+        expect(error.operation).toBe("connect")
+        expect(error.message).toMatch(/connectTimeout/)
+        expect(Duration.toMillis(elapsed)).toBeLessThan(300 + margin)
+      }).pipe(Effect.scoped)
+  )
+
+  it.live(
+    "fails within connectTimeout against a server that never answers, and closes its connection",
+    () =>
+      Effect.gen(function* () {
+        const silent = yield* silentServer
+        const [elapsed, error] = yield* Effect.timed(
+          redisLayerFailure({ url: silent.url, connectTimeout: "300 millis" })
+        )
+        expect(error).toBeInstanceOf(SessionStoreError)
+        expect(error.operation).toBe("connect")
+        expect(Duration.toMillis(elapsed)).toBeLessThan(300 + margin)
+        // the client is gone: no connection (nor reconnection) is left open
+        yield* Effect.promise(silent.closed).pipe(
+          Effect.timeoutOrElse({
+            duration: "1 second",
+            orElse: () => Effect.fail(new Error("the Redis client left its connection open"))
+          })
+        )
+      }).pipe(Effect.scoped)
+  )
+
+  it.effect(
+    "with the defaults, fails once connectTimeout (10 s) has passed, with a message naming it",
+    () =>
+      Effect.gen(function* () {
+        const silent = yield* silentServer
+        const fiber = yield* Effect.forkChild(redisLayerFailure({ url: silent.url }))
+        yield* Effect.promise(() => silent.accepted)
+        yield* TestClock.adjust(Duration.millis(9_999))
+        expect(fiber.pollUnsafe()).toBeUndefined()
+        yield* TestClock.adjust(Duration.millis(1))
+        const error = yield* Fiber.join(fiber)
+        expect(error).toBeInstanceOf(SessionStoreError)
+        expect(error.operation).toBe("connect")
+        expect(error.message).toBe(
+          "Session store failed to connect: the Redis server did not answer within connectTimeout (10s)"
+        )
+      }).pipe(Effect.scoped),
+    15_000
+  )
+})
