@@ -190,17 +190,29 @@ export const metricAttributes = (request: Attributes, outcome: Outcome): Record<
 }
 
 /**
- * One string per series of the duration metric (its attributes' values), for a line's cache of
- * its series: a series is made once, not at every request.
+ * A line's series of the duration metric, made once per set of attribute values (a client talks to
+ * few servers, with few statuses): looking a series up by its attributes' values costs a request
+ * less than Effect's metric keys would, built at each update. Past {@link MAX_SERIES} sets, a
+ * series is made for each request (still counted, as Effect adds it to its registry's).
  */
-export const seriesKey = (attributes: Readonly<Record<string, string>>): string => {
-  let key = ""
-  for (const name in attributes) key += `${name}=${attributes[name]}\n`
-  return key
+export class DurationSeries<M> {
+  private readonly series = new Map<string, M>()
+  constructor(private readonly make: (attributes: Readonly<Record<string, string>>) => M) {}
+
+  of(request: Attributes, outcome: Outcome): M {
+    const key = `${request["http.request.method"]} ${request["server.address"]} ${
+      request["server.port"]
+    } ${outcome.status} ${outcome.errorType}`
+    let series = this.series.get(key)
+    if (series === undefined) {
+      series = this.make(metricAttributes(request, outcome))
+      if (this.series.size < MAX_SERIES) this.series.set(key, series)
+    }
+    return series
+  }
 }
 
-/** How many series a line keeps made; past that, each request makes its own (still counted). */
-export const MAX_CACHED_SERIES = 512
+const MAX_SERIES = 512
 
 /** The span whose context a request carries. */
 export interface SpanIds {

@@ -796,6 +796,8 @@ export const request = <A, I>(
       onError === undefined
         ? signalled
         : Effect.tapError(signalled, (error) => Effect.sync(() => state.report(error)))
+    // the facade records nothing: nothing of the call's span is even described
+    if (settings.trace === undefined) return reported
     return traced(
       settings.trace,
       {

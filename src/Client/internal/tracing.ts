@@ -22,36 +22,26 @@ import {
   DURATION_BOUNDARIES,
   DURATION_DESCRIPTION,
   DURATION_METRIC,
+  DurationSeries,
   errorType,
   failureStatus,
   INTERRUPTED,
-  MAX_CACHED_SERIES,
-  metricAttributes,
   type Outcome,
   outcomeAttributes,
   requestAttributes,
   resendAttributes,
-  seriesKey,
   traceHeaders
 } from "../../core/tracing.js"
 import type { SvcError } from "../SvcError.js"
 
-/** The series of the request-duration histogram (seconds) with these attributes, made once. */
-const series = new Map<string, Metric.Metric<number, Metric.HistogramState>>()
-
-const durationSeries = (attributes: Readonly<Record<string, string>>) => {
-  const key = seriesKey(attributes)
-  let metric = series.get(key)
-  if (metric === undefined) {
-    metric = Metric.histogram(DURATION_METRIC, {
-      description: DURATION_DESCRIPTION,
-      boundaries: DURATION_BOUNDARIES,
-      attributes
-    })
-    if (series.size < MAX_CACHED_SERIES) series.set(key, metric)
-  }
-  return metric
-}
+/** The request-duration histogram (seconds), a series per set of attribute values. */
+const durations = /*#__PURE__*/ new DurationSeries((attributes) =>
+  Metric.histogram(DURATION_METRIC, {
+    description: DURATION_DESCRIPTION,
+    boundaries: DURATION_BOUNDARIES,
+    attributes
+  })
+)
 
 /** The span's name: the method, as Effect 4's `HttpClient` names its client spans. */
 const spanName = (method: string): string => method
@@ -98,7 +88,7 @@ export const traced = <A>(
     // in the step that ends the call: no Effect of its own
     const record = (outcome: Outcome): void => {
       const seconds = Number(clock.currentTimeNanosUnsafe() - started) / 1e9
-      durationSeries(metricAttributes(request, outcome)).updateUnsafe(seconds, fiber.context)
+      durations.of(request, outcome).updateUnsafe(seconds, fiber.context)
     }
     if (!fiber.getRef(References.TracerEnabled)) {
       return Effect.onExit(program, (exit) => {

@@ -9,6 +9,8 @@
  * metric included.
  */
 import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
@@ -25,16 +27,14 @@ import {
   DURATION_BOUNDARIES,
   DURATION_DESCRIPTION,
   DURATION_METRIC,
+  DurationSeries,
   errorType,
   failureStatus,
   INTERRUPTED,
-  MAX_CACHED_SERIES,
-  metricAttributes,
   type Outcome,
   outcomeAttributes,
   requestAttributes,
   resendAttributes,
-  seriesKey,
   traceHeaders
 } from "../../../core/tracing.js"
 import type { SvcError } from "../SvcError.js"
@@ -45,22 +45,15 @@ const durationKey = /*#__PURE__*/ MetricKey.histogram(
   DURATION_DESCRIPTION
 )
 
-/**
- * The series of the request-duration histogram (seconds) with these attributes, made once: a
- * metric tagged at each update would make its key, and look it up, at every request.
- */
-const series = new Map<string, Metric.Metric.Histogram<number>>()
-
-const durationSeries = (attributes: Readonly<Record<string, string>>) => {
-  const key = seriesKey(attributes)
-  let metric = series.get(key)
-  if (metric === undefined) {
-    const tags = Object.keys(attributes).map((name) => MetricLabel.make(name, attributes[name]!))
-    metric = Metric.fromMetricKey(MetricKey.taggedWithLabels(durationKey, tags))
-    if (series.size < MAX_CACHED_SERIES) series.set(key, metric)
-  }
-  return metric
-}
+/** The request-duration histogram (seconds), a series per set of attribute values. */
+const durations = /*#__PURE__*/ new DurationSeries((attributes) =>
+  Metric.fromMetricKey(
+    MetricKey.taggedWithLabels(
+      durationKey,
+      Object.keys(attributes).map((name) => MetricLabel.make(name, attributes[name]!))
+    )
+  )
+)
 
 /** The span's name, as `@effect/platform`'s `HttpClient` names its client spans. */
 const spanName = (method: string): string => `http.client ${method}`
@@ -100,54 +93,52 @@ export const traced = <A>(
   program: Effect.Effect<ApiSuccess<A>, SvcError>
 ): Effect.Effect<ApiSuccess<A>, SvcError> => {
   if (trace === undefined) return program
-  return Effect.clockWith((clock) =>
-    Effect.withFiberRuntime<ApiSuccess<A>, SvcError>((fiber) => {
-      const started = clock.unsafeCurrentTimeNanos()
-      const request = requestAttributes(call.method, call.url())
-      // in the step that ends the call: no Effect of its own
-      const record = (outcome: Outcome): void => {
-        const seconds = Number(clock.unsafeCurrentTimeNanos() - started) / 1e9
-        durationSeries(metricAttributes(request, outcome)).unsafeUpdate(
-          seconds,
-          fiber.getFiberRef(FiberRef.currentMetricLabels)
-        )
-      }
-      if (!fiber.getFiberRef(FiberRef.currentTracerEnabled)) {
-        return Effect.onExit(program, (exit) => {
-          record(outcomeOf(exit))
+  return Effect.withFiberRuntime<ApiSuccess<A>, SvcError>((fiber) => {
+    const clock = Context.get(fiber.currentDefaultServices, Clock.Clock)
+    const started = clock.unsafeCurrentTimeNanos()
+    const request = requestAttributes(call.method, call.url())
+    // in the step that ends the call: no Effect of its own
+    const record = (outcome: Outcome): void => {
+      const seconds = Number(clock.unsafeCurrentTimeNanos() - started) / 1e9
+      durations
+        .of(request, outcome)
+        .unsafeUpdate(seconds, fiber.getFiberRef(FiberRef.currentMetricLabels))
+    }
+    if (!fiber.getFiberRef(FiberRef.currentTracerEnabled)) {
+      return Effect.onExit(program, (exit) => {
+        record(outcomeOf(exit))
+        return Effect.void
+      })
+    }
+    // made and ended here rather than by Effect.useSpan: one exit handler per call, not two
+    return Effect.flatMap(
+      Effect.makeSpan(spanName(call.method), { ...SPAN_OPTIONS, attributes: request }),
+      (span: Tracer.Span) => {
+        if (call.propagate) {
+          const parent = span.parent
+          trace.headers = traceHeaders(
+            span,
+            Option.isSome(parent) ? parent.value.spanId : undefined
+          )
+        }
+        trace.onResend = (reason, resendCount, sent) =>
+          span.event(reason, clock.unsafeCurrentTimeNanos(), resendAttributes(resendCount, sent))
+        const inner = call.nested ? Effect.withParentSpan(program, span) : program
+        return Effect.onExit(inner, (exit) => {
+          const outcome = outcomeOf(exit)
+          setAll(span, outcomeAttributes(trace, outcome))
+          record(outcome)
+          span.end(
+            fiber.getFiberRef(FiberRef.currentTracerTimingEnabled)
+              ? clock.unsafeCurrentTimeNanos()
+              : NO_TIME,
+            exit
+          )
           return Effect.void
         })
       }
-      // made and ended here rather than by Effect.useSpan: one exit handler per call, not two
-      return Effect.flatMap(
-        Effect.makeSpan(spanName(call.method), { ...SPAN_OPTIONS, attributes: request }),
-        (span: Tracer.Span) => {
-          if (call.propagate) {
-            const parent = span.parent
-            trace.headers = traceHeaders(
-              span,
-              Option.isSome(parent) ? parent.value.spanId : undefined
-            )
-          }
-          trace.onResend = (reason, resendCount, sent) =>
-            span.event(reason, clock.unsafeCurrentTimeNanos(), resendAttributes(resendCount, sent))
-          const inner = call.nested ? Effect.withParentSpan(program, span) : program
-          return Effect.onExit(inner, (exit) => {
-            const outcome = outcomeOf(exit)
-            setAll(span, outcomeAttributes(trace, outcome))
-            record(outcome)
-            span.end(
-              fiber.getFiberRef(FiberRef.currentTracerTimingEnabled)
-                ? clock.unsafeCurrentTimeNanos()
-                : NO_TIME,
-              exit
-            )
-            return Effect.void
-          })
-        }
-      )
-    })
-  )
+    )
+  })
 }
 
 const setAll = (span: Tracer.Span, attributes: Attributes): void => {
