@@ -5,6 +5,9 @@
  * - ```` ```ts server ````   a server of its own: type-checked, started on a free port and called
  * - ```` ```ts no-run ````   type-checked only (a module for an app, e.g. a React hook)
  * - ```` ```ts no-check ```` neither (fragments that are not programs)
+ *
+ * A block is on the Effect 4 line (the root entries, run on Node 24) unless its fence says `v3`
+ * first (```` ```ts v3 server ````): then it is on the Effect 3 line (`svc-sdk/v3`, run on this Node).
  */
 import { readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
@@ -17,6 +20,8 @@ export interface Block {
   /** The line of the opening fence: names the block in failures and file names. */
   readonly line: number
   readonly kind: BlockKind
+  /** The Effect line it is written for. */
+  readonly effect: 3 | 4
   readonly code: string
 }
 
@@ -29,13 +34,14 @@ const KINDS: Record<string, BlockKind> = {
 
 export const readmeBlocks = (markdown = readFileSync(join(ROOT, "README.md"), "utf8")) => {
   const blocks: Array<Block> = []
-  const fence = /^```(?:ts|typescript)(?:[ \t]+([\w-]+))?[ \t]*$([\s\S]*?)^```[ \t]*$/gm
+  const fence =
+    /^```(?:ts|typescript)(?:[ \t]+(v3))?(?:[ \t]+([\w-]+))?[ \t]*$([\s\S]*?)^```[ \t]*$/gm
   for (const match of markdown.matchAll(fence)) {
-    const info = match[1] ?? ""
+    const info = match[2] ?? ""
     const kind = KINDS[info]
     const line = markdown.slice(0, match.index).split("\n").length
     if (kind === undefined) throw new Error(`README.md:${line}: unknown fence word "${info}"`)
-    blocks.push({ line, kind, code: match[2]! })
+    blocks.push({ line, kind, effect: match[1] === "v3" ? 3 : 4, code: match[3]! })
   }
   return blocks
 }

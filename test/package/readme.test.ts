@@ -1,0 +1,125 @@
+/**
+ * The README's examples from the packed tarball, as a new user runs them: an app that ran
+ * `npm install <tarball>` alone (npm picks Effect 4) runs the Promise, Effect, router and HttpApi
+ * examples on Node 24; an app with `effect@3 @effect/platform` runs the same through `svc-sdk/v3`
+ * on this Node. Each app adds only `@effect/platform-node` of its line, which the examples import.
+ */
+import { rmSync } from "node:fs"
+import { join } from "node:path"
+import { pathToFileURL } from "node:url"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type Block, readmeBlocks } from "../docs/readmeBlocks.js"
+import {
+  entryOf,
+  fileOf,
+  node24,
+  PROGRAMS,
+  type Runner,
+  runFile,
+  SERVERS,
+  startServerBlock
+} from "../docs/readmeExamples.js"
+import { type DemoServer, startDemoServer } from "../examples/processes.js"
+import { npmInstall, packedScratch, peerSpecs, root, versionOf } from "../support/tarball.js"
+
+/** tsx's loader, from this repository: the app runs the README's `.ts` files as they are. */
+const TSX_LOADER = pathToFileURL(join(root, "node_modules/tsx/dist/loader.mjs")).href
+
+const blocks = readmeBlocks()
+/** The first Promise example: a facade program, the same on both lines but for its import. */
+const promiseExample = blocks.find((block) => block.kind === "program")!
+/** A block of one line, found by a piece of its code. */
+const blockOf = (effect: 3 | 4, code: string): Block => {
+  const found = blocks.filter((block) => block.effect === effect && block.code.includes(code))
+  if (found.length !== 1)
+    throw new Error(`README.md: ${found.length} Effect ${effect} blocks hold ${code}`)
+  return found[0]!
+}
+
+const lines = [
+  {
+    line: "Effect 4",
+    install: (): Array<string> => [`@effect/platform-node@${versionOf4("@effect/platform-node")}`],
+    node: node24,
+    examples: (): Array<Block> => [
+      promiseExample,
+      blockOf(4, "yield* SvcClient"),
+      blockOf(4, 'HttpRouter.add("GET", "/me"'),
+      blockOf(4, "HttpApiBuilder.layer(Api")
+    ]
+  },
+  {
+    line: "Effect 3",
+    install: (): Array<string> => [
+      ...peerSpecs(),
+      `@effect/platform-node@${versionOf("@effect/platform-node")}`
+    ],
+    node: () => process.execPath,
+    examples: (): Array<Block> => [
+      {
+        ...promiseExample,
+        effect: 3,
+        code: promiseExample.code.replaceAll('from "svc-sdk"', 'from "svc-sdk/v3"')
+      },
+      blockOf(3, 'key: "readme-v3"'),
+      blockOf(3, 'HttpRouter.get("/me"'),
+      blockOf(3, "HttpApiBuilder.serve()")
+    ]
+  }
+] as const
+
+/** The version of a package in the Effect 4 toolchain. */
+function versionOf4(name: string): string {
+  return versionOf(`../toolchains/effect4/node_modules/${name}`)
+}
+
+describe.each(lines)("the README's examples from the packed tarball, $line", (spec) => {
+  let scratch = ""
+  let demo: DemoServer
+  let runner: Runner
+
+  beforeAll(async () => {
+    const packed = packedScratch("readme-app-", {
+      name: "readme-app",
+      private: true,
+      type: "module"
+    })
+    scratch = packed.dir
+    npmInstall(scratch, [packed.tarball, ...spec.install()])
+    const node = spec.node()
+    runner = { command: (_block, file) => [node, ["--import", TSX_LOADER, file]], cwd: scratch }
+    demo = await startDemoServer()
+  }, 240_000)
+
+  afterAll(async () => {
+    if (demo) expect(await demo.stop()).toBe(0)
+    if (scratch) rmSync(scratch, { recursive: true, force: true })
+  })
+
+  it("imports svc-sdk from the installed tarball, not from this repository", () => {
+    expect(promiseExample.code).toContain('from "svc-sdk"')
+    for (const block of spec.examples()) expect(block.code).not.toContain("../")
+  })
+
+  for (const [index, name] of ["Promise", "Effect", "router", "HttpApi"].entries()) {
+    it(`runs the ${name} example`, async () => {
+      const block = spec.examples()[index]!
+      const file = fileOf(scratch, block, demo.url)
+      if (block.kind === "server") {
+        const { check } = entryOf(SERVERS, block)
+        const server = await startServerBlock(runner, block, file)
+        try {
+          await check(server.url)
+        } finally {
+          await server.stop()
+        }
+      } else {
+        const { prints } = entryOf(PROGRAMS, block)
+        const { code, stdout, stderr } = await runFile(runner, block, file)
+        expect(stderr).toBe("")
+        expect(code).toBe(0)
+        for (const pattern of prints) expect(stdout).toMatch(pattern)
+      }
+    }, 60_000)
+  }
+})
