@@ -109,6 +109,17 @@ if (positionals.length === 0) {
     "ratios compare figures measured in the same run. A shared machine varies between runs: compare",
     "ratios rather than absolute numbers.",
     "",
+    "## Every goal",
+    "",
+    "| section | goal | met | measured |",
+    "|---|---|---|---|",
+    ...results.flatMap((section) =>
+      section.goals.map(
+        (goal) =>
+          `| ${section.title} | ${goal.text} | ${goal.met ? "yes" : "**no**"} | ${goal.detail} |`
+      )
+    ),
+    "",
     ...results.map(render).flatMap((block) => [block, ""])
   ].join("\n")
   writeFileSync(new URL("../BENCHMARKS.md", import.meta.url), report)
