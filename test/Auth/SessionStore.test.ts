@@ -12,7 +12,13 @@ import { Duration, Effect, Fiber, Layer, Option, Redacted, TestClock } from "eff
 import { SessionValidator } from "../../src/v3/Auth/index.js"
 import { SessionStore, SessionStoreError } from "../../src/v3/Auth/SessionStore.js"
 import { REDIS_SERVER, type RedisServer, startRedis } from "../support/redis.js"
-import { type Backend, dumpDirectory, dumpRedis, storeContract } from "./shared/sessionStore.js"
+import {
+  type Backend,
+  dumpDirectory,
+  dumpRedis,
+  redisInstances,
+  storeContract
+} from "./shared/sessionStore.js"
 
 const hasRedis = existsSync(REDIS_SERVER)
 
@@ -81,6 +87,24 @@ storeContract("Effect 3", {
       live: hasRedis
     }
   )
+})
+
+/** Two stores on the shared Redis, each with its own connection, for the rest of the scope. */
+const twoRedisStores = Effect.gen(function* () {
+  const layer = () => SessionStore.layerRedis({ url: redis?.url ?? "", ttl: "1 hour" })
+  const first = yield* Effect.provide(SessionStore, yield* Layer.build(layer()))
+  const second = yield* Effect.provide(SessionStore, yield* Layer.build(layer()))
+  return [first, second] as const
+})
+
+redisInstances("Effect 3", {
+  live: hasRedis,
+  runTwo: (body) =>
+    Effect.scoped(Effect.flatMap(twoRedisStores, ([first, second]) => body(first, second))),
+  restart: async () => {
+    await redis?.stop()
+    await redis?.start()
+  }
 })
 
 describe("SessionStore.layerFileSystem", () => {

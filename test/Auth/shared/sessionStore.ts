@@ -194,3 +194,60 @@ export const dumpRedis = (redisCommand: (...args: Array<string>) => string): str
         `${key}\n${redisCommand("TYPE", key).trim() === "hash" ? redisCommand("HGETALL", key) : redisCommand("SMEMBERS", key)}`
     )
     .join("\n")
+
+/**
+ * Several server instances on one Redis (SPEC 6.5): a revoke on one is seen by every other at once,
+ * and the sessions survive a restart of Redis (its append-only file is on).
+ */
+export const redisInstances = (
+  line: string,
+  options: {
+    readonly live: boolean
+    /** Runs `body` with two stores, each with its own connection to the same Redis. */
+    readonly runTwo: (
+      body: (first: StoreUnderTest, second: StoreUnderTest) => Effect.Effect<void, unknown>
+    ) => Effect.Effect<void, unknown>
+    /** Stops the Redis server and starts it again on the same port and directory. */
+    readonly restart: () => Promise<void>
+  }
+): void => {
+  describe(`SessionStore.layerRedis, several instances (${line})`, () => {
+    it.effect.skipIf(!options.live)("a revoke on one instance is seen by the other at once", () =>
+      options.runTwo((first, second) =>
+        Effect.gen(function* () {
+          const user = someone()
+          const id = yield* first.create(user)
+          expect(yield* second.get(id)).toEqual(Option.some(user))
+          yield* first.revoke(id)
+          expect(yield* second.get(id)).toEqual(Option.none())
+          const again = yield* second.create(user)
+          const other = yield* second.create(user)
+          expect(yield* first.revokeUser(user.user_id)).toBe(2)
+          expect(yield* second.touch(again)).toEqual(Option.none())
+          expect(yield* second.touch(other)).toEqual(Option.none())
+        })
+      )
+    )
+
+    it.effect.skipIf(!options.live)(
+      "sessions survive a restart of Redis; the client reconnects by itself",
+      () =>
+        options.runTwo((first) =>
+          Effect.gen(function* () {
+            const user = someone()
+            const id = yield* first.create(user)
+            yield* Effect.promise(options.restart)
+            // while the connection comes back, commands fail at once; then the session is there
+            let found: Option.Option<unknown> | undefined
+            for (let attempt = 0; attempt < 100 && found === undefined; attempt++) {
+              const exit = yield* Effect.exit(first.get(id))
+              if (exit._tag === "Success") found = exit.value
+              else yield* Effect.promise(() => new Promise((done) => setTimeout(done, 50)))
+            }
+            expect(found).toEqual(Option.some(user))
+          })
+        ),
+      20_000
+    )
+  })
+}

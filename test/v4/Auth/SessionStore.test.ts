@@ -25,6 +25,7 @@ import {
   type Backend,
   dumpDirectory,
   dumpRedis,
+  redisInstances,
   storeContract
 } from "../../Auth/shared/sessionStore.js"
 import { REDIS_SERVER, type RedisServer, startRedis } from "../../support/redis.js"
@@ -95,6 +96,24 @@ storeContract("Effect 4", {
       live: hasRedis
     }
   )
+})
+
+/** Two stores on the shared Redis, each with its own connection, for the rest of the scope. */
+const twoRedisStores = Effect.gen(function* () {
+  const layer = () => SessionStore.layerRedis({ url: redis?.url ?? "", ttl: "1 hour" })
+  const first = yield* Effect.provide(Effect.service(SessionStore), yield* Layer.build(layer()))
+  const second = yield* Effect.provide(Effect.service(SessionStore), yield* Layer.build(layer()))
+  return [first, second] as const
+})
+
+redisInstances("Effect 4", {
+  live: hasRedis,
+  runTwo: (body) =>
+    Effect.scoped(Effect.flatMap(twoRedisStores, ([first, second]) => body(first, second))),
+  restart: async () => {
+    await redis?.stop()
+    await redis?.start()
+  }
 })
 
 describe("SessionStore.layerFileSystem (Effect 4)", () => {
