@@ -11,14 +11,15 @@ import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
-import type * as Option from "effect/Option"
 import type * as Path from "effect/Path"
 import type { PlatformError } from "effect/PlatformError"
 import * as KeyValueStore from "effect/persistence/KeyValueStore"
 import type * as Redacted from "effect/Redacted"
+import type { SessionStoreServiceOf } from "../common/authServices.js"
+import type { RedisStoreOptionsOf, SessionLifetimesOf } from "../core/authOptions.js"
 import * as redisStore from "./internal/redisStore.js"
 import * as store from "./internal/sessionStore.js"
-import type { SessionData, SessionDataInput } from "./SessionData.js"
+import type { SessionData } from "./SessionData.js"
 import type { SessionStoreError } from "./SessionStoreError.js"
 import { SessionValidator } from "./SessionValidator.js"
 
@@ -28,31 +29,7 @@ export { SessionStoreError } from "./SessionStoreError.js"
  * @since 0.1.0
  * @category models
  */
-export interface SessionStoreService {
-  /**
-   * Issues a fresh random id (256 bits, base64url) for `session`. It ends `ttl` after this call, or
-   * earlier when it goes unused for `idleTimeout` (the store's defaults when omitted).
-   */
-  readonly create: (
-    session: SessionDataInput,
-    options?: SessionLifetimes
-  ) => Effect.Effect<Redacted.Redacted<string>, SessionStoreError>
-  /** The session of a live id; `None` for unknown, revoked or expired ids. It does not count as use. */
-  readonly get: (
-    id: Redacted.Redacted<string>
-  ) => Effect.Effect<Option.Option<SessionData>, SessionStoreError>
-  /**
-   * Uses a session: like `get`, and a live session's idle deadline moves to `idleTimeout` from now
-   * (never past its absolute end). `SessionStore.validator` touches every id it validates.
-   */
-  readonly touch: (
-    id: Redacted.Redacted<string>
-  ) => Effect.Effect<Option.Option<SessionData>, SessionStoreError>
-  /** Ends a session; revoking an unknown id succeeds. */
-  readonly revoke: (id: Redacted.Redacted<string>) => Effect.Effect<void, SessionStoreError>
-  /** Ends every session of `userId` (sign out everywhere); answers how many were live. */
-  readonly revokeUser: (userId: string) => Effect.Effect<number, SessionStoreError>
-}
+export interface SessionStoreService extends SessionStoreServiceOf<Duration.Input, SessionData> {}
 
 /**
  * How long a session lives.
@@ -60,17 +37,7 @@ export interface SessionStoreService {
  * @since 0.1.0
  * @category models
  */
-export interface SessionLifetimes {
-  /**
-   * The absolute lifetime, from `create`.
-   * @default "24 hours"
-   */
-  readonly ttl?: Duration.Input | undefined
-  /**
-   * How long a session may go unused (see `touch`) before it ends. None when omitted.
-   */
-  readonly idleTimeout?: Duration.Input | undefined
-}
+export interface SessionLifetimes extends SessionLifetimesOf<Duration.Input> {}
 
 /**
  * Options of the store layers: the default lifetimes of the sessions they create.
@@ -86,27 +53,8 @@ export interface SessionStoreOptions extends SessionLifetimes {}
  * @since 0.1.0
  * @category models
  */
-export interface RedisStoreOptions extends SessionStoreOptions {
-  /** `redis://[[user]:password@]host[:port][/db]`, or `rediss://` for TLS. */
-  readonly url: string | Redacted.Redacted<string>
-  /**
-   * Put before every key, so that several applications can share one Redis.
-   * @default "svc-sdk:"
-   */
-  readonly keyPrefix?: string | undefined
-  /**
-   * How long one command may take before it fails (and a guard answers 500).
-   * @default "5 seconds"
-   */
-  readonly commandTimeout?: Duration.Input | undefined
-  /**
-   * How long the layer waits for Redis to accept the connection and answer the client's first
-   * commands (its ready check) before it fails with a `SessionStoreError` that names
-   * `connectTimeout`. A Redis that accepts the connection and never answers fails the layer then.
-   * @default "10 seconds"
-   */
-  readonly connectTimeout?: Duration.Input | undefined
-}
+export interface RedisStoreOptions
+  extends RedisStoreOptionsOf<Duration.Input, string | Redacted.Redacted<string>> {}
 
 /**
  * Where issued sessions live. Entries are keyed by the SHA-256 of the id, so the store's contents

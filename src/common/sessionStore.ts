@@ -22,24 +22,12 @@ import {
   randomId,
   sha256
 } from "../core/sessionStore.js"
+import type { SessionStoreServiceOf } from "./authServices.js"
 import { SessionStoreError } from "./SessionStoreError.js"
 import { SessionValidatorUnavailable } from "./SessionValidatorUnavailable.js"
 
 /** The store's operations, as each line's `SessionStoreService` declares them. */
-export interface Store<Session> {
-  readonly create: (
-    session: SessionDataInput,
-    options?: { readonly ttl?: unknown; readonly idleTimeout?: unknown }
-  ) => Effect.Effect<Redacted.Redacted<string>, SessionStoreError>
-  readonly get: (
-    id: Redacted.Redacted<string>
-  ) => Effect.Effect<Option.Option<Session>, SessionStoreError>
-  readonly touch: (
-    id: Redacted.Redacted<string>
-  ) => Effect.Effect<Option.Option<Session>, SessionStoreError>
-  readonly revoke: (id: Redacted.Redacted<string>) => Effect.Effect<void, SessionStoreError>
-  readonly revokeUser: (userId: string) => Effect.Effect<number, SessionStoreError>
-}
+export type Store<Session> = SessionStoreServiceOf<unknown, Session>
 
 /** What a store needs of its line. */
 export interface StoreLine<Session> {

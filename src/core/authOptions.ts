@@ -186,3 +186,102 @@ export const positiveIntegerOption = (name: string, value: unknown, fallback: nu
   }
   return value
 }
+
+/**
+ * Options of `SessionValidator.cached`; `Duration` is the line's `Duration` input type.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface CacheOptionsOf<Duration> {
+  /** How long a valid session is remembered. */
+  readonly ttl: Duration
+  /**
+   * How long an invalid id is remembered.
+   * @default ttl
+   */
+  readonly negativeTtl?: Duration | undefined
+  /**
+   * How many ids are remembered at most.
+   * @default 10000
+   */
+  readonly capacity?: number | undefined
+}
+
+/**
+ * Options of `SessionValidator.http`; `Duration` is the line's `Duration` input type.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface HttpValidatorOptionsOf<Duration> {
+  /** The auth service's session endpoint, an absolute http(s) URL, asked with `GET`. */
+  readonly url: string
+  /**
+   * The header that carries the session id to the auth service.
+   * @default "X-Session-Id"
+   */
+  readonly header?: string | undefined
+  /**
+   * More headers for every call (an API key of the auth service, say).
+   * @default {}
+   */
+  readonly headers?: Readonly<Record<string, string>> | undefined
+  /**
+   * Time allowed for each call (the guard's own timeout still applies).
+   * @default "5 seconds"
+   */
+  readonly timeout?: Duration | undefined
+  /**
+   * Retries on network errors, timeouts and 408/425/429/5xx, with the client's backoff.
+   * @default 0
+   */
+  readonly retryAttempts?: number | undefined
+}
+
+/**
+ * How long a session lives; `Duration` is the line's `Duration` input type.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SessionLifetimesOf<Duration> {
+  /**
+   * The absolute lifetime, from `create`.
+   * @default "24 hours"
+   */
+  readonly ttl?: Duration | undefined
+  /**
+   * How long a session may go unused (see `touch`) before it ends. None when omitted.
+   */
+  readonly idleTimeout?: Duration | undefined
+}
+
+/**
+ * Options of `SessionStore.layerRedis`; `Duration` is the line's `Duration` input type, `Url` what
+ * the URL may be given as (a string, or the line's `Redacted` string).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RedisStoreOptionsOf<Duration, Url> extends SessionLifetimesOf<Duration> {
+  /** `redis://[[user]:password@]host[:port][/db]`, or `rediss://` for TLS. */
+  readonly url: Url
+  /**
+   * Put before every key, so that several applications can share one Redis.
+   * @default "svc-sdk:"
+   */
+  readonly keyPrefix?: string | undefined
+  /**
+   * How long one command may take before it fails (and a guard answers 500).
+   * @default "5 seconds"
+   */
+  readonly commandTimeout?: Duration | undefined
+  /**
+   * How long the layer waits for Redis to accept the connection and answer the client's first
+   * commands (its ready check) before it fails with a `SessionStoreError` that names
+   * `connectTimeout`. A Redis that accepts the connection and never answers fails the layer then.
+   * @default "10 seconds"
+   */
+  readonly connectTimeout?: Duration | undefined
+}

@@ -9,6 +9,7 @@ import {
   nameOption,
   positiveIntegerOption
 } from "./authOptions.js"
+import type { SessionDataInput } from "./authRules.js"
 import { describe } from "./describe.js"
 import { DEFAULT_SESSION_HEADER } from "./http.js"
 import { isEnvelope } from "./response.js"
@@ -234,3 +235,26 @@ export const cacheSettings = (
     )
   }
 }
+
+/**
+ * The lookup given to `SessionValidator.fromPromise`: it receives the raw id (keep it out of your
+ * logs) and an `AbortSignal` that fires when the guard gives up (timeout, client gone).
+ * `null`/`undefined` means invalid; a rejection or a throw means unavailable.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type SessionLookup = (
+  id: string,
+  signal: AbortSignal
+) => PromiseLike<SessionDataInput | null | undefined> | SessionDataInput | null | undefined
+
+/**
+ * The sessions of `SessionValidator.memory`, keyed by id.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type MemorySessions =
+  | ReadonlyMap<string, SessionDataInput>
+  | Readonly<Record<string, SessionDataInput>>

@@ -7,13 +7,14 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as SchemaIssue from "effect/SchemaIssue"
 import { line } from "../../Client/internal/line.js"
-import type { SessionDataInput } from "../../core/authRules.js"
 import {
   type CacheSettings,
   cacheSettings as checkCacheOptions,
   checkLookup,
+  type MemorySessions,
   memoryEntries,
-  memoryEntryError
+  memoryEntryError,
+  type SessionLookup
 } from "../../core/authService.js"
 import { SessionData } from "../SessionData.js"
 import type { CacheOptions, SessionValidatorService } from "../SessionValidator.js"
@@ -56,12 +57,7 @@ const pathsOf = (issue: SchemaIssue.Issue): string =>
     )
   ].join(", ")
 
-export type PromiseLookup = (
-  id: string,
-  signal: AbortSignal
-) => PromiseLike<SessionDataInput | null | undefined> | SessionDataInput | null | undefined
-
-export const fromPromise = (lookup: PromiseLookup): ValidatorService => {
+export const fromPromise = (lookup: SessionLookup): ValidatorService => {
   checkLookup(lookup)
   return {
     validate: (id) =>
@@ -76,10 +72,6 @@ export const fromPromise = (lookup: PromiseLookup): ValidatorService => {
       }).pipe(Effect.flatMap(decodeAnswer))
   }
 }
-
-export type MemorySessions =
-  | ReadonlyMap<string, SessionDataInput>
-  | Readonly<Record<string, SessionDataInput>>
 
 const decodeEntry = Schema.decodeUnknownResult(SessionData)
 

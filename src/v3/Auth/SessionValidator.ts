@@ -8,12 +8,12 @@ import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import type * as Option from "effect/Option"
-import type * as Redacted from "effect/Redacted"
+import type { SessionValidatorServiceOf } from "../../common/authServices.js"
+import type { CacheOptionsOf, HttpValidatorOptionsOf } from "../../core/authOptions.js"
+import type * as core from "../../core/authService.js"
 import * as httpValidator from "./internal/httpValidator.js"
 import * as validators from "./internal/validators.js"
 import type { SessionData } from "./SessionData.js"
-import type { SessionValidatorUnavailable } from "./SessionValidatorUnavailable.js"
 
 export {
   SessionValidatorUnavailable,
@@ -27,20 +27,7 @@ export {
  * @since 0.1.0
  * @category models
  */
-export interface SessionValidatorService {
-  readonly validate: (
-    id: Redacted.Redacted<string>
-  ) => Effect.Effect<Option.Option<SessionData>, SessionValidatorUnavailable>
-  /**
-   * The answer `validate` would give, when the validator holds it already (a table in memory, a
-   * cache hit): `Some(answer)` at once, without running an Effect; `None` when it has to look the
-   * id up. Optional: the guards answer from it with no fiber, timer or Effect per request, and
-   * call `validate` otherwise. `memory` and `cached` have it.
-   */
-  readonly known?:
-    | ((id: Redacted.Redacted<string>) => Option.Option<Option.Option<SessionData>>)
-    | undefined
-}
+export interface SessionValidatorService extends SessionValidatorServiceOf<SessionData> {}
 
 /**
  * The lookup given to {@link SessionValidator.fromPromise}: it receives the raw id (keep it out of
@@ -50,7 +37,7 @@ export interface SessionValidatorService {
  * @since 0.1.0
  * @category models
  */
-export type SessionLookup = validators.PromiseLookup
+export type SessionLookup = core.SessionLookup
 
 /**
  * The sessions of {@link SessionValidator.memory}, keyed by id.
@@ -58,7 +45,7 @@ export type SessionLookup = validators.PromiseLookup
  * @since 0.1.0
  * @category models
  */
-export type MemorySessions = validators.MemorySessions
+export type MemorySessions = core.MemorySessions
 
 /**
  * Options of {@link SessionValidator.cached}.
@@ -66,20 +53,7 @@ export type MemorySessions = validators.MemorySessions
  * @since 0.1.0
  * @category models
  */
-export interface CacheOptions {
-  /** How long a valid session is remembered. */
-  readonly ttl: Duration.DurationInput
-  /**
-   * How long an invalid id is remembered.
-   * @default ttl
-   */
-  readonly negativeTtl?: Duration.DurationInput | undefined
-  /**
-   * How many ids are remembered at most.
-   * @default 10000
-   */
-  readonly capacity?: number | undefined
-}
+export interface CacheOptions extends CacheOptionsOf<Duration.DurationInput> {}
 
 /**
  * Options of {@link SessionValidator.http}.
@@ -87,30 +61,7 @@ export interface CacheOptions {
  * @since 0.1.0
  * @category models
  */
-export interface HttpValidatorOptions {
-  /** The auth service's session endpoint, an absolute http(s) URL, asked with `GET`. */
-  readonly url: string
-  /**
-   * The header that carries the session id to the auth service.
-   * @default "X-Session-Id"
-   */
-  readonly header?: string | undefined
-  /**
-   * More headers for every call (an API key of the auth service, say).
-   * @default {}
-   */
-  readonly headers?: Readonly<Record<string, string>> | undefined
-  /**
-   * Time allowed for each call (the guard's own timeout still applies).
-   * @default "5 seconds"
-   */
-  readonly timeout?: Duration.DurationInput | undefined
-  /**
-   * Retries on network errors, timeouts and 408/425/429/5xx, with the client's backoff.
-   * @default 0
-   */
-  readonly retryAttempts?: number | undefined
-}
+export interface HttpValidatorOptions extends HttpValidatorOptionsOf<Duration.DurationInput> {}
 
 /**
  * The session validator the guards use. Provide one of its layers:

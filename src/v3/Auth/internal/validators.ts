@@ -5,13 +5,14 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import type { SessionDataInput } from "../../../core/authRules.js"
 import {
   type CacheSettings,
   cacheSettings as checkCacheOptions,
   checkLookup,
+  type MemorySessions,
   memoryEntries,
-  memoryEntryError
+  memoryEntryError,
+  type SessionLookup
 } from "../../../core/authService.js"
 import { line } from "../../Client/internal/line.js"
 import { SessionData } from "../SessionData.js"
@@ -49,12 +50,7 @@ const pathsOf = (error: ParseResult.ParseError): string =>
     )
   ].join(", ")
 
-export type PromiseLookup = (
-  id: string,
-  signal: AbortSignal
-) => PromiseLike<SessionDataInput | null | undefined> | SessionDataInput | null | undefined
-
-export const fromPromise = (lookup: PromiseLookup): ValidatorService => {
+export const fromPromise = (lookup: SessionLookup): ValidatorService => {
   checkLookup(lookup)
   return {
     validate: (id) =>
@@ -69,10 +65,6 @@ export const fromPromise = (lookup: PromiseLookup): ValidatorService => {
       }).pipe(Effect.flatMap(decodeAnswer))
   }
 }
-
-export type MemorySessions =
-  | ReadonlyMap<string, SessionDataInput>
-  | Readonly<Record<string, SessionDataInput>>
 
 export const memory = (sessions: MemorySessions): ValidatorService => {
   const table = new Map<string, SessionData>()

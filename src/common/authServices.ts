@@ -1,0 +1,65 @@
+/**
+ * The services of the server half, declared once for both Effect lines: a session validator and a
+ * session store. Each line names them with its own `SessionData` and `Duration` input.
+ */
+import type * as Effect from "effect/Effect"
+import type * as Option from "effect/Option"
+import type * as Redacted from "effect/Redacted"
+import type { SessionLifetimesOf } from "../core/authOptions.js"
+import type { SessionDataInput } from "../core/authRules.js"
+import type { SessionStoreError } from "./SessionStoreError.js"
+import type { SessionValidatorUnavailable } from "./SessionValidatorUnavailable.js"
+
+/**
+ * Validates a session id: `Some(session)` when valid, `None` when not, a
+ * `SessionValidatorUnavailable` failure when it cannot tell.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SessionValidatorServiceOf<Session> {
+  readonly validate: (
+    id: Redacted.Redacted<string>
+  ) => Effect.Effect<Option.Option<Session>, SessionValidatorUnavailable>
+  /**
+   * The answer `validate` would give, when the validator holds it already (a table in memory, a
+   * cache hit): `Some(answer)` at once, without running an Effect; `None` when it has to look the
+   * id up. Optional: the guards answer from it with no fiber, timer or Effect per request, and
+   * call `validate` otherwise. `memory` and `cached` have it.
+   */
+  readonly known?:
+    | ((id: Redacted.Redacted<string>) => Option.Option<Option.Option<Session>>)
+    | undefined
+}
+
+/**
+ * A session store's operations.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SessionStoreServiceOf<Duration, Session> {
+  /**
+   * Issues a fresh random id (256 bits, base64url) for `session`. It ends `ttl` after this call, or
+   * earlier when it goes unused for `idleTimeout` (the store's defaults when omitted).
+   */
+  readonly create: (
+    session: SessionDataInput,
+    options?: SessionLifetimesOf<Duration>
+  ) => Effect.Effect<Redacted.Redacted<string>, SessionStoreError>
+  /** The session of a live id; `None` for unknown, revoked or expired ids. It does not count as use. */
+  readonly get: (
+    id: Redacted.Redacted<string>
+  ) => Effect.Effect<Option.Option<Session>, SessionStoreError>
+  /**
+   * Uses a session: like `get`, and a live session's idle deadline moves to `idleTimeout` from now
+   * (never past its absolute end). `SessionStore.validator` touches every id it validates.
+   */
+  readonly touch: (
+    id: Redacted.Redacted<string>
+  ) => Effect.Effect<Option.Option<Session>, SessionStoreError>
+  /** Ends a session; revoking an unknown id succeeds. */
+  readonly revoke: (id: Redacted.Redacted<string>) => Effect.Effect<void, SessionStoreError>
+  /** Ends every session of `userId` (sign out everywhere); answers how many were live. */
+  readonly revokeUser: (userId: string) => Effect.Effect<number, SessionStoreError>
+}
