@@ -2,20 +2,43 @@
  * How the demo stories print and check their steps: one table row per request, with the
  * `ApiResponse` it gave. Every step says what it expects; the first mismatch stops the story with
  * a `StepFailed` naming the step.
+ *
+ * Shared by both Effect lines' stories (`examples/` on Effect 4, `examples/v3/` on Effect 3): it
+ * reads responses by their shape, the `ApiResponse` of `svc-sdk` and of `svc-sdk/v3` alike, and uses
+ * only what both Effects spell the same (`Data`).
  */
 import * as Data from "effect/Data"
-import * as Schema from "effect/Schema"
-import type { ApiFailure, ApiResponse, ErrorCode, SvcError } from "svc-sdk/v3"
 
-export interface Expected<A> {
+/** What a step reads of an `ApiResponse` (the same type in `svc-sdk` and `svc-sdk/v3`). */
+export interface Outcome {
+  readonly success: boolean
+  readonly status: number
+  readonly data?: unknown
+  readonly error?: string | undefined
+  readonly message?: string | undefined
+  readonly code?: string | undefined
+  readonly meta?:
+    | {
+        readonly page?: number | undefined
+        readonly total?: number | undefined
+        readonly totalPages?: number | undefined
+      }
+    | undefined
+}
+
+/** A step of a story: its name, what it requests and what it must answer. */
+export interface Step {
+  readonly name: string
+  /** What the table shows in the `request` column. */
+  readonly request: string
   readonly status: number
   /**
    * The failure's code. A success never has one.
    * @default "HTTP_ERROR" when `status` is not 2xx
    */
-  readonly code?: ErrorCode
+  readonly code?: string
   /** Further checks on the response: a description of what is wrong, or `undefined`. */
-  readonly check?: (response: ApiResponse<A>) => string | undefined
+  readonly check?: (response: Outcome) => string | undefined
 }
 
 export class StepFailed extends Data.TaggedError("StepFailed")<{
@@ -27,17 +50,6 @@ export class StepFailed extends Data.TaggedError("StepFailed")<{
     return `Step ${this.step} "${this.name}" went wrong: ${this.reason}`
   }
 }
-
-/**
- * The login answer, as both stories decode it: the session id arrives `Redacted`, so it prints as
- * `<redacted>` and cannot be logged by mistake.
- */
-export const LoginData = Schema.Struct({
-  user_id: Schema.String,
-  name: Schema.String,
-  user_type: Schema.String,
-  session_id: Schema.Redacted(Schema.String)
-})
 
 /** Session ids are secrets: only their first characters are ever printed. */
 export const mask = (id: string): string => `${id.slice(0, 6)}…`
@@ -76,7 +88,7 @@ const hideSessionIds = (key: string, value: unknown) =>
   key === "session_id" && typeof value === "string" && value !== "<redacted>" ? mask(value) : value
 
 /** A short, secret-free rendering of what came back. */
-const summary = (response: ApiResponse<unknown>): string => {
+const summary = (response: Outcome): string => {
   if (!response.success) return `error: ${response.error ?? ""}`
   const { data, meta, message } = response
   const paging =
@@ -96,7 +108,7 @@ const readable = (request: string) => {
   }
 }
 
-const mismatch = <A>(response: ApiResponse<A>, expected: Expected<A>): string | undefined => {
+const mismatch = (response: Outcome, expected: Step): string | undefined => {
   const got = `got ${response.status}${response.code ? ` ${response.code}` : ""}`
   if (response.status !== expected.status) return `expected status ${expected.status}, ${got}`
   if (response.success !== (expected.status >= 200 && expected.status < 300)) {
@@ -110,7 +122,7 @@ const mismatch = <A>(response: ApiResponse<A>, expected: Expected<A>): string | 
 /** A check that the response's `data` holds `expected` under `key`. */
 export const dataHas =
   (key: string, expected: unknown) =>
-  (response: ApiResponse<unknown>): string | undefined => {
+  (response: Outcome): string | undefined => {
     const data = response.data as Record<string, unknown> | undefined
     return data?.[key] === expected
       ? undefined
@@ -120,7 +132,7 @@ export const dataHas =
 /** A check that the failure's `error` is exactly `expected`. */
 export const errorIs =
   (expected: string) =>
-  (response: ApiResponse<unknown>): string | undefined =>
+  (response: Outcome): string | undefined =>
     response.error === expected
       ? undefined
       : `expected error ${JSON.stringify(expected)}, got ${JSON.stringify(response.error)}`
@@ -139,7 +151,7 @@ export const cookieRequest = (sessionId: string, crossSite: boolean) => ({
 /** A check on the number of products found. */
 export const totalIs =
   (total: number) =>
-  (response: ApiResponse<unknown>): string | undefined =>
+  (response: Outcome): string | undefined =>
     response.meta?.total === total
       ? undefined
       : `expected ${total} products, got ${response.meta?.total}`
@@ -148,7 +160,7 @@ export const totalIs =
  * A step's result column: most steps expect a refusal (a guard saying no, a timeout), and those read
  * as such, not as failures; only a step that got something else is marked `UNEXPECTED`.
  */
-const resultOf = (response: ApiResponse<unknown>, mismatched: string | undefined) => {
+const resultOf = (response: Outcome, mismatched: string | undefined) => {
   if (mismatched !== undefined) return "UNEXPECTED"
   if (response.success) return "ok"
   return response.code === "HTTP_ERROR" ? "refused as expected" : "failed as expected"
@@ -161,12 +173,9 @@ export const makeStory = (title: string) => {
   console.log(row(COLUMNS.map(([name]) => name)))
   console.log(row(COLUMNS.map(([, width]) => "-".repeat(width || 60))))
   return {
-    step: <A>(
-      name: string,
-      request: string,
-      response: ApiResponse<A>,
-      expected: Expected<A>
-    ): ApiResponse<A> => {
+    /** Prints the step's row; `request` replaces the step's own (a URL the code built, say). */
+    step: <R extends Outcome>(expected: Step, response: R, request = expected.request): R => {
+      const { name } = expected
       const n = ++count
       const status = String(response.status)
       const reason = mismatch(response, expected)
@@ -179,10 +188,17 @@ export const makeStory = (title: string) => {
   }
 }
 
-/** What the Promise facade would have answered for a failure of the Effect API. */
-export const asApiResponse = (error: SvcError): ApiFailure => ({
-  success: false,
-  status: error._tag === "HttpError" || error._tag === "DecodeError" ? error.status : 0,
+/**
+ * What the Promise facade would have answered for a failure of the Effect API: an `SvcError` of
+ * either line (`status` is the response's, on the errors that came with one, else `0`).
+ */
+export const asApiResponse = <Code extends string>(error: {
+  readonly message: string
+  readonly code: Code
+  readonly status?: number | undefined
+}) => ({
+  success: false as const,
+  status: error.status ?? 0,
   error: error.message,
   code: error.code
 })

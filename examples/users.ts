@@ -4,7 +4,6 @@
  * so that the answer takes as long whether or not the email exists.
  */
 import { randomBytes, scrypt, scryptSync, timingSafeEqual } from "node:crypto"
-import type { SessionDataInput } from "svc-sdk/v3/Auth"
 
 export interface User {
   readonly user_id: string
@@ -81,8 +80,11 @@ export const authenticate = async (email: string, password: string): Promise<Use
   return known !== undefined && timingSafeEqual(hash, credentials.hash) ? known.user : undefined
 }
 
-/** What the session store keeps for a logged-in user: what the guards check, nothing secret. */
-export const sessionOf = (user: User): SessionDataInput => ({
+/**
+ * What the session store keeps for a logged-in user: what the guards check, nothing secret (a
+ * `SessionDataInput` of `svc-sdk/Auth` and of `svc-sdk/v3/Auth` alike).
+ */
+export const sessionOf = (user: User) => ({
   user_id: user.user_id,
   email: user.email,
   name: user.name,

@@ -1,7 +1,8 @@
 /**
- * The demo story as an Effect program: `yield* SvcClient` gives the Effect API, where a request
- * succeeds with an `ApiResponse` or fails with a typed `SvcError` (`HttpError`, `TimeoutError`, …).
- * The transport is a layer you choose; here undici, the fastest on Node.
+ * The demo story as an Effect program on Effect 3 (`svc-sdk/v3`; `../demo-effect.ts` is the same on
+ * Effect 4): `yield* SvcClient` gives the Effect API, where a request succeeds with an
+ * `ApiResponse` or fails with a typed `SvcError` (`HttpError`, `TimeoutError`, …). The transport is
+ * a layer you choose; here undici, the fastest on Node.
  *
  * Run alone with `npm run demo -- --effect`.
  */
@@ -11,18 +12,23 @@ import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import { between, inOp, lte } from "svc-sdk/Query"
 import { type ApiResponse, SvcClient, type SvcError } from "svc-sdk/v3"
-import { launch } from "./server.js"
+import { asApiResponse, cookieRequest, makeStory, type Step, type StepFailed } from "../steps.js"
 import {
-  asApiResponse,
-  cookieRequest,
-  dataHas,
-  type Expected,
-  errorIs,
-  LoginData,
-  makeStory,
-  type StepFailed,
-  totalIs
-} from "./steps.js"
+  ALICE,
+  BOB,
+  BROWSE,
+  CAROL,
+  FLAKY,
+  type Login,
+  loggedIn,
+  MALFORMED_QUERY,
+  SEARCH,
+  SLOW,
+  STEPS,
+  WRONG_PASSWORD
+} from "../story.js"
+import { LoginData } from "./login.js"
+import { launch } from "./server.js"
 
 const story = (baseUrl: string) =>
   Effect.gen(function* () {
@@ -31,124 +37,75 @@ const story = (baseUrl: string) =>
 
     /** Records a request's outcome; a typed failure is shown as the facade would show it. */
     const expect =
-      <A>(name: string, request: string, expected: Expected<A>) =>
-      (self: Effect.Effect<ApiResponse<A>, SvcError>): Effect.Effect<ApiResponse<A>, StepFailed> =>
+      (expected: Step, request?: string) =>
+      <A>(
+        self: Effect.Effect<ApiResponse<A>, SvcError>
+      ): Effect.Effect<ApiResponse<A>, StepFailed> =>
         self.pipe(
-          Effect.catchAll((error) => Effect.succeed(asApiResponse(error))),
+          Effect.catchAll((error) => Effect.succeed<ApiResponse<A>>(asApiResponse(error))),
           Effect.flatMap((response) =>
             Effect.try({
-              try: () => step(name, request, response, expected),
+              try: () => step(expected, response, request),
               catch: (error) => error as StepFailed
             })
           )
         )
 
     /** Logs in and keeps the (decoded, `Redacted`) session id for the next requests. */
-    const login = (who: string, email: string, password: string) =>
-      client.post("/login", { email, password }, { schema: LoginData }).pipe(
-        expect(`${who} logs in`, "POST /login", { status: 200 }),
-        Effect.tap((response) =>
-          response.success ? client.setSessionId(response.data.session_id) : Effect.void
-        ),
-        Effect.map((response) => (response.success ? Redacted.value(response.data.session_id) : ""))
-      )
+    const login = (user: Login) =>
+      client
+        .post("/login", { email: user.email, password: user.password }, { schema: LoginData })
+        .pipe(
+          expect(loggedIn(user)),
+          Effect.tap((response) =>
+            response.success ? client.setSessionId(response.data.session_id) : Effect.void
+          ),
+          Effect.map((response) =>
+            response.success ? Redacted.value(response.data.session_id) : ""
+          )
+        )
 
     const cheap = client
       .query("/products")
-      .where("category", inOp(["electronics", "office"]))
-      .where("price", lte(50))
+      .where("category", inOp(BROWSE.categories))
+      .where("price", lte(BROWSE.maxPrice))
       .sort("price", "desc")
-      .limit(4)
-    yield* cheap.get().pipe(
-      expect("Guest browses with filters", `GET ${cheap.toURL()}`, {
-        status: 200,
-        check: totalIs(7)
-      })
-    )
+      .limit(BROWSE.limit)
+    yield* cheap.get().pipe(expect(STEPS.browse, `GET ${cheap.toURL()}`))
+    const search = client
+      .query("/products")
+      .search(SEARCH.text)
+      .where("stock", between(...SEARCH.stock))
+      .page(SEARCH.page)
+      .limit(SEARCH.limit)
+    yield* search.get().pipe(expect(STEPS.search, `GET ${search.toURL()}`))
+    yield* client.get(MALFORMED_QUERY).pipe(expect(STEPS.malformed))
+    yield* client.get("/me").pipe(expect(STEPS.guestMe))
+    yield* client.post("/login", WRONG_PASSWORD).pipe(expect(STEPS.wrongPassword))
 
-    const search = client.query("/products").search("desk").where("stock", between(1, 100))
-    const page2 = search.page(2).limit(2)
-    yield* page2
-      .get()
-      .pipe(
-        expect("Guest searches, page 2", `GET ${page2.toURL()}`, { status: 200, check: totalIs(3) })
-      )
+    yield* login(BOB)
+    yield* client.get("/me").pipe(expect(STEPS.bobMe))
+    yield* client.delete("/products/3").pipe(expect(STEPS.bobDeletes))
+    yield* client.get("/admin/stats").pipe(expect(STEPS.bobStats))
+    yield* client.post("/logout").pipe(expect(STEPS.bobLogsOut))
+    yield* client.get("/me").pipe(expect(STEPS.bobRevoked))
 
-    const malformed = "/products?price[approx]=10"
-    yield* client
-      .get(malformed)
-      .pipe(expect("Malformed query is refused", `GET ${malformed}`, { status: 400 }))
-    yield* client.get("/me").pipe(expect("Guest asks who they are", "GET /me", { status: 401 }))
-    yield* client
-      .post("/login", { email: "bob@example.com", password: "guess" })
-      .pipe(expect("Login with a wrong password", "POST /login", { status: 401 }))
+    yield* login(CAROL)
+    yield* client.delete("/products/4").pipe(expect(STEPS.carolDeletes))
 
-    yield* login("Bob (editor)", "bob@example.com", "bob-secret")
-    yield* client
-      .get("/me")
-      .pipe(
-        expect("Bob asks who he is", "GET /me", { status: 200, check: dataHas("user_id", "u-bob") })
-      )
-    yield* client.delete("/products/3").pipe(
-      expect("Bob deletes a product", "DELETE /products/3", {
-        status: 200,
-        check: dataHas("name", "USB-C Hub")
-      })
-    )
-    yield* client
-      .get("/admin/stats")
-      .pipe(expect("Bob opens admin stats", "GET /admin/stats", { status: 403 }))
-    yield* client.post("/logout").pipe(expect("Bob logs out", "POST /logout", { status: 200 }))
-    // The client still holds the revoked id: the server must now refuse it.
-    yield* client
-      .get("/me")
-      .pipe(expect("Bob's old session is rejected", "GET /me", { status: 401 }))
+    const alice = yield* login(ALICE)
+    yield* client.get("/admin/stats").pipe(expect(STEPS.aliceStats))
+    // Her browser sends her session cookie by itself, from another site's page too.
+    const forged = { includeSession: false, headers: cookieRequest(alice, true) }
+    yield* client.delete("/products/5", forged).pipe(expect(STEPS.crossSite))
+    const own = { includeSession: false, headers: cookieRequest(alice, false) }
+    yield* client.delete("/products/5", own).pipe(expect(STEPS.sameSite))
 
-    yield* login("Carol (viewer)", "carol@example.com", "carol-secret")
-    yield* client
-      .delete("/products/4")
-      .pipe(expect("Carol deletes a product", "DELETE /products/4", { status: 403 }))
-
-    const alice = yield* login("Alice (admin)", "alice@example.com", "alice-secret")
-    yield* client.get("/admin/stats").pipe(
-      expect("Alice opens admin stats", "GET /admin/stats", {
-        status: 200,
-        check: dataHas("products", 23)
-      })
-    )
-
-    // Her browser also holds the session as a cookie, sent by itself even when another site's page
-    // makes the request: the guards refuse such a state-changing request before any lookup.
-    const noSession = { includeSession: false } as const
-    yield* client.delete("/products/5", { ...noSession, headers: cookieRequest(alice, true) }).pipe(
-      expect("Cross-site delete, her cookie", "DELETE /products/5 · from evil.example", {
-        status: 403,
-        check: errorIs("Cross-site request refused")
-      })
-    )
-    yield* client
-      .delete("/products/5", { ...noSession, headers: cookieRequest(alice, false) })
-      .pipe(
-        expect("Same-site delete, her cookie", "DELETE /products/5 · from her page", {
-          status: 200
-        })
-      )
-
-    // A GET is retried on timeout: 3 tries of 200 ms each (with backoff between), then TIMEOUT. A
-    // `Duration` here; a `retrySchedule` (a `Schedule`) would replace the retry's timing and count.
-    yield* client.get("/slow", { params: { ms: 1_000 }, timeout: "200 millis" }).pipe(
-      expect("Slow answer times out (3 tries)", "GET /slow?ms=1000 · timeout 200 ms", {
-        status: 0,
-        code: "TIMEOUT"
-      })
-    )
-    // The server fails twice with 503; the client's default retry makes the third attempt succeed.
-    yield* client.get("/flaky", { params: { key: "story", failures: 2 } }).pipe(
-      expect("503 twice, the retry succeeds", "GET /flaky?key=story", {
-        status: 200,
-        check: dataHas("attempts", 3)
-      })
-    )
+    // A GET is retried on timeout, and on 503. A `Duration` here; a `retrySchedule` (a `Schedule`)
+    // would replace the retry's timing and count.
+    const timeout = `${SLOW.timeout} millis` as const
+    yield* client.get("/slow", { params: { ms: SLOW.ms }, timeout }).pipe(expect(STEPS.slow))
+    yield* client.get("/flaky", { params: FLAKY }).pipe(expect(STEPS.flaky))
     yield* client.clearSession()
   })
 

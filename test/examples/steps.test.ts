@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest"
 import { asApiResponse, dataHas, makeStory, StepFailed, totalIs } from "../../examples/steps.js"
-import { HttpError, TimeoutError } from "../../src/v3/Client/SvcError.js"
+import { HttpError, ResponseTooLargeError, TimeoutError } from "../../src/v3/Client/SvcError.js"
 
 const ID = "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcde"
 
@@ -24,7 +24,10 @@ describe("makeStory", () => {
       data: { user_id: "u1", session_id: ID }
     }
     expect(
-      step("Log in", "POST /login", response, { status: 200, check: dataHas("user_id", "u1") })
+      step(
+        { name: "Log in", request: "POST /login", status: 200, check: dataHas("user_id", "u1") },
+        response
+      )
     ).toBe(response)
     const failure = {
       success: false,
@@ -32,19 +35,14 @@ describe("makeStory", () => {
       error: "Session ID required",
       code: "HTTP_ERROR"
     } as const
-    step("Ask who", "GET /me", failure, { status: 401 })
+    step({ name: "Ask who", request: "GET /nobody", status: 401 }, failure, "GET /me")
     const output = printed()
     expect(output).toContain("A story")
     expect(output).toMatch(/1\s+Log in\s+200\s+ok\s+POST \/login/)
     expect(output).toMatch(/2\s+Ask who\s+401\s+refused as expected HTTP_ERROR\s+GET \/me/)
     step(
-      "Wait",
-      "GET /slow",
-      { success: false, status: 0, error: "late", code: "TIMEOUT" },
-      {
-        status: 0,
-        code: "TIMEOUT"
-      }
+      { name: "Wait", request: "GET /slow", status: 0, code: "TIMEOUT" },
+      { success: false, status: 0, error: "late", code: "TIMEOUT" }
     )
     expect(printed()).toMatch(/3\s+Wait\s+0\s+failed as expected\s+TIMEOUT\s+GET \/slow/)
     expect(printed()).not.toMatch(/[✗✓]/)
@@ -76,10 +74,10 @@ describe("makeStory", () => {
     ]
   ] as const)("throws StepFailed naming the step: %j", (response, expected, reason) => {
     const { step } = makeStory("A story")
-    step("First", "GET /", { success: true, status: 200, data: undefined }, { status: 200 })
+    step({ name: "First", request: "GET /", status: 200 }, { success: true, status: 200 })
     const failed = (() => {
       try {
-        step("Second", "GET /x", response, expected)
+        step({ name: "Second", request: "GET /x", ...expected }, response)
       } catch (error) {
         return error
       }
@@ -105,5 +103,8 @@ describe("asApiResponse", () => {
       error: "Request timed out after 200 ms",
       code: "TIMEOUT"
     })
+    // the facade keeps the status of a response that came, as with RESPONSE_TOO_LARGE
+    const tooLarge = new ResponseTooLargeError({ maxResponseBytes: 10, status: 200 })
+    expect(asApiResponse(tooLarge)).toMatchObject({ status: 200, code: "RESPONSE_TOO_LARGE" })
   })
 })

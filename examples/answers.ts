@@ -1,0 +1,164 @@
+/**
+ * What the demo app answers, written once for both Effect lines' routers (`app.ts` on Effect 4,
+ * `v3/app.ts` on Effect 3). An answer is a status and a JSON body; each line's app reads the
+ * request, calls these and turns the answer into its own `HttpServerResponse`. Only what both
+ * Effects spell the same is used here (`Schema`).
+ */
+import * as Schema from "effect/Schema"
+import { QueryParseError } from "svc-sdk/Query"
+import { answerQuery, type Product, ProductQueryError } from "./products.js"
+import type { User } from "./users.js"
+
+/** A status and the JSON body that goes with it. */
+export interface Answer {
+  readonly status: number
+  readonly body: unknown
+}
+
+/** Error bodies have the same shape as the guards' own: `{"error": "..."}`. */
+export const failWith = (status: number, error: string): Answer => ({ status, body: { error } })
+
+/** Success bodies are envelopes, which the client lifts into its `ApiResponse`. */
+export const succeedWith = (
+  data: unknown,
+  extra: { readonly message?: string; readonly meta?: unknown } = {}
+): Answer => ({ status: 200, body: { success: true, data, ...extra } })
+
+/** The cookie that holds the session id in a browser. */
+export const SESSION_COOKIE = "session_id"
+
+/** The session cookie: invisible to page scripts (`HttpOnly`), not sent on cross-site posts. */
+export const COOKIE = { httpOnly: true, sameSite: "lax", path: "/" } as const
+
+export const NOT_FOUND = failWith(404, "Not found")
+
+/** A store failure outside the guards (which answer 500 themselves): login, logout. */
+export const STORE_UNAVAILABLE = failWith(500, "Session store unavailable")
+
+export const LoginBody = Schema.Struct({ email: Schema.String, password: Schema.String })
+
+export const BAD_LOGIN_BODY = failWith(400, 'Expected a JSON body {"email", "password"}')
+
+/** One answer for an unknown email and a wrong password. */
+export const WRONG_CREDENTIALS = failWith(401, "Invalid email or password")
+
+/** The id goes in the body too, for clients without cookies (they call `setSessionId`). */
+export const welcome = ({ user_id, name, user_type }: User, sessionId: string): Answer =>
+  succeedWith({ user_id, name, user_type, session_id: sessionId }, { message: `Welcome, ${name}` })
+
+export const LOGGED_OUT = succeedWith(null, { message: "Logged out" })
+
+export const loggedOutEverywhere = (sessions: number): Answer =>
+  succeedWith({ sessions }, { message: "Logged out everywhere" })
+
+/** `/me`: who the session belongs to. */
+export const whoIs = (session: {
+  readonly user_id: string
+  readonly email?: string | undefined
+  readonly name?: string | undefined
+  readonly user_type?: string | undefined
+  readonly permissions?: ReadonlyArray<string> | undefined
+}): Answer => {
+  const { user_id, email, name, user_type, permissions } = session
+  return succeedWith({ user_id, email, name, user_type, permissions })
+}
+
+/**
+ * The id a request authenticated with, read where the guards read it: the `X-Session-Id` header,
+ * the cookie, the `session_id` query parameter.
+ */
+export const presentedSessionId = (request: {
+  readonly url: string
+  readonly headers: Readonly<Record<string, string | undefined>>
+  readonly cookies: Readonly<Record<string, string | undefined>>
+}): string =>
+  request.headers["x-session-id"] ||
+  request.cookies[SESSION_COOKIE] ||
+  urlOf(request.url).searchParams.get("session_id") ||
+  ""
+
+/** A request's URL (servers give the path and query only). */
+export const urlOf = (url: string): URL => new URL(url, "http://localhost")
+
+/**
+ * A page of the catalogue for the query in `url`; a malformed query is a 400 with the parser's
+ * message. `who` is the user's name, `undefined` for a guest.
+ */
+export const productsPage = (
+  products: ReadonlyArray<Product>,
+  url: string,
+  who: string | undefined
+): Answer => {
+  try {
+    const page = answerQuery(products, urlOf(url))
+    const message = who === undefined ? "Browsing as a guest" : `Browsing as ${who}`
+    return succeedWith(page.data, { meta: page.meta, message })
+  } catch (error) {
+    if (error instanceof QueryParseError || error instanceof ProductQueryError) {
+      return failWith(400, error.message)
+    }
+    throw error
+  }
+}
+
+export const PRODUCT_NOT_FOUND = failWith(404, "Product not found")
+
+export const deletedProduct = (product: Product): Answer =>
+  succeedWith(product, { message: `Deleted ${product.name}` })
+
+/** `/admin/stats`: counts and value of the catalogue. */
+export const catalogueStats = (products: ReadonlyArray<Product>): Answer => {
+  const categories: Record<string, number> = {}
+  for (const p of products) categories[p.category] = (categories[p.category] ?? 0) + 1
+  return succeedWith({
+    products: products.length,
+    out_of_stock: products.filter((p) => p.stock === 0).length,
+    inventory_value: products.reduce((sum, p) => sum + p.price * p.stock, 0),
+    categories
+  })
+}
+
+/** An integer query parameter of `url` within `0..max`, else `fallback`. */
+export const intParam = (url: string, name: string, fallback: number, max: number): number => {
+  const value = Number(urlOf(url).searchParams.get(name) ?? fallback)
+  return Number.isInteger(value) && value >= 0 ? Math.min(value, max) : fallback
+}
+
+/** `/slow?ms=`: how long to wait (default 1 s, at most 5 s): the client's timeout is shorter. */
+export const slowDelay = (url: string): number => intParam(url, "ms", 1_000, 5_000)
+
+export const waited = (ms: number): Answer => succeedWith({ waited_ms: ms })
+
+export const MALFORMED_UPLOAD = failWith(400, "Malformed multipart body")
+
+/**
+ * `/files`: reads a `multipart/form-data` upload and answers what it got, each field's value, each
+ * file's name, type and size. Nothing is kept. Never rejects.
+ */
+export const readUpload = async (contentType: string, body: ArrayBuffer): Promise<Answer> => {
+  if (!contentType.startsWith("multipart/form-data")) {
+    return failWith(415, "Expected multipart/form-data")
+  }
+  try {
+    const form = await new Response(body, { headers: { "content-type": contentType } }).formData()
+    const parts = [...form.entries()].map(([field, value]) =>
+      typeof value === "string"
+        ? { field, value }
+        : { field, name: value.name, type: value.type, size: value.size }
+    )
+    return succeedWith(parts, { message: `Received ${parts.length} parts` })
+  } catch {
+    return MALFORMED_UPLOAD
+  }
+}
+
+export const FLAKY_KEY_REQUIRED = failWith(400, 'Query parameter "key" is required')
+
+/** `/flaky?failures=`: how many times a key fails before it succeeds (default 2, at most 5). */
+export const flakyFailures = (url: string): number => intParam(url, "failures", 2, 5)
+
+/** The answer to the `attempt`-th request for a key that fails `failures` times first. */
+export const flakyAnswer = (attempt: number, failures: number): Answer =>
+  attempt <= failures
+    ? failWith(503, `Temporarily unavailable (attempt ${attempt})`)
+    : succeedWith({ attempts: attempt }, { message: `Succeeded on attempt ${attempt}` })

@@ -1,0 +1,186 @@
+/**
+ * The demo app's routes on Effect 4 (`effect/http`, `svc-sdk/Auth`). `HttpRouter` is layer-based:
+ * each route is a layer, and the guards come in both forms. The account routes all need a session,
+ * so `AuthMiddleware.requireAuth()` guards them as router middleware; the catalogue's routes each
+ * wrap their handler in the guard they need (`handler.pipe(requirePermission(...))`). Either way a
+ * handler asks for `CurrentUser` (or `AuthContext`) and never reads a session id itself, except
+ * `/logout`, which must know which one to revoke. Sessions come from a `SessionStore`, checked by
+ * `SessionStore.validator`.
+ *
+ * What each route answers is written once for both lines in `answers.ts`; the Effect 3 app is
+ * `v3/app.ts`.
+ */
+import * as Effect from "effect/Effect"
+import * as HashMap from "effect/HashMap"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Ref from "effect/Ref"
+import {
+  AuthContext,
+  AuthMiddleware,
+  CurrentUser,
+  optionalAuth,
+  requirePermission,
+  requireUserType,
+  SessionStore,
+  type SessionStoreError
+} from "svc-sdk/Auth"
+import {
+  type Answer,
+  BAD_LOGIN_BODY,
+  COOKIE,
+  catalogueStats,
+  deletedProduct,
+  FLAKY_KEY_REQUIRED,
+  flakyAnswer,
+  flakyFailures,
+  LOGGED_OUT,
+  LoginBody,
+  loggedOutEverywhere,
+  MALFORMED_UPLOAD,
+  NOT_FOUND,
+  PRODUCT_NOT_FOUND,
+  presentedSessionId,
+  productsPage,
+  readUpload,
+  SESSION_COOKIE,
+  STORE_UNAVAILABLE,
+  slowDelay,
+  urlOf,
+  WRONG_CREDENTIALS,
+  waited,
+  welcome,
+  whoIs
+} from "./answers.js"
+import { PRODUCTS, type Product } from "./products.js"
+import { authenticate, sessionOf } from "./users.js"
+
+const respond = ({ status, body }: Answer) => HttpServerResponse.jsonUnsafe(body, { status })
+
+/** A store that fails outside the guards (login, logout) makes a 500, not a crash. */
+const orStoreUnavailable = <R>(
+  self: Effect.Effect<HttpServerResponse.HttpServerResponse, SessionStoreError, R>
+) => Effect.catchTag(self, "SessionStoreError", () => Effect.succeed(respond(STORE_UNAVAILABLE)))
+
+const login = Effect.gen(function* () {
+  const body = yield* Effect.option(HttpServerRequest.schemaBodyJson(LoginBody))
+  if (Option.isNone(body)) return respond(BAD_LOGIN_BODY)
+  const user = yield* Effect.promise(() => authenticate(body.value.email, body.value.password))
+  if (user === undefined) return respond(WRONG_CREDENTIALS)
+  const sessions = yield* SessionStore
+  const id = Redacted.value(yield* sessions.create(sessionOf(user)))
+  return respond(welcome(user, id)).pipe(
+    HttpServerResponse.setCookieUnsafe(SESSION_COOKIE, id, COOKIE)
+  )
+}).pipe(orStoreUnavailable)
+
+const logout = Effect.gen(function* () {
+  const id = presentedSessionId(yield* HttpServerRequest.HttpServerRequest)
+  yield* Effect.flatMap(SessionStore, (sessions) => sessions.revoke(Redacted.make(id)))
+  return respond(LOGGED_OUT).pipe(HttpServerResponse.expireCookieUnsafe(SESSION_COOKIE, COOKIE))
+}).pipe(orStoreUnavailable)
+
+/** Sign out everywhere: every session of the user, on every instance sharing the store. */
+const logoutEverywhere = Effect.gen(function* () {
+  const { user_id } = yield* CurrentUser
+  const ended = yield* Effect.flatMap(SessionStore, (sessions) => sessions.revokeUser(user_id))
+  return respond(loggedOutEverywhere(ended)).pipe(
+    HttpServerResponse.expireCookieUnsafe(SESSION_COOKIE, COOKIE)
+  )
+}).pipe(orStoreUnavailable)
+
+const me = Effect.map(CurrentUser, ({ session }) => respond(whoIs(session)))
+
+/** The routes for a signed-in user, all behind one `requireAuth` router middleware. */
+const AccountRoutes = Layer.mergeAll(
+  HttpRouter.add("POST", "/logout", logout),
+  HttpRouter.add("POST", "/logout/all", logoutEverywhere),
+  HttpRouter.add("GET", "/me", me)
+).pipe(Layer.provide(AuthMiddleware.requireAuth().layer))
+
+const listProducts = (catalogue: Ref.Ref<ReadonlyArray<Product>>) =>
+  Effect.gen(function* () {
+    const who = yield* AuthContext
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const products = yield* Ref.get(catalogue)
+    return respond(productsPage(products, request.url, who.is_guest ? undefined : who.session.name))
+  }).pipe(optionalAuth())
+
+const deleteProduct = (catalogue: Ref.Ref<ReadonlyArray<Product>>) =>
+  Effect.gen(function* () {
+    const id = Number((yield* HttpRouter.params).id)
+    const products = yield* Ref.get(catalogue)
+    const product = products.find((p) => p.id === id)
+    if (product === undefined) return respond(PRODUCT_NOT_FOUND)
+    yield* Ref.set(
+      catalogue,
+      products.filter((p) => p !== product)
+    )
+    return respond(deletedProduct(product))
+  }).pipe(requirePermission("products:delete"))
+
+const adminStats = (catalogue: Ref.Ref<ReadonlyArray<Product>>) =>
+  Effect.map(Ref.get(catalogue), (products) => respond(catalogueStats(products))).pipe(
+    requireUserType(["admin"])
+  )
+
+/** The catalogue (deletions last as long as the server), each route with its own guard. */
+const CatalogueRoutes = HttpRouter.addAll(
+  Effect.map(Ref.make(PRODUCTS), (catalogue) => [
+    HttpRouter.route("GET", "/products", listProducts(catalogue)),
+    HttpRouter.route("DELETE", "/products/:id", deleteProduct(catalogue)),
+    HttpRouter.route("GET", "/admin/stats", adminStats(catalogue))
+  ])
+)
+
+/** Answers after `ms` milliseconds (at most 5 s): the client's timeout is shorter. */
+const slow = Effect.gen(function* () {
+  const ms = slowDelay((yield* HttpServerRequest.HttpServerRequest).url)
+  yield* Effect.sleep(ms)
+  return respond(waited(ms))
+})
+
+/** Reads a `multipart/form-data` upload and answers what it got. Nothing is kept. */
+const upload = Effect.gen(function* () {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const body = yield* request.arrayBuffer
+  const type = request.headers["content-type"] ?? ""
+  return respond(yield* Effect.promise(() => readUpload(type, body)))
+}).pipe(Effect.catch(() => Effect.succeed(respond(MALFORMED_UPLOAD))))
+
+/**
+ * Fails with 503 the first `failures` times a `key` is asked for, then succeeds and says how many
+ * attempts it took: the client's retry is what makes it succeed.
+ */
+const flaky = (attempts: Ref.Ref<HashMap.HashMap<string, number>>) =>
+  Effect.gen(function* () {
+    const { url } = yield* HttpServerRequest.HttpServerRequest
+    const key = urlOf(url).searchParams.get("key")
+    if (!key) return respond(FLAKY_KEY_REQUIRED)
+    const attempt = yield* Ref.modify(attempts, (counts) => {
+      const next = Option.getOrElse(HashMap.get(counts, key), () => 0) + 1
+      return [next, HashMap.set(counts, key, next)] as const
+    })
+    return respond(flakyAnswer(attempt, flakyFailures(url)))
+  })
+
+/** Routes open to anyone: login, and the endpoints that show the client's timeout and retry. */
+const OpenRoutes = HttpRouter.addAll(
+  Effect.map(Ref.make(HashMap.empty<string, number>()), (attempts) => [
+    HttpRouter.route("POST", "/login", login),
+    HttpRouter.route("GET", "/slow", slow),
+    HttpRouter.route("POST", "/files", upload),
+    HttpRouter.route("GET", "/flaky", flaky(attempts))
+  ])
+)
+
+/** Anything else: 404 with the same body shape as every other error. */
+const NotFound = HttpRouter.add("*", "*", respond(NOT_FOUND))
+
+/**
+ * The app: its routes as one layer, for `HttpRouter.serve`. Its handlers need `SessionStore` and
+ * its guards a `SessionValidator` (see `sessions.ts`).
+ */
+export const AppRoutes = Layer.mergeAll(AccountRoutes, CatalogueRoutes, OpenRoutes, NotFound)

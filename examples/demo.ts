@@ -1,0 +1,95 @@
+/**
+ * `npm run demo` on the Effect 4 line (`svc-sdk`; `v3/demo.ts` is the same on Effect 3): starts
+ * the demo server, tells the story of `story.ts` with the Promise facade (`createSvc`), then as an
+ * Effect program (`yield* SvcClient`, see `demo-effect.ts`), each against a fresh server. The two
+ * make the same requests with the same options and print the same table: only the code differs.
+ * Every step prints its `ApiResponse` and checks what it expected (a refusal it expected reads
+ * "refused as expected"); the first surprise ends the demo with exit code 1 and the step's name.
+ */
+import { pathToFileURL } from "node:url"
+import * as Redacted from "effect/Redacted"
+import { createSvc } from "svc-sdk"
+import { between, inOp, lte } from "svc-sdk/Query"
+import { runEffectStory } from "./demo-effect.js"
+import { LoginData } from "./login.js"
+import type { Product } from "./products.js"
+import { startServer } from "./server.js"
+import { cookieRequest, makeStory } from "./steps.js"
+import { runStories } from "./stories.js"
+import {
+  ALICE,
+  BOB,
+  BROWSE,
+  CAROL,
+  FLAKY,
+  type Login,
+  loggedIn,
+  MALFORMED_QUERY,
+  SEARCH,
+  SLOW,
+  STEPS,
+  WRONG_PASSWORD
+} from "./story.js"
+
+/** The story, told with the Promise facade: no request ever throws, each resolves to an ApiResponse. */
+export const runPromiseStory = async (baseUrl: string): Promise<void> => {
+  const { step } = makeStory(`Promise facade: createSvc("${baseUrl}")`)
+  const svc = createSvc(baseUrl, { timeout: 5_000 })
+
+  /** Logs in and keeps the session id for the next requests (sent as `X-Session-Id`). */
+  const login = async (user: Login) => {
+    const { email, password } = user
+    const response = await svc.post("/login", { email, password }, { schema: LoginData })
+    step(loggedIn(user), response)
+    if (!response.success) return ""
+    const id = Redacted.value(response.data.session_id)
+    await svc.setSessionId(id)
+    return id
+  }
+
+  const cheap = svc
+    .query<Array<Product>>("/products")
+    .where("category", inOp(BROWSE.categories))
+    .where("price", lte(BROWSE.maxPrice))
+    .sort("price", "desc")
+    .limit(BROWSE.limit)
+  step(STEPS.browse, await cheap.get(), `GET ${cheap.toURL()}`)
+  const search = svc
+    .query("/products")
+    .search(SEARCH.text)
+    .where("stock", between(...SEARCH.stock))
+    .page(SEARCH.page)
+    .limit(SEARCH.limit)
+  step(STEPS.search, await search.get(), `GET ${search.toURL()}`)
+  step(STEPS.malformed, await svc.get(MALFORMED_QUERY))
+  step(STEPS.guestMe, await svc.get("/me"))
+  step(STEPS.wrongPassword, await svc.post("/login", WRONG_PASSWORD))
+
+  await login(BOB)
+  step(STEPS.bobMe, await svc.get("/me"))
+  step(STEPS.bobDeletes, await svc.delete("/products/3"))
+  step(STEPS.bobStats, await svc.get("/admin/stats"))
+  step(STEPS.bobLogsOut, await svc.post("/logout"))
+  step(STEPS.bobRevoked, await svc.get("/me"))
+
+  await login(CAROL)
+  step(STEPS.carolDeletes, await svc.delete("/products/4"))
+
+  const alice = await login(ALICE)
+  step(STEPS.aliceStats, await svc.get("/admin/stats"))
+  // Her browser sends her session cookie by itself, from another site's page too.
+  const browser = createSvc(baseUrl, { includeSession: false, timeout: 5_000 })
+  const forged = { headers: cookieRequest(alice, true) }
+  step(STEPS.crossSite, await browser.delete("/products/5", forged))
+  const own = { headers: cookieRequest(alice, false) }
+  step(STEPS.sameSite, await browser.delete("/products/5", own))
+
+  // A GET is retried on timeout, and on 503.
+  step(STEPS.slow, await svc.get("/slow", { params: { ms: SLOW.ms }, timeout: SLOW.timeout }))
+  step(STEPS.flaky, await svc.get("/flaky", { params: FLAKY }))
+  await svc.clearSession()
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  await runStories({ promise: runPromiseStory, effect: runEffectStory }, startServer)
+}
