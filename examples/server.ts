@@ -13,12 +13,14 @@ import { createServer } from "node:http"
 import { pathToFileURL } from "node:url"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as Cause from "effect/Cause"
 import * as Console from "effect/Console"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import { HttpRouter, HttpServer } from "effect/http"
 import * as Layer from "effect/Layer"
+import * as Runtime from "effect/Runtime"
 import * as Scope from "effect/Scope"
 import { AppRoutes } from "./app.js"
 import { banner, optionsFromCommandLine, type ServerOptions } from "./serverOptions.js"
@@ -64,10 +66,19 @@ export const startServer = async (options?: ServerOptions): Promise<RunningServe
   return { url, close: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
 }
 
+/**
+ * Ctrl-C is how this server stops: exit code 0 then, as on Effect 3 (Effect 4's `runMain` answers
+ * 130 to an interruption).
+ */
+const teardown: Runtime.Teardown = (exit, onExit) =>
+  Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause)
+    ? onExit(0)
+    : Runtime.defaultTeardown(exit, onExit)
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const options = optionsFromCommandLine()
   Effect.gen(function* () {
     yield* Console.log(banner(yield* launch(options), options))
     return yield* Effect.never
-  }).pipe(Effect.scoped, NodeRuntime.runMain)
+  }).pipe(Effect.scoped, NodeRuntime.runMain({ teardown }))
 }
