@@ -6,7 +6,8 @@ import type * as Config from "effect/Config"
 import type * as HttpClientTransport from "./httpClientTransport.js"
 
 /** The `HttpClient` adapter, for the first layer that sends through an `HttpClient`. */
-export const loadAdapter = (): Promise<typeof HttpClientTransport> => import("./httpClientTransport.js")
+export const loadAdapter = (): Promise<typeof HttpClientTransport> =>
+  import("./httpClientTransport.js")
 
 /** A `ConfigError` for a setting the client refused, loading what it needs only then. */
 export const loadConfigError = async (): Promise<(message: string) => Config.ConfigError> => {
