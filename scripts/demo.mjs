@@ -55,7 +55,9 @@ let node = process.execPath
 let version = process.versions.node
 if (choice.node === "fetch") {
   if (!supported) {
-    console.error(`No Node build to fetch for ${process.platform}/${process.arch}: use Node ≥ 22.19`)
+    console.error(
+      `No Node build to fetch for ${process.platform}/${process.arch}: use Node ≥ 22.19`
+    )
     process.exit(1)
   }
   version = OTHER_VERSIONS.at(-1)

@@ -1,13 +1,17 @@
 /**
  * The examples import `svc-sdk` by name, which resolves to `src/` only under the
- * `svc-sdk-source` condition: so the tests run them the way a newcomer does, as child processes
- * (tsx with that condition), and talk to them over loopback.
+ * `svc-sdk-source` condition: so the tests run them the way a newcomer does, through
+ * `npm run demo` and `npm run demo:server` (scripts/demo.mjs, which picks the Effect line), as
+ * child processes on this Node, and talk to them over loopback.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url))
-const TSX = fileURLToPath(new URL("../../node_modules/tsx/dist/cli.mjs", import.meta.url))
+const LAUNCHER = fileURLToPath(new URL("../../scripts/demo.mjs", import.meta.url))
+
+/** The Effect line a demo runs on: 4 (`examples/`, Node ≥ 22.19) or 3 (`examples/v3/`). */
+export type Line = 3 | 4
 
 export interface Finished {
   readonly code: number | null
@@ -27,6 +31,10 @@ export const npmRun = (args: ReadonlyArray<string>): Promise<Finished> =>
     )
   })
 
+/** `npm run demo` on `line`, with the demo's own `args` (`--effect`, `--promise`). */
+export const runDemo = (line: Line, args: ReadonlyArray<string> = []): Promise<Finished> =>
+  npmRun(["demo", "--", "--line", String(line), ...args])
+
 export interface DemoServer {
   readonly url: string
   /** Ctrl-C: resolves with the exit code once the process has ended. */
@@ -39,15 +47,19 @@ const exited = (child: ChildProcess) =>
     else child.once("exit", (code) => resolve(code))
   })
 
-/** Starts `examples/server.ts` on a free port with `args`; resolves with its URL once it listens. */
+/**
+ * Starts the demo server (`npm run demo:server`) of `line` on a free port with `args`; resolves
+ * with its URL once it listens. The Effect 3 line by default, which runs on every Node.
+ */
 export const startDemoServer = (
   args: ReadonlyArray<string> = [],
-  env: Record<string, string> = {}
+  env: Record<string, string> = {},
+  line: Line = 3
 ): Promise<DemoServer> =>
   new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [TSX, "--conditions=svc-sdk-source", "examples/server.ts", "--port", "0", ...args],
+      [LAUNCHER, "server", "--line", String(line), "--port", "0", ...args],
       { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } }
     )
     let output = ""

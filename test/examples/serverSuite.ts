@@ -1,5 +1,6 @@
 /**
- * The demo server, called directly over loopback: login and its cookie, the guards on each route,
+ * The demo server of one Effect line (`server.test.ts` runs it on Effect 3,
+ * `test/v4/examples/server.test.ts` on Effect 4), called directly over loopback: login and its cookie, the guards on each route,
  * product queries read with `parse`, the flaky endpoint, sessions that survive a restart with
  * the file store (and do not with the memory store), and two instances sharing a real Redis.
  */
@@ -8,7 +9,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { REDIS_SERVER, type RedisServer, startRedis } from "../support/redis.js"
-import { type DemoServer, startDemoServer } from "./processes.js"
+import { type DemoServer, type Line, startDemoServer } from "./processes.js"
 
 interface Reply {
   readonly status: number
@@ -39,276 +40,298 @@ const login = (url: string, email: string, password: string) =>
 
 const as = (id: string) => ({ headers: { "x-session-id": id } })
 
-describe("demo server", () => {
-  let server: DemoServer
-  beforeAll(async () => {
-    server = await startDemoServer()
-  }, 90_000)
-  afterAll(async () => {
-    expect(await server.stop()).toBe(0)
-  })
-
-  it("logs in: envelope, a fresh 256-bit id, and the same id as an HttpOnly cookie", async () => {
-    const first = await login(server.url, "bob@example.com", "bob-secret")
-    const second = await login(server.url, "BOB@example.com", "bob-secret")
-    expect(first.status).toBe(200)
-    expect(first.body).toMatchObject({
-      success: true,
-      data: { user_id: "u-bob", name: "Bob", user_type: "editor" },
-      message: "Welcome, Bob"
-    })
-    const id: string = first.body.data.session_id
-    expect(id).toMatch(/^[A-Za-z0-9_-]{43}$/)
-    expect(second.body.data.session_id).not.toBe(id)
-    const cookie = first.headers.get("set-cookie") ?? ""
-    expect(cookie).toContain(`session_id=${id}`)
-    expect(cookie).toMatch(/HttpOnly/)
-    expect(cookie).toMatch(/SameSite=Lax/)
-    expect(cookie).toMatch(/Path=\//)
-  })
-
-  it("refuses a wrong password and an unknown email with the same answer", async () => {
-    const wrong = await login(server.url, "bob@example.com", "bob-secreT")
-    const unknown = await login(server.url, "mallory@example.com", "bob-secret")
-    for (const reply of [wrong, unknown]) {
-      expect(reply.status).toBe(401)
-      expect(reply.body).toEqual({ error: "Invalid email or password" })
-      expect(reply.headers.get("set-cookie")).toBeNull()
-    }
-    const malformed = await call(`${server.url}/login`, { method: "POST", body: { email: 1 } })
-    expect(malformed.status).toBe(400)
-  })
-
-  it("accepts the session from the cookie as a browser sends it", async () => {
-    const { body } = await login(server.url, "carol@example.com", "carol-secret")
-    const me = await call(`${server.url}/me`, {
-      headers: { cookie: `session_id=${body.data.session_id}` }
-    })
-    expect(me.status).toBe(200)
-    expect(me.body.data).toMatchObject({ user_id: "u-carol", permissions: ["products:read"] })
-  })
-
-  it("guards each route with the pinned answers", async () => {
-    const carol = (await login(server.url, "carol@example.com", "carol-secret")).body.data
-      .session_id
-    const alice = (await login(server.url, "alice@example.com", "alice-secret")).body.data
-      .session_id
-    expect((await call(`${server.url}/me`)).body).toEqual({ error: "Session ID required" })
-    expect((await call(`${server.url}/me`, as("not-a-session"))).body).toEqual({
-      error: "Invalid session"
-    })
-    const forbidden = await call(`${server.url}/products/5`, { method: "DELETE", ...as(carol) })
-    expect(forbidden.status).toBe(403)
-    expect(forbidden.body).toEqual({ error: "Permission required: products:delete" })
-    const stats = await call(`${server.url}/admin/stats`, as(carol))
-    expect(stats.body).toEqual({ error: "Insufficient permissions. Required user types: admin" })
-    // Administrators pass every permission check.
-    const deleted = await call(`${server.url}/products/5`, { method: "DELETE", ...as(alice) })
-    expect(deleted.body.data.name).toBe("Noise-Cancelling Headphones")
-    expect(
-      (await call(`${server.url}/products/5`, { method: "DELETE", ...as(alice) })).status
-    ).toBe(404)
-    const after = await call(`${server.url}/admin/stats`, as(alice))
-    expect(after.body.data.products).toBe(23)
-  })
-
-  it("revokes the session at logout", async () => {
-    const id = (await login(server.url, "bob@example.com", "bob-secret")).body.data.session_id
-    const out = await call(`${server.url}/logout`, { method: "POST", ...as(id) })
-    expect(out.status).toBe(200)
-    expect(out.headers.get("set-cookie")).toMatch(/session_id=;.*Max-Age=0/)
-    expect((await call(`${server.url}/me`, as(id))).body).toEqual({ error: "Invalid session" })
-    expect((await call(`${server.url}/logout`, { method: "POST", ...as(id) })).status).toBe(401)
-  })
-
-  it("answers product queries in the wire format, paged in an envelope", async () => {
-    const query =
-      "category=office&price[lte]=40&sale_price[isNull]=true&sort=-price,name&page=1&limit=2"
-    const { status, body } = await call(`${server.url}/products?${query}`)
-    expect(status).toBe(200)
-    expect(body.data.map((p: { name: string }) => p.name)).toEqual(["Laptop Stand", "Desk Mat"])
-    expect(body.meta).toEqual({ page: 1, limit: 2, total: 3, totalPages: 2 })
-    expect(body.message).toBe("Browsing as a guest")
-  })
-
-  it.each([
-    ["name[ilike]=%MUG%", ["Travel Mug"]],
-    ["name[like]=%Mug", ["Travel Mug"]],
-    ["name[startsWith]=Desk", ["Desk Lamp", "Desk Mat"]],
-    ["name[endsWith]=Stand", ["Laptop Stand"]],
-    ["category[notIn]=electronics,office,kitchen,stationery", ["Backpack", "Cable Organiser"]],
-    ["price[between]=300,500", ["Ergonomic Chair", "Standing Desk"]],
-    ["stock[lt]=5&stock[ne]=0", ["Standing Desk"]],
-    ["stock=0", ["USB-C Hub", "Bookshelf Speaker"]],
-    ["price[gte]=249&sale_price[isNotNull]=true", ["27-inch Monitor", "Standing Desk"]],
-    ["category=travel&price[notBetween]=10,20", ["Backpack"]],
-    ["search=DESK&price[gt]=100", ["Standing Desk"]]
-  ])("filters %s", async (query, names) => {
-    const { body } = await call(`${server.url}/products?${query}&sort=id&limit=50`)
-    expect(body.data.map((p: { name: string }) => p.name).sort()).toEqual([...names].sort())
-  })
-
-  it.each([
-    ["price[approx]=1", /unknown operator/],
-    ["colour=red", /Unknown field "colour"/],
-    ["price=cheap", /"price": must be a number/],
-    ["page=0", /"page"/],
-    ["limit=500", /limit must be at most 100/],
-    ["sort=-secret", /Unknown field "secret"/]
-  ])("answers 400 to a malformed query: %s", async (query, message) => {
-    const { status, body } = await call(`${server.url}/products?${query}`)
-    expect(status).toBe(400)
-    expect(Object.keys(body)).toEqual(["error"])
-    expect(body.error).toMatch(message)
-  })
-
-  it("fails /flaky with 503 twice per key, then reports the attempts", async () => {
-    const url = `${server.url}/flaky?key=direct`
-    const statuses = [(await call(url)).status, (await call(url)).status]
-    const third = await call(url)
-    expect(statuses).toEqual([503, 503])
-    expect(third.body).toEqual({
-      success: true,
-      data: { attempts: 3 },
-      message: "Succeeded on attempt 3"
-    })
-  })
-
-  it("answers an upload at /files with its fields and files, and refuses what is not multipart", async () => {
-    const form = new FormData()
-    form.append("title", "Q3 report")
-    form.append("file", new Blob(["%PDF-1.7"], { type: "application/pdf" }), "report.pdf")
-    const uploaded = await fetch(`${server.url}/files`, { method: "POST", body: form })
-    expect(uploaded.status).toBe(200)
-    expect(await uploaded.json()).toEqual({
-      success: true,
-      data: [
-        { field: "title", value: "Q3 report" },
-        { field: "file", name: "report.pdf", type: "application/pdf", size: 8 }
-      ],
-      message: "Received 2 parts"
-    })
-    const json = await call(`${server.url}/files`, { method: "POST", body: { title: "x" } })
-    expect(json).toMatchObject({ status: 415, body: { error: "Expected multipart/form-data" } })
-    const broken = await fetch(`${server.url}/files`, {
-      method: "POST",
-      headers: { "content-type": "multipart/form-data; boundary=x" },
-      body: "not multipart"
-    })
-    expect(broken.status).toBe(400)
-  })
-})
-
-describe("session stores across a restart", () => {
-  it("the file store keeps sessions, without writing ids to disk", async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), "svc-demo-")), "sessions") // created by the store
-    const first = await startDemoServer(["--store", "file", "--dir", dir])
-    const id = (await login(first.url, "bob@example.com", "bob-secret")).body.data.session_id
-    expect(await first.stop()).toBe(0)
-
-    const files = readdirSync(dir)
-    expect(files.length).toBe(2) // the session and the user's index
-    for (const file of files) expect(readFileSync(join(dir, file), "utf8")).not.toContain(id)
-
-    const second = await startDemoServer(["--store", "file", "--dir", dir])
-    try {
-      const me = await call(`${second.url}/me`, as(id))
-      expect(me.status).toBe(200)
-      expect(me.body.data.user_id).toBe("u-bob")
-    } finally {
-      await second.stop()
-    }
-  }, 90_000)
-
-  it("the memory store forgets them", async () => {
-    const first = await startDemoServer()
-    const id = (await login(first.url, "bob@example.com", "bob-secret")).body.data.session_id
-    await first.stop()
-    const second = await startDemoServer()
-    try {
-      expect((await call(`${second.url}/me`, as(id))).status).toBe(401)
-    } finally {
-      await second.stop()
-    }
-  }, 90_000)
-})
-
 const hasRedis = existsSync(REDIS_SERVER)
-if (!hasRedis) console.warn(`Skipping the Redis demo suite: ${REDIS_SERVER} is absent.`)
 
-describe.skipIf(!hasRedis)("two instances on one Redis (--store redis)", () => {
-  let redis: RedisServer
-  let a: DemoServer
-  let b: DemoServer
-  beforeAll(async () => {
-    redis = await startRedis()
-    const env = { REDIS_URL: redis.url }
-    ;[a, b] = await Promise.all([
-      startDemoServer(["--store", "redis"], env),
-      startDemoServer(["--store", "redis"], env)
-    ])
-  }, 90_000)
-  afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()])
-    await redis?.dispose()
-  })
+export const describeServer = (line: Line) => {
+  const start = (args: ReadonlyArray<string> = [], env: Record<string, string> = {}) =>
+    startDemoServer(args, env, line)
 
-  /** `/me` until it answers something other than 500 (the client reconnecting), at most 10 s. */
-  const meOnceConnected = async (url: string, id: string) => {
-    for (let tries = 0; ; tries++) {
-      const me = await call(`${url}/me`, as(id))
-      if (me.status !== 500 || tries === 100) return me
-      await new Promise((done) => setTimeout(done, 100))
-    }
-  }
+  describe(`demo server on the Effect ${line} line`, () => {
+    let server: DemoServer
+    beforeAll(async () => {
+      server = await start()
+    }, 90_000)
+    afterAll(async () => {
+      expect(await server.stop()).toBe(0)
+    })
 
-  it("a login on A is valid on B; a logout on B is refused on A at once", async () => {
-    const id = (await login(a.url, "bob@example.com", "bob-secret")).body.data.session_id
-    const onB = await call(`${b.url}/me`, as(id))
-    expect(onB.status).toBe(200)
-    expect(onB.body.data.user_id).toBe("u-bob")
-    expect((await call(`${b.url}/logout`, { method: "POST", ...as(id) })).status).toBe(200)
-    const onA = await call(`${a.url}/me`, as(id))
-    expect(onA.status).toBe(401)
-    expect(onA.body).toEqual({ error: "Invalid session" })
-  })
+    it("logs in: envelope, a fresh 256-bit id, and the same id as an HttpOnly cookie", async () => {
+      const first = await login(server.url, "bob@example.com", "bob-secret")
+      const second = await login(server.url, "BOB@example.com", "bob-secret")
+      expect(first.status).toBe(200)
+      expect(first.body).toMatchObject({
+        success: true,
+        data: { user_id: "u-bob", name: "Bob", user_type: "editor" },
+        message: "Welcome, Bob"
+      })
+      const id: string = first.body.data.session_id
+      expect(id).toMatch(/^[A-Za-z0-9_-]{43}$/)
+      expect(second.body.data.session_id).not.toBe(id)
+      const cookie = first.headers.get("set-cookie") ?? ""
+      expect(cookie).toContain(`session_id=${id}`)
+      expect(cookie).toMatch(/HttpOnly/)
+      expect(cookie).toMatch(/SameSite=Lax/)
+      expect(cookie).toMatch(/Path=\//)
+    })
 
-  it("logging out everywhere on B ends the user's sessions from both instances", async () => {
-    const first = (await login(a.url, "carol@example.com", "carol-secret")).body.data.session_id
-    const second = (await login(b.url, "carol@example.com", "carol-secret")).body.data.session_id
-    const bob = (await login(a.url, "bob@example.com", "bob-secret")).body.data.session_id
-    const out = await call(`${b.url}/logout/all`, { method: "POST", ...as(second) })
-    expect(out.body.data).toEqual({ sessions: 2 })
-    expect((await call(`${a.url}/me`, as(first))).status).toBe(401)
-    expect((await call(`${a.url}/me`, as(second))).status).toBe(401)
-    expect((await call(`${a.url}/me`, as(bob))).status).toBe(200)
-  })
-
-  it("sessions survive a Redis restart (append-only file on)", async () => {
-    const id = (await login(a.url, "bob@example.com", "bob-secret")).body.data.session_id
-    await redis.stop()
-    await redis.start()
-    const [onA, onB] = [await meOnceConnected(a.url, id), await meOnceConnected(b.url, id)]
-    expect([onA.status, onB.status]).toEqual([200, 200])
-    expect(onA.body.data.user_id).toBe("u-bob")
-  }, 30_000)
-
-  it("Redis down: 500 Authentication service unavailable, never 401 or 200; back when it returns", async () => {
-    const id = (await login(a.url, "bob@example.com", "bob-secret")).body.data.session_id
-    await redis.stop()
-    try {
-      for (const url of [a.url, b.url, a.url]) {
-        const me = await call(`${url}/me`, as(id))
-        expect(me.status).toBe(500)
-        expect(me.body).toEqual({ error: "Authentication service unavailable" })
+    it("refuses a wrong password and an unknown email with the same answer", async () => {
+      const wrong = await login(server.url, "bob@example.com", "bob-secreT")
+      const unknown = await login(server.url, "mallory@example.com", "bob-secret")
+      for (const reply of [wrong, unknown]) {
+        expect(reply.status).toBe(401)
+        expect(reply.body).toEqual({ error: "Invalid email or password" })
+        expect(reply.headers.get("set-cookie")).toBeNull()
       }
-      const guest = await call(`${a.url}/products?limit=1`, as(id))
-      expect(guest.status).toBe(200)
-      expect(guest.body.message).toBe("Browsing as a guest")
-    } finally {
-      await redis.start()
+      const malformed = await call(`${server.url}/login`, { method: "POST", body: { email: 1 } })
+      expect(malformed.status).toBe(400)
+    })
+
+    it("accepts the session from the cookie as a browser sends it", async () => {
+      const { body } = await login(server.url, "carol@example.com", "carol-secret")
+      const me = await call(`${server.url}/me`, {
+        headers: { cookie: `session_id=${body.data.session_id}` }
+      })
+      expect(me.status).toBe(200)
+      expect(me.body.data).toMatchObject({ user_id: "u-carol", permissions: ["products:read"] })
+    })
+
+    it("guards each route with the pinned answers", async () => {
+      const carol = (await login(server.url, "carol@example.com", "carol-secret")).body.data
+        .session_id
+      const alice = (await login(server.url, "alice@example.com", "alice-secret")).body.data
+        .session_id
+      expect((await call(`${server.url}/me`)).body).toEqual({ error: "Session ID required" })
+      expect((await call(`${server.url}/me`, as("not-a-session"))).body).toEqual({
+        error: "Invalid session"
+      })
+      const forbidden = await call(`${server.url}/products/5`, { method: "DELETE", ...as(carol) })
+      expect(forbidden.status).toBe(403)
+      expect(forbidden.body).toEqual({ error: "Permission required: products:delete" })
+      const stats = await call(`${server.url}/admin/stats`, as(carol))
+      expect(stats.body).toEqual({ error: "Insufficient permissions. Required user types: admin" })
+      // Administrators pass every permission check.
+      const deleted = await call(`${server.url}/products/5`, { method: "DELETE", ...as(alice) })
+      expect(deleted.body.data.name).toBe("Noise-Cancelling Headphones")
+      expect(
+        (await call(`${server.url}/products/5`, { method: "DELETE", ...as(alice) })).status
+      ).toBe(404)
+      const after = await call(`${server.url}/admin/stats`, as(alice))
+      expect(after.body.data.products).toBe(23)
+    })
+
+    it("answers 404 with an error body to an unknown route or method", async () => {
+      for (const [method, path] of [
+        ["GET", "/nope"],
+        ["GET", "/logout"],
+        ["PUT", "/products/3"]
+      ] as const) {
+        const reply = await call(`${server.url}${path}`, { method })
+        expect(reply.status).toBe(404)
+        expect(reply.body).toEqual({ error: "Not found" })
+      }
+    })
+
+    it("revokes the session at logout", async () => {
+      const id = (await login(server.url, "bob@example.com", "bob-secret")).body.data.session_id
+      const out = await call(`${server.url}/logout`, { method: "POST", ...as(id) })
+      expect(out.status).toBe(200)
+      expect(out.headers.get("set-cookie")).toMatch(/session_id=;.*Max-Age=0/)
+      expect((await call(`${server.url}/me`, as(id))).body).toEqual({ error: "Invalid session" })
+      expect((await call(`${server.url}/logout`, { method: "POST", ...as(id) })).status).toBe(401)
+    })
+
+    it("answers product queries in the wire format, paged in an envelope", async () => {
+      const query =
+        "category=office&price[lte]=40&sale_price[isNull]=true&sort=-price,name&page=1&limit=2"
+      const { status, body } = await call(`${server.url}/products?${query}`)
+      expect(status).toBe(200)
+      expect(body.data.map((p: { name: string }) => p.name)).toEqual(["Laptop Stand", "Desk Mat"])
+      expect(body.meta).toEqual({ page: 1, limit: 2, total: 3, totalPages: 2 })
+      expect(body.message).toBe("Browsing as a guest")
+    })
+
+    it.each([
+      ["name[ilike]=%MUG%", ["Travel Mug"]],
+      ["name[like]=%Mug", ["Travel Mug"]],
+      ["name[startsWith]=Desk", ["Desk Lamp", "Desk Mat"]],
+      ["name[endsWith]=Stand", ["Laptop Stand"]],
+      ["category[notIn]=electronics,office,kitchen,stationery", ["Backpack", "Cable Organiser"]],
+      ["price[between]=300,500", ["Ergonomic Chair", "Standing Desk"]],
+      ["stock[lt]=5&stock[ne]=0", ["Standing Desk"]],
+      ["stock=0", ["USB-C Hub", "Bookshelf Speaker"]],
+      ["price[gte]=249&sale_price[isNotNull]=true", ["27-inch Monitor", "Standing Desk"]],
+      ["category=travel&price[notBetween]=10,20", ["Backpack"]],
+      ["search=DESK&price[gt]=100", ["Standing Desk"]]
+    ])("filters %s", async (query, names) => {
+      const { body } = await call(`${server.url}/products?${query}&sort=id&limit=50`)
+      expect(body.data.map((p: { name: string }) => p.name).sort()).toEqual([...names].sort())
+    })
+
+    it.each([
+      ["price[approx]=1", /unknown operator/],
+      ["colour=red", /Unknown field "colour"/],
+      ["price=cheap", /"price": must be a number/],
+      ["page=0", /"page"/],
+      ["limit=500", /limit must be at most 100/],
+      ["sort=-secret", /Unknown field "secret"/]
+    ])("answers 400 to a malformed query: %s", async (query, message) => {
+      const { status, body } = await call(`${server.url}/products?${query}`)
+      expect(status).toBe(400)
+      expect(Object.keys(body)).toEqual(["error"])
+      expect(body.error).toMatch(message)
+    })
+
+    it("fails /flaky with 503 twice per key, then reports the attempts", async () => {
+      const url = `${server.url}/flaky?key=direct`
+      const statuses = [(await call(url)).status, (await call(url)).status]
+      const third = await call(url)
+      expect(statuses).toEqual([503, 503])
+      expect(third.body).toEqual({
+        success: true,
+        data: { attempts: 3 },
+        message: "Succeeded on attempt 3"
+      })
+    })
+
+    it("answers an upload at /files with its fields and files, and refuses what is not multipart", async () => {
+      const form = new FormData()
+      form.append("title", "Q3 report")
+      form.append("file", new Blob(["%PDF-1.7"], { type: "application/pdf" }), "report.pdf")
+      const uploaded = await fetch(`${server.url}/files`, { method: "POST", body: form })
+      expect(uploaded.status).toBe(200)
+      expect(await uploaded.json()).toEqual({
+        success: true,
+        data: [
+          { field: "title", value: "Q3 report" },
+          { field: "file", name: "report.pdf", type: "application/pdf", size: 8 }
+        ],
+        message: "Received 2 parts"
+      })
+      const json = await call(`${server.url}/files`, { method: "POST", body: { title: "x" } })
+      expect(json).toMatchObject({ status: 415, body: { error: "Expected multipart/form-data" } })
+      const broken = await fetch(`${server.url}/files`, {
+        method: "POST",
+        headers: { "content-type": "multipart/form-data; boundary=x" },
+        body: "not multipart"
+      })
+      expect(broken.status).toBe(400)
+    })
+  })
+
+  describe(`session stores across a restart (Effect ${line})`, () => {
+    it("the file store keeps sessions, without writing ids to disk", async () => {
+      const dir = join(mkdtempSync(join(tmpdir(), "svc-demo-")), "sessions") // created by the store
+      const first = await start(["--store", "file", "--dir", dir])
+      const id = (await login(first.url, "bob@example.com", "bob-secret")).body.data.session_id
+      expect(await first.stop()).toBe(0)
+
+      const files = readdirSync(dir)
+      expect(files.length).toBe(2) // the session and the user's index
+      for (const file of files) expect(readFileSync(join(dir, file), "utf8")).not.toContain(id)
+
+      const second = await start(["--store", "file", "--dir", dir])
+      try {
+        const me = await call(`${second.url}/me`, as(id))
+        expect(me.status).toBe(200)
+        expect(me.body.data.user_id).toBe("u-bob")
+      } finally {
+        await second.stop()
+      }
+    }, 90_000)
+
+    it("the memory store forgets them", async () => {
+      const first = await start()
+      const id = (await login(first.url, "bob@example.com", "bob-secret")).body.data.session_id
+      await first.stop()
+      const second = await start()
+      try {
+        expect((await call(`${second.url}/me`, as(id))).status).toBe(401)
+      } finally {
+        await second.stop()
+      }
+    }, 90_000)
+  })
+
+  if (!hasRedis) console.warn(`Skipping the Redis demo suite: ${REDIS_SERVER} is absent.`)
+  describe.skipIf(!hasRedis)(`two instances on one Redis (--store redis, Effect ${line})`, () => {
+    let redis: RedisServer
+    let a: DemoServer
+    let b: DemoServer
+    beforeAll(async () => {
+      redis = await startRedis()
+      const env = { REDIS_URL: redis.url }
+      ;[a, b] = await Promise.all([
+        start(["--store", "redis"], env),
+        start(["--store", "redis"], env)
+      ])
+    }, 90_000)
+    afterAll(async () => {
+      await Promise.all([a?.stop(), b?.stop()])
+      await redis?.dispose()
+    })
+
+    /** `/me` until it answers something other than 500 (the client reconnecting), at most 10 s. */
+    const meOnceConnected = async (url: string, id: string) => {
+      for (let tries = 0; ; tries++) {
+        const me = await call(`${url}/me`, as(id))
+        if (me.status !== 500 || tries === 100) return me
+        await new Promise((done) => setTimeout(done, 100))
+      }
     }
-    const back = await meOnceConnected(a.url, id)
-    expect(back.status).toBe(200)
-  }, 30_000)
-})
+
+    it("a login on A is valid on B; a logout on B is refused on A at once", async () => {
+      const id = (await login(a.url, "bob@example.com", "bob-secret")).body.data.session_id
+      const onB = await call(`${b.url}/me`, as(id))
+      expect(onB.status).toBe(200)
+      expect(onB.body.data.user_id).toBe("u-bob")
+      expect((await call(`${b.url}/logout`, { method: "POST", ...as(id) })).status).toBe(200)
+      const onA = await call(`${a.url}/me`, as(id))
+      expect(onA.status).toBe(401)
+      expect(onA.body).toEqual({ error: "Invalid session" })
+    })
+
+    it("logging out everywhere on B ends the user's sessions from both instances", async () => {
+      const first = (await login(a.url, "carol@example.com", "carol-secret")).body.data.session_id
+      const second = (await login(b.url, "carol@example.com", "carol-secret")).body.data.session_id
+      const bob = (await login(a.url, "bob@example.com", "bob-secret")).body.data.session_id
+      const out = await call(`${b.url}/logout/all`, { method: "POST", ...as(second) })
+      expect(out.body.data).toEqual({ sessions: 2 })
+      expect((await call(`${a.url}/me`, as(first))).status).toBe(401)
+      expect((await call(`${a.url}/me`, as(second))).status).toBe(401)
+      expect((await call(`${a.url}/me`, as(bob))).status).toBe(200)
+    })
+
+    it("sessions survive a Redis restart (append-only file on)", async () => {
+      const id = (await login(a.url, "bob@example.com", "bob-secret")).body.data.session_id
+      await redis.stop()
+      await redis.start()
+      const [onA, onB] = [await meOnceConnected(a.url, id), await meOnceConnected(b.url, id)]
+      expect([onA.status, onB.status]).toEqual([200, 200])
+      expect(onA.body.data.user_id).toBe("u-bob")
+    }, 30_000)
+
+    it("Redis down: 500 Authentication service unavailable, never 401 or 200; back when it returns", async () => {
+      const id = (await login(a.url, "bob@example.com", "bob-secret")).body.data.session_id
+      await redis.stop()
+      try {
+        for (const url of [a.url, b.url, a.url]) {
+          const me = await call(`${url}/me`, as(id))
+          expect(me.status).toBe(500)
+          expect(me.body).toEqual({ error: "Authentication service unavailable" })
+        }
+        const guest = await call(`${a.url}/products?limit=1`, as(id))
+        expect(guest.status).toBe(200)
+        expect(guest.body.message).toBe("Browsing as a guest")
+        // a login cannot store its session: 500, no cookie
+        const refused = await login(b.url, "bob@example.com", "bob-secret")
+        expect(refused.status).toBe(500)
+        expect(refused.body).toEqual({ error: "Session store unavailable" })
+        expect(refused.headers.get("set-cookie")).toBeNull()
+      } finally {
+        await redis.start()
+      }
+      const back = await meOnceConnected(a.url, id)
+      expect(back.status).toBe(200)
+    }, 30_000)
+  })
+}

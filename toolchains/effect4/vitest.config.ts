@@ -17,7 +17,8 @@ const shared = [
   "test/core.test.ts",
   "test/Client/{abort,body,context,dispatcher,effect,fetchFirst,headers,httpbin,interceptors,invalid,msw,response,schema,session,url}.test.ts",
   "test/Query/{Operators,QueryBuilder,RoundTrip}.test.ts",
-  "test/Storage/*.test.ts"
+  "test/Storage/*.test.ts",
+  "test/examples/steps.test.ts"
 ]
 
 export default defineConfig({
