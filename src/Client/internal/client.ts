@@ -686,7 +686,7 @@ export const request = <A, I>(
   body: unknown,
   options: RequestOptions<A, I> = {}
 ): Effect.Effect<ApiSuccess<A>, SvcError> =>
-  Effect.suspend(() => {
+  Effect.withFiber((fiber) => {
     const checked = checkRequest(line, endpoint, options, state)
     if ("_tag" in checked) {
       const error = invalidRequest(checked)
@@ -799,6 +799,7 @@ export const request = <A, I>(
     // the facade records nothing: nothing of the call's span is even described
     if (settings.trace === undefined) return reported
     return traced(
+      fiber,
       settings.trace,
       {
         method,

@@ -11,6 +11,7 @@ import * as Cause from "effect/Cause"
 import { Clock } from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import type * as Fiber from "effect/Fiber"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import * as References from "effect/References"
@@ -74,55 +75,53 @@ export interface Call {
   readonly nested: boolean
 }
 
-/** The call as the Effect API's caller sees it: a span around it, its duration recorded. */
+/**
+ * The call as the Effect API's caller sees it: a span around it, its duration recorded. `fiber` is
+ * the caller's, which the request program has at hand (no step of its own to get it).
+ */
 export const traced = <A>(
-  trace: CallTrace | undefined,
+  fiber: Fiber.Fiber<unknown, unknown>,
+  trace: CallTrace,
   call: Call,
   program: Effect.Effect<ApiSuccess<A>, SvcError>
 ): Effect.Effect<ApiSuccess<A>, SvcError> => {
-  if (trace === undefined) return program
-  return Effect.withFiber((fiber) => {
-    const clock = fiber.getRef(Clock)
-    const started = clock.currentTimeNanosUnsafe()
-    const request = requestAttributes(call.method, call.url())
-    // in the step that ends the call: no Effect of its own
-    const record = (outcome: Outcome): void => {
-      const seconds = Number(clock.currentTimeNanosUnsafe() - started) / 1e9
-      durations.of(request, outcome).updateUnsafe(seconds, fiber.context)
-    }
-    if (!fiber.getRef(References.TracerEnabled)) {
-      return Effect.onExit(program, (exit) => {
-        record(outcomeOf(exit))
+  const clock = fiber.getRef(Clock)
+  const started = clock.currentTimeNanosUnsafe()
+  const request = requestAttributes(call.method, call.url())
+  // in the step that ends the call: no Effect of its own
+  const record = (outcome: Outcome): void => {
+    const seconds = Number(clock.currentTimeNanosUnsafe() - started) / 1e9
+    durations.of(request, outcome).updateUnsafe(seconds, fiber.context)
+  }
+  if (!fiber.getRef(References.TracerEnabled)) {
+    return Effect.onExit(program, (exit) => {
+      record(outcomeOf(exit))
+      return Effect.void
+    })
+  }
+  // made and ended here rather than by Effect.useSpan: one exit handler per call, not two
+  return Effect.flatMap(
+    Effect.makeSpan(spanName(call.method), { ...SPAN_OPTIONS, attributes: request }),
+    (span: Tracer.Span) => {
+      if (call.propagate) {
+        const parent = span.parent
+        trace.headers = traceHeaders(span, Option.isSome(parent) ? parent.value.spanId : undefined)
+      }
+      trace.onResend = (reason, resendCount, sent) =>
+        span.event(reason, clock.currentTimeNanosUnsafe(), resendAttributes(resendCount, sent))
+      const inner = call.nested ? Effect.withParentSpan(program, span, SPAN_OPTIONS) : program
+      return Effect.onExit(inner, (exit) => {
+        const outcome = outcomeOf(exit)
+        setAll(span, outcomeAttributes(trace, outcome))
+        record(outcome)
+        span.end(
+          fiber.getRef(References.TracerTimingEnabled) ? clock.currentTimeNanosUnsafe() : NO_TIME,
+          exit
+        )
         return Effect.void
       })
     }
-    // made and ended here rather than by Effect.useSpan: one exit handler per call, not two
-    return Effect.flatMap(
-      Effect.makeSpan(spanName(call.method), { ...SPAN_OPTIONS, attributes: request }),
-      (span: Tracer.Span) => {
-        if (call.propagate) {
-          const parent = span.parent
-          trace.headers = traceHeaders(
-            span,
-            Option.isSome(parent) ? parent.value.spanId : undefined
-          )
-        }
-        trace.onResend = (reason, resendCount, sent) =>
-          span.event(reason, clock.currentTimeNanosUnsafe(), resendAttributes(resendCount, sent))
-        const inner = call.nested ? Effect.withParentSpan(program, span, SPAN_OPTIONS) : program
-        return Effect.onExit(inner, (exit) => {
-          const outcome = outcomeOf(exit)
-          setAll(span, outcomeAttributes(trace, outcome))
-          record(outcome)
-          span.end(
-            fiber.getRef(References.TracerTimingEnabled) ? clock.currentTimeNanosUnsafe() : NO_TIME,
-            exit
-          )
-          return Effect.void
-        })
-      }
-    )
-  })
+  )
 }
 
 const setAll = (span: Tracer.Span, attributes: Attributes): void => {
