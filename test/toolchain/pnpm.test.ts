@@ -57,10 +57,14 @@ afterAll(() => {
 
 describe("pnpm installs the tarball with the README's line", () => {
   it("installs Effect 4, the peer's newest line", () => {
-    const effect = JSON.parse(
-      readFileSync(join(scratch, "node_modules", "effect", "package.json"), "utf8")
-    ) as { version: string }
-    expect(effect.version).toMatch(/^4\./)
+    // pnpm does not hoist a peer it installed: the effect svc-sdk resolves is the one it uses
+    writeFileSync(
+      join(scratch, "effect-version.cjs"),
+      `const { createRequire } = require("node:module")
+       const own = createRequire(require.resolve("svc-sdk"))
+       console.log(require(own.resolve("effect").replace(/dist.*$/, "package.json")).version)`
+    )
+    expect(node("effect-version.cjs")).toMatch(/^4\./)
   })
 
   it("imports every entry point from ESM and CommonJS", () => {
