@@ -4,8 +4,8 @@
  * a `StepFailed` naming the step.
  *
  * Shared by both Effect lines' stories (`examples/` on Effect 4, `examples/v3/` on Effect 3): it
- * reads responses by their shape, the `ApiResponse` of `svc-sdk` and of `svc-sdk/v3` alike, and uses
- * only what both Effects spell the same (`Data`).
+ * reads responses by their shape, the `ApiResponse` of `svc-sdk` and of `svc-sdk/v3` alike, and
+ * uses only what both Effects spell the same (`Data`).
  */
 import * as Data from "effect/Data"
 

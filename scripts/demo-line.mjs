@@ -40,6 +40,6 @@ export const chooseLine = ({ requested, running, cached }) => {
   return {
     line: 3,
     node: "running",
-    why: `because Node ${running} < ${EFFECT4_MIN_NODE}, which Effect 4 needs (\`-- --line 4\` fetches a Node for it)`
+    why: `because Node ${running} < ${EFFECT4_MIN_NODE}, which Effect 4 needs`
   }
 }

@@ -68,9 +68,13 @@ if (choice.node === "fetch") {
 
 const entry =
   choice.line === 4 ? `svc-sdk, examples/${program}` : `svc-sdk/v3, examples/v3/${program}`
-console.log(
-  `svc-sdk demo: Effect ${choice.line} line (${entry}) on Node ${version}${choice.why ? `, ${choice.why}` : ""}`
-)
+const script = which === "demo" ? "npm run demo" : "npm run demo:server"
+const hint =
+  choice.line === 3 && requested === undefined && supported
+    ? ` (\`${script} -- --line 4\` fetches Node ${OTHER_VERSIONS.at(-1)} to run Effect 4)`
+    : ""
+const why = choice.why === "" ? "" : `, ${choice.why}${hint}`
+console.log(`svc-sdk demo: Effect ${choice.line} line (${entry}) on Node ${version}${why}`)
 
 const args =
   choice.line === 4

@@ -1,8 +1,8 @@
 /**
- * The demo story as an Effect program on Effect 3 (`svc-sdk/v3`; `../demo-effect.ts` is the same on
- * Effect 4): `yield* SvcClient` gives the Effect API, where a request succeeds with an
- * `ApiResponse` or fails with a typed `SvcError` (`HttpError`, `TimeoutError`, …). The transport is
- * a layer you choose; here undici, the fastest on Node.
+ * The demo story as an Effect program on Effect 3 (`svc-sdk/v3`; `../demo-effect.ts` is the same
+ * on Effect 4): `yield* SvcClient` gives the Effect API, where a request succeeds with an
+ * `ApiResponse` or fails with a typed `SvcError` (`HttpError`, `TimeoutError`, …). The transport
+ * is a layer you choose; here undici, the fastest on Node.
  *
  * Run alone with `npm run demo -- --effect`.
  */

@@ -1,8 +1,8 @@
 /**
  * `npm run demo` on the Effect 3 line (`svc-sdk/v3`; `../demo.ts` is the same on Effect 4): starts
- * the demo server, tells the story of `../story.ts` with the Promise facade (`createSvc`), then as an
- * Effect program (`yield* SvcClient`, see `demo-effect.ts`), each against a fresh server. The two
- * make the same requests with the same options and print the same table: only the code differs.
+ * the demo server, tells the story of `../story.ts` with the Promise facade (`createSvc`), then as
+ * an Effect program (`yield* SvcClient`, see `demo-effect.ts`), each against a fresh server. The
+ * two make the same requests with the same options and print the same table: only the code differs.
  * Every step prints its `ApiResponse` and checks what it expected (a refusal it expected reads
  * "refused as expected"); the first surprise ends the demo with exit code 1 and the step's name.
  */

@@ -57,7 +57,7 @@ describe("the line npm run demo picks", () => {
     expect(choice).toEqual({
       line: 3,
       node: "running",
-      why: "because Node 20.20.2 < 22.19.0, which Effect 4 needs (`-- --line 4` fetches a Node for it)"
+      why: "because Node 20.20.2 < 22.19.0, which Effect 4 needs"
     })
   })
 

@@ -1,8 +1,9 @@
 /**
  * The demo server of one Effect line (`server.test.ts` runs it on Effect 3,
- * `test/v4/examples/server.test.ts` on Effect 4), called directly over loopback: login and its cookie, the guards on each route,
- * product queries read with `parse`, the flaky endpoint, sessions that survive a restart with
- * the file store (and do not with the memory store), and two instances sharing a real Redis.
+ * `test/v4/examples/server.test.ts` on Effect 4), called directly over loopback: login and its
+ * cookie, the guards on each route, 404s, product queries read with `parse`, the flaky endpoint,
+ * uploads, sessions that survive a restart with the file store (and do not with the memory
+ * store), and two instances sharing a real Redis.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
