@@ -21,7 +21,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import { HttpRouter } from "effect/http"
+import * as HttpRouter from "effect/http/HttpRouter"
 import type { AuthContext, CurrentUser } from "./CurrentUser.js"
 import * as Guards from "./Guards.js"
 import { SessionValidator } from "./SessionValidator.js"

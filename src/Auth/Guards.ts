@@ -6,7 +6,9 @@
  */
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import { Headers, type HttpServerRequest, type HttpServerResponse } from "effect/http"
+import * as Headers from "effect/http/Headers"
+import type * as HttpServerRequest from "effect/http/HttpServerRequest"
+import type * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Layer from "effect/Layer"
 import { type GuardOptionsOf, nameOption, type PermissionOptionsOf } from "../core/authOptions.js"
 import * as rules from "../core/authRules.js"

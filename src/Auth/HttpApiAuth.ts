@@ -25,8 +25,9 @@
  */
 import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import type { HttpServerResponse } from "effect/http"
-import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
+import type * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as HttpApiMiddleware from "effect/http-api/HttpApiMiddleware"
+import * as HttpApiSecurity from "effect/http-api/HttpApiSecurity"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import type { unhandled } from "effect/Types"

@@ -13,7 +13,7 @@ import type * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
 import type * as Path from "effect/Path"
 import type { PlatformError } from "effect/PlatformError"
-import * as KeyValueStore from "effect/persistence/KeyValueStore"
+import type * as KeyValueStore from "effect/persistence/KeyValueStore"
 import type * as Redacted from "effect/Redacted"
 import type { SessionStoreServiceOf } from "../common/authServices.js"
 import type { RedisStoreOptionsOf, SessionLifetimesOf } from "../core/authOptions.js"
@@ -92,7 +92,9 @@ export class SessionStore extends Context.Service<SessionStore, SessionStoreServ
    * @category layers
    */
   static readonly layerMemory = (options?: SessionStoreOptions): Layer.Layer<SessionStore> =>
-    SessionStore.layerKeyValueStore(options).pipe(Layer.provide(KeyValueStore.layerMemory))
+    SessionStore.layerKeyValueStore(options).pipe(
+      Layer.provide(store.keyValueLayer((kv) => kv.layerMemory))
+    )
 
   /**
    * Sessions as files in `directory` (one per session): they survive a restart. Needs the
@@ -106,7 +108,7 @@ export class SessionStore extends Context.Service<SessionStore, SessionStoreServ
     options?: SessionStoreOptions
   ): Layer.Layer<SessionStore, PlatformError, FileSystem.FileSystem | Path.Path> =>
     SessionStore.layerKeyValueStore(options).pipe(
-      Layer.provide(KeyValueStore.layerFileSystem(directory))
+      Layer.provide(store.keyValueLayer((kv) => kv.layerFileSystem(directory)))
     )
 
   /**

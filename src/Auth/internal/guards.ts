@@ -1,6 +1,6 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import type { HttpServerResponse } from "effect/http"
+import type * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { line } from "../../Client/internal/line.js"
 import {
   guardSettings as checkGuardOptions,

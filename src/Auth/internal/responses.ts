@@ -1,4 +1,4 @@
-import { HttpServerResponse } from "effect/http"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
 
 /** `{"error": text}` as `application/json`. */
 export const errorResponse = (

@@ -1,6 +1,8 @@
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as KeyValueStore from "effect/persistence/KeyValueStore"
+import type * as KeyValueStore from "effect/persistence/KeyValueStore"
 import * as Schema from "effect/Schema"
 import * as Semaphore from "effect/Semaphore"
 import { line } from "../../Client/internal/line.js"
@@ -8,6 +10,25 @@ import * as store from "../../common/sessionStore.js"
 import { lifetimesFrom as checkLifetimes, type Lifetimes } from "../../core/sessionStore.js"
 import { SessionData } from "../SessionData.js"
 import type { SessionStoreOptions, SessionStoreService } from "../SessionStore.js"
+
+/**
+ * `effect/persistence`'s `KeyValueStore` service, by its key: the same service, without loading
+ * `effect/persistence` (and the SQL modules it brings) when `svc-sdk/Auth` is imported.
+ */
+const KeyValueStoreService = Context.Service<KeyValueStore.KeyValueStore>(
+  "effect/persistence/KeyValueStore"
+)
+
+/** One of `effect/persistence`'s `KeyValueStore` layers, loaded when the layer is built. */
+export const keyValueLayer = <E, R>(
+  pick: (module: typeof KeyValueStore) => Layer.Layer<KeyValueStore.KeyValueStore, E, R>
+): Layer.Layer<KeyValueStore.KeyValueStore, E, R> =>
+  Layer.unwrap(
+    Effect.map(
+      Effect.promise(() => import("effect/persistence/KeyValueStore")),
+      pick
+    )
+  )
 
 export const lifetimesFrom = (options: SessionStoreOptions | undefined): Lifetimes =>
   checkLifetimes(line.durationMillis, options)
@@ -23,7 +44,7 @@ export const storeLine: store.StoreLine<SessionData> = {
 /** The shared store over the application's `KeyValueStore` (see `common/sessionStore.ts`). */
 export const make = (defaults: Lifetimes) =>
   Effect.gen(function* () {
-    const kv = yield* KeyValueStore.KeyValueStore
+    const kv = yield* KeyValueStoreService
     const lock = yield* Semaphore.make(1)
     const service: SessionStoreService = store.keyValueStore(
       storeLine,
