@@ -108,9 +108,17 @@ export const traced = <A>(
       .unsafeUpdate(seconds, fiber.getFiberRef(FiberRef.currentMetricLabels))
   }
   if (!fiber.getFiberRef(FiberRef.currentTracerEnabled)) {
-    return Effect.onExit(program, (exit) => {
-      record(outcomeOf(exit))
-      return Effect.void
+    // the duration only: a call its caller interrupts is not recorded (no exit handler, which
+    // would cost every call more than the record)
+    return Effect.matchCauseEffect(program, {
+      onFailure: (cause) => {
+        record(outcomeOf(Exit.failCause(cause)))
+        return Effect.failCause(cause)
+      },
+      onSuccess: (response) => {
+        record({ status: response.status, errorType: undefined })
+        return Effect.succeed(response)
+      }
     })
   }
   // made and ended here rather than by Effect.useSpan: one exit handler per call, not two
