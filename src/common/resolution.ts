@@ -1,0 +1,148 @@
+/**
+ * How a guard of either line comes to its resolution: the one an earlier guard established on the
+ * request, else a fresh one — read the id, ask the validator only for a well-formed one. The line
+ * gives its services and the few functions its Effect spells its own way (`authLine.ts`).
+ */
+import type * as Cause from "effect/Cause"
+import type * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import type { GuardSettings } from "../core/authOptions.js"
+import * as rules from "../core/authRules.js"
+import type { AuthLine, LineServices } from "./authLine.js"
+import type { SessionValidatorServiceOf } from "./authServices.js"
+import { SessionValidatorUnavailable } from "./SessionValidatorUnavailable.js"
+
+type User<Session> = rules.AuthenticatedUserOf<Session>
+
+/** The resolve of a line: `resolve(settings, next)` calls `next` with the request's resolution. */
+export const resolver = <Session extends object>(
+  line: AuthLine<Session>,
+  services: LineServices<Session, User<Session>>
+) => {
+  type Resolution = rules.Resolution<User<Session>>
+  type Answer = Exit.Exit<Option.Option<Session>, SessionValidatorUnavailable>
+
+  /**
+   * The users these guards made from a validator's answer. A user in the context counts as
+   * established only when it is one of them: an application's own `CurrentUser` (a test layer, a
+   * "system" user) never lets a request past a guard without its session being validated.
+   */
+  const validated = new WeakSet<User<Session>>()
+
+  const authenticated = (answer: Session): Resolution => {
+    const session = rules.ownSession(answer)
+    const user: User<Session> = {
+      user_id: (session as { readonly user_id: string }).user_id,
+      session,
+      is_guest: false
+    }
+    validated.add(user)
+    return { _tag: "Authenticated", user }
+  }
+
+  /**
+   * What an earlier guard or middleware established on this request, read from the context: the
+   * resolution a guard (router or `HttpApi` middleware) provides to what it wraps, or a
+   * `CurrentUser` — when these guards made its user.
+   */
+  const established = (context: Context.Context<never>): Resolution | undefined => {
+    const resolution = services.established(context)
+    if (Option.isSome(resolution)) {
+      const found = resolution.value
+      return found._tag !== "Authenticated" || validated.has(found.user) ? found : undefined
+    }
+    const user = services.currentUser(context)
+    return Option.isSome(user) && validated.has(user.value)
+      ? { _tag: "Authenticated", user: user.value }
+      : undefined
+  }
+
+  /**
+   * Asks the validator, within `timeoutMillis` when there is one. A validator that throws instead
+   * of failing is unavailable, like one that fails (`Effect.suspend` makes the throw a defect). The
+   * validation runs interruptible even where the app runs uninterruptibly (a bare app served by
+   * `HttpServer`), so that the timeout, or the request's end, stops a validator that hangs.
+   */
+  const validate = (
+    validator: SessionValidatorServiceOf<Session>,
+    id: Redacted.Redacted<string>,
+    timeoutMillis: number | undefined
+  ): Effect.Effect<Answer> => {
+    const validation = Effect.suspend(() => validator.validate(id))
+    const limited =
+      timeoutMillis === undefined
+        ? validation
+        : line.timeoutFail(
+            validation,
+            timeoutMillis,
+            () => new SessionValidatorUnavailable({ reason: "Timeout" })
+          )
+    return Effect.exit(Effect.interruptible(limited))
+  }
+
+  /**
+   * One short line per validation that could not answer: the reason only. Neither the cause (a
+   * lookup's error may quote the id) nor a description (an auth service's answer may hold it) nor
+   * a stack trace goes into the log.
+   */
+  const logUnavailable = (cause: Cause.Cause<SessionValidatorUnavailable>) => {
+    const failure = line.failureOf(cause)
+    const reason = Option.isSome(failure) ? failure.value.reason : "Defect"
+    return Effect.logWarning(`Session validator unavailable (${reason})`).pipe(
+      Effect.annotateLogs("module", "svc-sdk/Auth")
+    )
+  }
+
+  const answer = <A, E, R>(
+    exit: Answer,
+    next: (resolution: Resolution) => Effect.Effect<A, E, R>
+  ): Effect.Effect<A, E, R> => {
+    if (Exit.isSuccess(exit)) {
+      return next(Option.isSome(exit.value) ? authenticated(exit.value.value) : rules.invalid)
+    }
+    return Effect.andThen(logUnavailable(exit.cause), next(rules.unavailable))
+  }
+
+  /**
+   * The established resolution if an earlier guard set one (`known`), else a fresh one: read the
+   * id, and ask the validator only for a well-formed one. The caller's requirements gain the
+   * line's `SessionValidator` and `HttpServerRequest`, which the line's binding names.
+   */
+  return <A, E, R>(
+    settings: GuardSettings,
+    next: (resolution: Resolution, known: boolean) => Effect.Effect<A, E, R>
+  ): Effect.Effect<A, E, R> =>
+    line.contextWithEffect((context) => {
+      const known = established(context)
+      if (known !== undefined) return next(known, true)
+      const reading = rules.readRequest(services.request(context), settings)
+      if (reading._tag !== "Found") return next(reading, false)
+      const validator = services.validator(context)
+      const onAnswer = (resolution: Resolution) => next(resolution, false)
+      // redacted from here on: the id never reaches a log, an error or a span
+      const id = Redacted.make(reading.id)
+      // an answer the validator holds already (memory, a cache hit) costs no fiber and no timer
+      const held = knownAnswer(validator, id)
+      if (held !== undefined) return answer(held, onAnswer)
+      return Effect.flatMap(validate(validator, id, settings.timeoutMillis), (exit) =>
+        answer(exit, onAnswer)
+      )
+    })
+}
+
+/** The validator's `known` answer as an `Exit`; a `known` that throws is unavailable. */
+const knownAnswer = <Session>(
+  validator: SessionValidatorServiceOf<Session>,
+  id: Redacted.Redacted<string>
+): Exit.Exit<Option.Option<Session>, SessionValidatorUnavailable> | undefined => {
+  if (validator.known === undefined) return undefined
+  try {
+    const known = validator.known(id)
+    return Option.isSome(known) ? Exit.succeed(known.value) : undefined
+  } catch (cause) {
+    return Exit.die(cause)
+  }
+}
