@@ -4,12 +4,15 @@
  * its Redis connection and its `SessionData` decoding.
  */
 import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
 import type { DurationMillis } from "../core/authOptions.js"
 import type { SessionDataInput } from "../core/authRules.js"
 import {
+  redisSettings as checkRedisOptions,
   checkUserId,
   deadlineOf,
   type Entry,
@@ -20,8 +23,10 @@ import {
   type RedisConnection,
   type RedisSettings,
   randomId,
+  redisClient,
   sha256
 } from "../core/sessionStore.js"
+import type { AuthLine } from "./authLine.js"
 import type { SessionStoreServiceOf } from "./authServices.js"
 import { SessionStoreError } from "./SessionStoreError.js"
 import { SessionValidatorUnavailable } from "./SessionValidatorUnavailable.js"
@@ -34,6 +39,8 @@ export interface StoreLine<Session> {
   readonly durationMillis: DurationMillis
   /** The line's `SessionData` decoding; `undefined` when a stored session does not decode. */
   readonly decodeSession: (value: unknown) => Session | undefined
+  /** `self` failing with `onTimeout()` when it takes longer than `millis`. */
+  readonly timeoutFail: AuthLine<Session>["timeoutFail"]
 }
 
 const digestOf = (value: string) => Effect.promise(() => sha256(value))
@@ -162,6 +169,62 @@ export const keyValueStore = <Session>(
 
   return { create, get, touch, revoke, revokeUser }
 }
+
+/** The Redis store's settings; bad options throw here, where the layer is made. */
+export const redisSettings = (
+  durationMillis: DurationMillis,
+  options: Parameters<typeof checkRedisOptions>[2] & { readonly url?: unknown }
+): RedisSettings =>
+  checkRedisOptions(
+    durationMillis,
+    options !== null && typeof options === "object" && Redacted.isRedacted(options.url)
+      ? Redacted.value(options.url)
+      : options?.url,
+    options
+  )
+
+/**
+ * One connection for the layer's lifetime, closed with it. `connectTimeout` bounds the whole
+ * acquisition, on Effect's clock: the TCP connection and every command ioredis sends before it is
+ * ready (`CLIENT SETINFO`, the `INFO` ready check), each of which ioredis alone would let run for
+ * `commandTimeout`. A client that did not connect is disconnected, so that it neither holds a
+ * socket nor reconnects.
+ */
+const connect = <Session>(
+  line: StoreLine<Session>,
+  settings: RedisSettings
+): Effect.Effect<RedisConnection, SessionStoreError, Scope.Scope> =>
+  Effect.gen(function* () {
+    const redis = yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () => redisClient(settings),
+        catch: (cause) => new SessionStoreError({ operation: "connect", cause })
+      }),
+      (connection) => Effect.promise(() => connection.quit().catch(() => connection.disconnect()))
+    )
+    yield* line
+      .timeoutFail(
+        Effect.tryPromise({
+          try: () => redis.connect(),
+          catch: (cause) => new SessionStoreError({ operation: "connect", cause })
+        }),
+        settings.connectTimeoutMillis,
+        () =>
+          new SessionStoreError({
+            operation: "connect",
+            description: `the Redis server did not answer within connectTimeout (${Duration.format(Duration.millis(settings.connectTimeoutMillis))})`
+          })
+      )
+      .pipe(Effect.onError(() => Effect.sync(() => redis.disconnect())))
+    return redis
+  })
+
+/** The Redis store over one connection, for the layer's lifetime. */
+export const connectedRedisStore = <Session>(
+  line: StoreLine<Session>,
+  settings: RedisSettings
+): Effect.Effect<Store<Session>, SessionStoreError, Scope.Scope> =>
+  Effect.map(connect(line, settings), (redis) => redisStore(line, redis, settings))
 
 /**
  * The store over a connected Redis client (`core/sessionStore.ts` has its scripts): every time is

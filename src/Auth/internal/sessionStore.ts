@@ -10,6 +10,7 @@ import * as store from "../../common/sessionStore.js"
 import { lifetimesFrom as checkLifetimes, type Lifetimes } from "../../core/sessionStore.js"
 import { SessionData } from "../SessionData.js"
 import type { SessionStoreOptions, SessionStoreService } from "../SessionStore.js"
+import { line as authLine } from "./line.js"
 
 /**
  * `effect/persistence`'s `KeyValueStore` service, by its key: the same service, without loading
@@ -38,7 +39,8 @@ const decodeSession = Schema.decodeUnknownOption(SessionData)
 /** What the shared stores need of this line. */
 export const storeLine: store.StoreLine<SessionData> = {
   durationMillis: line.durationMillis,
-  decodeSession: (value) => Option.getOrUndefined(decodeSession(value))
+  decodeSession: (value) => Option.getOrUndefined(decodeSession(value)),
+  timeoutFail: authLine.timeoutFail
 }
 
 /** The shared store over the application's `KeyValueStore` (see `common/sessionStore.ts`). */

@@ -7,6 +7,7 @@ import { lifetimesFrom as checkLifetimes, type Lifetimes } from "../../../core/s
 import { line } from "../../Client/internal/line.js"
 import { SessionData } from "../SessionData.js"
 import type { SessionStoreOptions, SessionStoreService } from "../SessionStore.js"
+import { line as authLine } from "./line.js"
 
 export const lifetimesFrom = (options: SessionStoreOptions | undefined): Lifetimes =>
   checkLifetimes(line.durationMillis, options)
@@ -16,7 +17,8 @@ const decodeSession = Schema.decodeUnknownOption(SessionData)
 /** What the shared stores need of this line. */
 export const storeLine: store.StoreLine<SessionData> = {
   durationMillis: line.durationMillis,
-  decodeSession: (value) => Option.getOrUndefined(decodeSession(value))
+  decodeSession: (value) => Option.getOrUndefined(decodeSession(value)),
+  timeoutFail: authLine.timeoutFail
 }
 
 /** The shared store over the application's `KeyValueStore` (see `common/sessionStore.ts`). */
