@@ -1,9 +1,15 @@
 /**
  * The validators: `fromPromise`, `memory`, and `cached` over a counting validator with TestClock.
+ * Shared: run on both Effect lines (lineKit.ts).
  */
-import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Exit, Fiber, Layer, Option, Redacted, TestClock } from "effect"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import {
   requireAuth,
   type SessionDataInput,
@@ -11,6 +17,7 @@ import {
   type SessionValidatorService,
   SessionValidatorUnavailable
 } from "../../src/v3/Auth/index.js"
+import { fork, HttpServerRequest, requestOf, TestClock, text, yieldNow } from "./lineKit.js"
 
 const validate = (id: string) =>
   Effect.flatMap(SessionValidator, (validator) => validator.validate(Redacted.make(id)))
@@ -201,7 +208,7 @@ describe("SessionValidator.cached", () => {
         const gate = yield* Deferred.make<void>()
         const slow = Layer.succeed(SessionValidator, {
           validate: () =>
-            Effect.zipRight(
+            Effect.andThen(
               Effect.sync(() => calls++),
               Effect.as(Deferred.await(gate), Option.some({ user_id: "u1" }))
             )
@@ -209,12 +216,12 @@ describe("SessionValidator.cached", () => {
         yield* Effect.gen(function* () {
           const validator = yield* SessionValidator
           const id = Redacted.make("s-1")
-          const waiting = yield* Effect.fork(
+          const waiting = yield* fork(
             Effect.all([validator.validate(id), validator.validate(id), validator.validate(id)], {
               concurrency: "unbounded"
             })
           )
-          yield* Effect.yieldNow()
+          yield* yieldNow
           yield* Deferred.succeed(gate, undefined)
           const answers = yield* Fiber.join(waiting)
           expect(answers.every(Option.isSome)).toBe(true)
@@ -245,14 +252,12 @@ describe("SessionValidator.cached", () => {
 describe("the known capability", () => {
   /** A guard in front of a handler, asked with `id` in the header. */
   const guarded = (validator: SessionValidatorService, id: string) =>
-    HttpServerResponse.text("ok").pipe(
+    text("ok").pipe(
       requireAuth(),
       Effect.provideService(SessionValidator, validator),
       Effect.provideService(
         HttpServerRequest.HttpServerRequest,
-        HttpServerRequest.fromWeb(
-          new Request("http://localhost/", { headers: { "x-session-id": id } })
-        )
+        requestOf(new Request("http://localhost/", { headers: { "x-session-id": id } }))
       ),
       Effect.map((response) => response.status)
     )

@@ -18,7 +18,8 @@ const shared = [
   "test/Client/{abort,body,context,dispatcher,effect,fetchFirst,headers,httpbin,interceptors,invalid,msw,response,schema,session,url}.test.ts",
   "test/Query/{Operators,QueryBuilder,RoundTrip}.test.ts",
   "test/Storage/*.test.ts",
-  "test/examples/steps.test.ts"
+  "test/examples/steps.test.ts",
+  "test/Auth/validators.test.ts"
 ]
 
 export default defineConfig({
@@ -45,7 +46,9 @@ export default defineConfig({
         find: /^@opentelemetry\/(api|resources|sdk-metrics|sdk-trace-base)$/,
         replacement: `${toolchain}@opentelemetry/$1`
       },
-      { find: /^(.*)\/src\/v3\/(Client|index)(.*)$/, replacement: `${root}src/$2$3` },
+      { find: /^(.*)\/src\/v3\/(Client|index|Auth)(.*)$/, replacement: `${root}src/$2$3` },
+      // the shared Auth tests' per-line pieces (test/Auth/lineKit.ts): Effect 4's
+      { find: /^\.\/lineKit\.js$/, replacement: `${root}test/v4/Auth/lineKit.ts` },
       { find: "#transport", replacement: `${root}src/core/transport.node.ts` },
       { find: "#onDemand", replacement: `${root}src/Client/internal/onDemand.ts` },
       { find: "#asyncStorage", replacement: `${root}src/Storage/internal/asyncStorageModule.ts` }
