@@ -123,8 +123,10 @@ export const traced = <A>(
   }
   // made and ended here rather than by Effect.useSpan: one exit handler per call, not two
   return Effect.flatMap(
-    Effect.makeSpan(spanName(call.method), { ...SPAN_OPTIONS, attributes: request }),
+    Effect.makeSpan(spanName(call.method), SPAN_OPTIONS),
     (span: Tracer.Span) => {
+      // set one by one (Effect would copy them into entries first)
+      setAll(span, request)
       if (call.propagate) {
         const parent = span.parent
         trace.headers = traceHeaders(span, Option.isSome(parent) ? parent.value.spanId : undefined)
