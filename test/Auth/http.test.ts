@@ -1,20 +1,31 @@
 /**
- * `SessionValidator.http` against a real local auth service (test/Auth/shared/authService.ts).
+ * `SessionValidator.http` against a real local auth service (test/Auth/shared/authService.ts),
+ * through the line's `SvcClient`. Shared: run on both Effect lines (lineKit.ts).
  */
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { HttpRouter, HttpServerResponse } from "@effect/platform"
-import { NodeHttpClient } from "@effect/platform-node"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, Layer, Option, Redacted, TestClock } from "effect"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import {
   CurrentUser,
   requireAuth,
   SessionValidator,
   SessionValidatorUnavailable
 } from "../../src/v3/Auth/index.js"
-import { recordingTracer } from "../support/recordingTracer.js"
-import { call, ServerLayer, serve } from "./fixtures.js"
+import {
+  call,
+  fork,
+  json,
+  NodeHttpClient,
+  recordingTracer,
+  ServerLayer,
+  serveRoutes,
+  TestClock
+} from "./lineKit.js"
 import {
   type AuthService,
   DENIED,
@@ -129,7 +140,7 @@ describe("SessionValidator.http", () => {
 
   it.effect("no answer within the timeout → unavailable (Timeout)", () =>
     Effect.gen(function* () {
-      const fiber = yield* Effect.fork(
+      const fiber = yield* fork(
         validateWith(SessionValidator.http({ url, timeout: "2 seconds" }), "s-slow")
       )
       // wait (on the real clock) until the request reached the service, then move the test clock
@@ -172,22 +183,19 @@ describe("SessionValidator.http", () => {
 })
 
 describe("requireAuth over SessionValidator.http, on a real server", () => {
-  const me = Effect.map(CurrentUser, (user) => HttpServerResponse.unsafeJson({ id: user.user_id }))
-  const app = HttpRouter.empty.pipe(
-    HttpRouter.get("/me", me.pipe(requireAuth())),
-    HttpRouter.toHttpApp
-  )
+  const me = Effect.map(CurrentUser, (user) => json({ id: user.user_id }))
+  const routes = [{ method: "GET", path: "/me", handler: me.pipe(requireAuth()) }] as const
 
-  it.scoped.each(THROUGH_GUARD)("%s → %s", ([id, status, body]) =>
+  it.effect.each(THROUGH_GUARD)("%s → %s", ([id, status, body]) =>
     Effect.gen(function* () {
       // built in the test's scope: the undici client lives as long as the server
       const validator = yield* Layer.build(
         SessionValidator.http({ url }).pipe(Layer.provide(NodeHttpClient.layerUndici))
       )
-      yield* serve(Effect.flatten(app), Layer.succeedContext(validator))
+      yield* serveRoutes(routes, Layer.succeedContext(validator))
       const reply = yield* call("/me", { headers: { "X-Session-Id": id } })
       expect(reply.status).toBe(status)
       expect(reply.body).toEqual(body)
-    }).pipe(Effect.provide(ServerLayer))
+    }).pipe(Effect.provide(ServerLayer), Effect.scoped)
   )
 })

@@ -3,14 +3,35 @@
  * their Effect line that the two Effects spell differently: this is Effect 3's. The Effect 4 run
  * puts test/v4/Auth/lineKit.ts, with the same names, in its place.
  */
+import * as Headers from "@effect/platform/Headers"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import type * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { NodeHttpClient } from "@effect/platform-node"
 import * as Effect from "effect/Effect"
+import type * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import * as TestClock from "effect/TestClock"
+import type { SessionValidator } from "../../src/v3/Auth/index.js"
+import { serve } from "./fixtures.js"
 
-export { HttpServerRequest, HttpServerResponse, NodeHttpClient, TestClock }
+export { recordingTracer } from "../support/recordingTracer.js"
+/** The line's test fixtures: a probe validator, a real server, a client that calls it. */
+export {
+  BOOM,
+  call,
+  DOWN,
+  makeProbe,
+  type Probe,
+  probeValidator,
+  type Reply,
+  SESSIONS,
+  ServerLayer,
+  SLOW,
+  serve
+} from "./fixtures.js"
+export { Headers, HttpServerRequest, HttpServerResponse, NodeHttpClient, TestClock }
 
 /** Which line runs the test. */
 export const LINE = 3 as 3 | 4
@@ -31,7 +52,31 @@ export const text = (body: string) => Effect.succeed(HttpServerResponse.text(bod
 /** A request to the handler in process. */
 export const requestOf = (request: Request) => HttpServerRequest.fromWeb(request)
 
-/** An effect with a scope, closed at its end (`it.scoped`'s body on Effect 3). */
-export const scoped = <A, E, R>(
-  self: Effect.Effect<A, E, R>
-): Effect.Effect<A, E, Exclude<R, Scope.Scope>> => Effect.scoped(self)
+/** A route of {@link serveRoutes}. */
+export interface Route {
+  readonly method: "*" | "GET" | "POST" | "DELETE"
+  readonly path: string
+  readonly handler: Effect.Effect<
+    HttpServerResponse.HttpServerResponse,
+    unknown,
+    SessionValidator | HttpServerRequest.HttpServerRequest | Scope.Scope
+  >
+}
+
+/** Serves `routes` (an `HttpRouter` of the line) on the test server for the rest of the scope. */
+export const serveRoutes = (
+  routes: ReadonlyArray<Route>,
+  validator: Layer.Layer<SessionValidator>
+): Effect.Effect<void, never, Scope.Scope | HttpServer.HttpServer> =>
+  serve(
+    Effect.flatten(
+      HttpRouter.toHttpApp(
+        routes.reduce<HttpRouter.HttpRouter<unknown, SessionValidator>>(
+          (router, { method, path, handler }) =>
+            HttpRouter.route(method)(router, path as HttpRouter.PathInput, handler),
+          HttpRouter.empty
+        )
+      )
+    ),
+    validator
+  )

@@ -2,13 +2,26 @@
  * Property: whatever the request carries (missing, empty, oversize, whitespace, control-character,
  * unknown or known ids, in header, cookie and query), a `requireAuth` handler is reached exactly
  * when the first present id is well-formed and known to the validator, and then with its user.
+ * Shared: run on both Effect lines (lineKit.ts).
  */
-import { Headers, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit } from "effect"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import fc from "fast-check"
 import { CurrentUser, requireAuth } from "../../src/v3/Auth/index.js"
-import { call, makeProbe, probeValidator, SESSIONS, ServerLayer, serve } from "./fixtures.js"
+import {
+  call,
+  Headers,
+  HttpServerRequest,
+  HttpServerResponse,
+  json,
+  makeProbe,
+  probeValidator,
+  requestOf,
+  SESSIONS,
+  ServerLayer,
+  serve
+} from "./lineKit.js"
 
 const known = Object.keys(SESSIONS)
 
@@ -84,12 +97,12 @@ describe("property: only valid sessions reach a requireAuth handler", () => {
       let reached = 0
       const handler = Effect.map(CurrentUser, (user) => {
         reached++
-        return HttpServerResponse.unsafeJson({ id: user.user_id })
+        return json({ id: user.user_id })
       }).pipe(requireAuth())
       const check = (s: Sample) =>
         Effect.gen(function* () {
           const before = reached
-          const request = HttpServerRequest.fromWeb(new Request(`http://localhost${pathOf(s)}`))
+          const request = requestOf(new Request(`http://localhost${pathOf(s)}`))
           const modified = request.modify({ headers: Headers.fromInput(headersOf(s)) })
           const response = yield* handler.pipe(
             Effect.provideService(HttpServerRequest.HttpServerRequest, modified),
@@ -113,14 +126,14 @@ describe("property: only valid sessions reach a requireAuth handler", () => {
     })
   )
 
-  it.scoped("on a real server, values HTTP can carry", () =>
+  it.effect("on a real server, values HTTP can carry", () =>
     Effect.gen(function* () {
       const probe = yield* makeProbe
       let reached = 0
       yield* serve(
         Effect.map(CurrentUser, (user) => {
           reached++
-          return HttpServerResponse.unsafeJson({ id: user.user_id })
+          return json({ id: user.user_id })
         }).pipe(requireAuth()),
         probeValidator(probe)
       )
@@ -135,6 +148,6 @@ describe("property: only valid sessions reach a requireAuth handler", () => {
         expect(reached - before).toBe(model.status === 200 ? 1 : 0)
         if (model.user !== undefined) expect(reply.body).toEqual({ id: model.user })
       }
-    }).pipe(Effect.provide(ServerLayer))
+    }).pipe(Effect.provide(ServerLayer), Effect.scoped)
   )
 })

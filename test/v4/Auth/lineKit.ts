@@ -4,12 +4,32 @@
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Effect from "effect/Effect"
+import * as Headers from "effect/http/Headers"
+import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import { TestClock } from "effect/testing"
+import type { SessionValidator } from "../../../src/Auth/index.js"
+import { serveRoutes as serveRouteLayers } from "./fixtures.js"
 
-export { HttpServerRequest, HttpServerResponse, NodeHttpClient, TestClock }
+/** The line's test fixtures: a probe validator, a real server, a client that calls it. */
+export {
+  BOOM,
+  call,
+  DOWN,
+  makeProbe,
+  type Probe,
+  probeValidator,
+  type Reply,
+  SESSIONS,
+  ServerLayer,
+  SLOW,
+  serve
+} from "./fixtures.js"
+export { recordingTracer } from "./recordingTracer.js"
+export { Headers, HttpServerRequest, HttpServerResponse, NodeHttpClient, TestClock }
 
 /** Which line runs the test. */
 export const LINE = 4 as 3 | 4
@@ -30,7 +50,27 @@ export const text = (body: string) => Effect.succeed(HttpServerResponse.text(bod
 /** A request to the handler in process. */
 export const requestOf = (request: Request) => HttpServerRequest.fromWeb(request)
 
-/** An effect with a scope, closed at its end (`it.scoped`'s body on Effect 3). */
-export const scoped = <A, E, R>(
-  self: Effect.Effect<A, E, R>
-): Effect.Effect<A, E, Exclude<R, Scope.Scope>> => Effect.scoped(self)
+/** A route of {@link serveRoutes}. */
+export interface Route {
+  readonly method: "*" | "GET" | "POST" | "DELETE"
+  readonly path: string
+  readonly handler: Effect.Effect<
+    HttpServerResponse.HttpServerResponse,
+    unknown,
+    SessionValidator | HttpServerRequest.HttpServerRequest | Scope.Scope
+  >
+}
+
+/** Serves `routes` (an `HttpRouter` of the line) on the test server for the rest of the scope. */
+export const serveRoutes = (
+  routes: ReadonlyArray<Route>,
+  validator: Layer.Layer<SessionValidator>
+) =>
+  serveRouteLayers(
+    Layer.mergeAll(
+      ...(routes.map(({ method, path, handler }) =>
+        HttpRouter.add(method, path as HttpRouter.PathInput, handler)
+      ) as [Layer.Layer<never, never, HttpRouter.HttpRouter>])
+    ),
+    validator
+  )
