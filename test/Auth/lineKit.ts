@@ -11,6 +11,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { NodeHttpClient } from "@effect/platform-node"
 import * as Effect from "effect/Effect"
 import type * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
 import type * as Scope from "effect/Scope"
 import * as TestClock from "effect/TestClock"
 import type { SessionValidator } from "../../src/v3/Auth/index.js"
@@ -48,6 +49,15 @@ export const json = (body: unknown, options?: { readonly status?: number }) =>
 
 /** A text response, as an Effect a guard can wrap. */
 export const text = (body: string) => Effect.succeed(HttpServerResponse.text(body))
+
+/** A logger that writes each line as the logfmt logger does into `lines`, in place of the default one. */
+export const logfmtLines = (lines: Array<string>): Layer.Layer<never> =>
+  Logger.replace(
+    Logger.defaultLogger,
+    Logger.make((options) => {
+      lines.push(Logger.logfmtLogger.log(options))
+    })
+  )
 
 /** A request to the handler in process. */
 export const requestOf = (request: Request) => HttpServerRequest.fromWeb(request)

@@ -1,22 +1,29 @@
 /**
  * Session ids are `Redacted` from the moment they are read: the validator gets a `Redacted`, and
- * neither logs nor error responses nor the unavailable error carry the id.
+ * neither logs nor error responses nor the unavailable error carry the id. Shared: run on both
+ * Effect lines (lineKit.ts); `layerRedactSessionHeader` has a test per line.
  */
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { HttpClient, HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Logger, Redacted } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
 import {
-  layerRedactSessionHeader,
   optionalAuth,
   requireAuth,
   type SessionData,
   SessionValidator,
   SessionValidatorUnavailable
 } from "../../src/v3/Auth/index.js"
-import { recordingTracer } from "../support/recordingTracer.js"
+import {
+  HttpServerRequest,
+  HttpServerResponse,
+  logfmtLines,
+  NodeHttpClient,
+  requestOf,
+  text
+} from "./lineKit.js"
 
 const SECRET = "secret-session-4242"
 
@@ -32,15 +39,12 @@ const run = <E>(
 ) => {
   // each line as a logfmt logger writes it (message, annotations and any cause with its stack)
   const lines: Array<string> = []
-  const logger = Logger.make((options) => {
-    lines.push(Logger.logfmtLogger.log(options))
-  })
-  const request = HttpServerRequest.fromWeb(new Request(`http://localhost/x?session_id=${SECRET}`))
-  return HttpServerResponse.text("ok").pipe(
+  const request = requestOf(new Request(`http://localhost/x?session_id=${SECRET}`))
+  return text("ok").pipe(
     guard,
     Effect.provideService(HttpServerRequest.HttpServerRequest, request),
     Effect.provide(validator),
-    Effect.provide(Logger.replace(Logger.defaultLogger, logger)),
+    Effect.provide(logfmtLines(lines)),
     Effect.flatMap((response) =>
       Effect.promise(async () => ({
         response,
@@ -143,7 +147,7 @@ describe("redaction", () => {
     })
     afterAll(() => new Promise<void>((resolve) => auth.close(() => resolve())))
 
-    it.scoped.each(["/text", "/json"])(
+    it.effect.each(["/text", "/json"])(
       "a 200 %s answer that is not SessionData is logged without its body (security item 9)",
       (path) =>
         Effect.gen(function* () {
@@ -158,10 +162,10 @@ describe("redaction", () => {
           expect(lines[0]).not.toContain(SECRET)
           expect(lines[0]).not.toContain("unknown session")
           expect(text).not.toContain(SECRET)
-        })
+        }).pipe(Effect.scoped)
     )
 
-    it.scoped("a 200 that denies the session is Invalid session, its body logged nowhere", () =>
+    it.effect("a 200 that denies the session is Invalid session, its body logged nowhere", () =>
       Effect.gen(function* () {
         const undici = yield* Layer.build(NodeHttpClient.layerUndici)
         const validator = SessionValidator.http({ url: `${url}/denied` }).pipe(
@@ -172,7 +176,7 @@ describe("redaction", () => {
         expect(JSON.parse(text)).toEqual({ error: "Invalid session" })
         expect(lines.join("\n")).not.toContain(SECRET)
         expect(lines.join("\n")).not.toContain("unknown session")
-      })
+      }).pipe(Effect.scoped)
     )
   })
 
@@ -188,49 +192,4 @@ describe("redaction", () => {
       expect(JSON.stringify(error)).not.toContain(SECRET)
     })
   )
-})
-
-describe("layerRedactSessionHeader", () => {
-  /** The request span's attributes of a real server, with or without the layer. */
-  const spanAttributes = (redact: boolean, header?: string) =>
-    Effect.gen(function* () {
-      const attributes: Array<readonly [string, unknown]> = []
-      const app = HttpServerResponse.text("ok").pipe(
-        requireAuth(header === undefined ? {} : { header })
-      )
-      const serving = HttpServer.serve(app).pipe(
-        Layer.provide(
-          redact ? layerRedactSessionHeader(header === undefined ? {} : { header }) : Layer.empty
-        ),
-        Layer.provide(SessionValidator.memory({ [SECRET]: { user_id: "u1" } })),
-        Layer.provide(Layer.setTracer(recordingTracer(attributes))),
-        Layer.provideMerge(NodeHttpServer.layerTest)
-      )
-      const status = yield* Effect.gen(function* () {
-        const client = yield* HttpClient.HttpClient
-        const response = yield* client.get("/x", {
-          headers: { [header ?? "X-Session-Id"]: SECRET }
-        })
-        return response.status
-      }).pipe(Effect.provide(serving), Effect.scoped)
-      expect(status).toBe(200)
-      return attributes
-    })
-
-  it.effect("server spans record the session header as <redacted>", () =>
-    Effect.gen(function* () {
-      const redacted = yield* spanAttributes(true)
-      expect(redacted).toContainEqual(["http.request.header.x-session-id", "<redacted>"])
-      expect(JSON.stringify(redacted)).not.toContain(SECRET)
-      const named = yield* spanAttributes(true, "X-Auth")
-      expect(named).toContainEqual(["http.request.header.x-auth", "<redacted>"])
-      expect(JSON.stringify(named)).not.toContain(SECRET)
-      // without it, @effect/platform records the id: what the layer is for
-      expect(JSON.stringify(yield* spanAttributes(false))).toContain(SECRET)
-    })
-  )
-
-  it("rejects a header name that is not a non-empty string", () => {
-    expect(() => layerRedactSessionHeader({ header: "" })).toThrow(/options.header/)
-  })
 })

@@ -9,6 +9,7 @@ import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
 import type * as Scope from "effect/Scope"
 import { TestClock } from "effect/testing"
 import type { SessionValidator } from "../../../src/Auth/index.js"
@@ -46,6 +47,14 @@ export const json = (body: unknown, options?: { readonly status?: number }) =>
 
 /** A text response, as an Effect a guard can wrap. */
 export const text = (body: string) => Effect.succeed(HttpServerResponse.text(body))
+
+/** A logger that writes each line as the logfmt logger does into `lines`, in place of the default one. */
+export const logfmtLines = (lines: Array<string>): Layer.Layer<never> =>
+  Logger.layer([
+    Logger.make((options) => {
+      lines.push(Logger.formatLogFmt.log(options))
+    })
+  ])
 
 /** A request to the handler in process. */
 export const requestOf = (request: Request) => HttpServerRequest.fromWeb(request)
