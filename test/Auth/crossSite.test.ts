@@ -1,40 +1,49 @@
 /**
  * Security item 10, SPEC 6.3a: a state-changing request whose session id a browser attaches by
  * itself (cookie, query parameter) is refused cross-site with 403 before the validator is asked.
- * A table over method × where the id is × `Sec-Fetch-Site`/`Origin`, on a real server.
+ * The table (test/Auth/shared/crossSite.ts) over method × where the id is ×
+ * `Sec-Fetch-Site`/`Origin`, on a real server. Shared: run on both Effect lines (lineKit.ts).
  */
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import { AuthContext, optionalAuth, requireAuth, requireUserType } from "../../src/v3/Auth/index.js"
 import {
   HttpClient,
   HttpClientRequest,
-  HttpRouter,
   HttpServer,
-  HttpServerResponse
-} from "@effect/platform"
-import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
-import { AuthContext, optionalAuth, requireAuth, requireUserType } from "../../src/v3/Auth/index.js"
-import { makeProbe, probeValidator, ServerLayer, serve } from "./fixtures.js"
+  json,
+  makeProbe,
+  probeValidator,
+  type Route,
+  ServerLayer,
+  serveRoutes
+} from "./lineKit.js"
 import { requestOf, rows, type Sent } from "./shared/crossSite.js"
 
-const reached = HttpServerResponse.unsafeJson({ reached: true })
-const router = HttpRouter.empty.pipe(
-  HttpRouter.all("/me", reached.pipe(requireAuth())),
-  HttpRouter.all("/trusted", reached.pipe(requireAuth({ trustedOrigins: ["http://app.example"] }))),
-  HttpRouter.all("/off", reached.pipe(requireAuth({ csrf: false }))),
-  HttpRouter.all(
-    "/feed",
-    Effect.map(AuthContext, (context) =>
-      HttpServerResponse.unsafeJson({ guest: context.is_guest })
-    ).pipe(optionalAuth())
-  ),
-  HttpRouter.all("/typed", reached.pipe(requireUserType("user"), optionalAuth()))
-)
+const reached = Effect.succeed(json({ reached: true }))
+const routes: ReadonlyArray<Route> = [
+  { method: "*", path: "/me", handler: reached.pipe(requireAuth()) },
+  {
+    method: "*",
+    path: "/trusted",
+    handler: reached.pipe(requireAuth({ trustedOrigins: ["http://app.example"] }))
+  },
+  { method: "*", path: "/off", handler: reached.pipe(requireAuth({ csrf: false })) },
+  {
+    method: "*",
+    path: "/feed",
+    handler: Effect.map(AuthContext, (context) => json({ guest: context.is_guest })).pipe(
+      optionalAuth()
+    )
+  },
+  { method: "*", path: "/typed", handler: reached.pipe(requireUserType("user"), optionalAuth()) }
+]
 
 /** Sends one request to the test server; `SAME` becomes the server's own origin. */
 const send = (sent: Sent) =>
   Effect.gen(function* () {
     const server = yield* HttpServer.HttpServer
-    const address = server.address as HttpServer.TcpAddress
+    const address = server.address as { readonly port: number }
     const { path, headers } = requestOf(sent, `http://127.0.0.1:${address.port}`)
     const client = yield* HttpClient.HttpClient
     const response = yield* client.execute(HttpClientRequest.make(sent.method)(path, { headers }))
@@ -46,10 +55,10 @@ const send = (sent: Sent) =>
   }).pipe(Effect.orDie)
 
 describe("cross-site requests (SPEC 6.3a, security item 10)", () => {
-  it.scoped.each(rows)("$method, id in $source, $site.name → $status", (row) =>
+  it.effect.each(rows)("$method, id in $source, $site.name → $status", (row) =>
     Effect.gen(function* () {
       const probe = yield* makeProbe
-      yield* serve(HttpRouter.toHttpApp(router).pipe(Effect.flatten), probeValidator(probe))
+      yield* serveRoutes(routes, probeValidator(probe))
       const reply = yield* send({
         path: "/me",
         method: row.method,
@@ -65,15 +74,15 @@ describe("cross-site requests (SPEC 6.3a, security item 10)", () => {
       }
       // refused before the validator is asked
       expect(probe.calls).toBe(row.status === 403 ? 0 : 1)
-    }).pipe(Effect.provide(ServerLayer))
+    }).pipe(Effect.provide(ServerLayer), Effect.scoped)
   )
 
   const evil = { origin: "http://evil.example", fetchSite: "cross-site" } as const
 
-  it.scoped("trustedOrigins lets a trusted front end on another origin through", () =>
+  it.effect("trustedOrigins lets a trusted front end on another origin through", () =>
     Effect.gen(function* () {
       const probe = yield* makeProbe
-      yield* serve(HttpRouter.toHttpApp(router).pipe(Effect.flatten), probeValidator(probe))
+      yield* serveRoutes(routes, probeValidator(probe))
       const trusted = yield* send({
         path: "/trusted",
         method: "POST",
@@ -84,24 +93,24 @@ describe("cross-site requests (SPEC 6.3a, security item 10)", () => {
       expect(trusted.status).toBe(200)
       const other = yield* send({ path: "/trusted", method: "POST", source: "cookie", ...evil })
       expect(other).toEqual({ status: 403, body: { error: "Cross-site request refused" } })
-    }).pipe(Effect.provide(ServerLayer))
+    }).pipe(Effect.provide(ServerLayer), Effect.scoped)
   )
 
-  it.scoped("csrf: false turns the check off", () =>
+  it.effect("csrf: false turns the check off", () =>
     Effect.gen(function* () {
       const probe = yield* makeProbe
-      yield* serve(HttpRouter.toHttpApp(router).pipe(Effect.flatten), probeValidator(probe))
+      yield* serveRoutes(routes, probeValidator(probe))
       const reply = yield* send({ path: "/off", method: "DELETE", source: "cookie", ...evil })
       expect(reply).toEqual({ status: 200, body: { reached: true } })
-    }).pipe(Effect.provide(ServerLayer))
+    }).pipe(Effect.provide(ServerLayer), Effect.scoped)
   )
 
-  it.scoped(
+  it.effect(
     "optionalAuth treats a refused cross-site request as a guest; a later guard refuses it",
     () =>
       Effect.gen(function* () {
         const probe = yield* makeProbe
-        yield* serve(HttpRouter.toHttpApp(router).pipe(Effect.flatten), probeValidator(probe))
+        yield* serveRoutes(routes, probeValidator(probe))
         const feed = yield* send({ path: "/feed", method: "POST", source: "cookie", ...evil })
         expect(feed).toEqual({ status: 200, body: { guest: true } })
         const typed = yield* send({ path: "/typed", method: "POST", source: "query", ...evil })
@@ -109,7 +118,7 @@ describe("cross-site requests (SPEC 6.3a, security item 10)", () => {
         expect(probe.calls).toBe(0)
         const sameSite = yield* send({ path: "/typed", method: "POST", source: "cookie" })
         expect(sameSite).toEqual({ status: 200, body: { reached: true } })
-      }).pipe(Effect.provide(ServerLayer))
+      }).pipe(Effect.provide(ServerLayer), Effect.scoped)
   )
 
   it("bad trustedOrigins and csrf throw when the guard is made, naming the option", () => {

@@ -1,9 +1,10 @@
 /**
- * Every row of SPEC 6.3, against a real `@effect/platform-node` server on port 0.
+ * Every row of SPEC 6.3 (test/Auth/shared/guards.ts), against a real `@effect/platform-node`
+ * server on port 0, with the guards piped onto the line's router's routes. Shared: run on both
+ * Effect lines (lineKit.ts).
  */
-import { HttpRouter, HttpServerResponse } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import {
   AuthContext,
   CurrentUser,
@@ -12,7 +13,16 @@ import {
   requirePermission,
   requireUserType
 } from "../../src/v3/Auth/index.js"
-import { call, makeProbe, probeValidator, ServerLayer, serve } from "./fixtures.js"
+import {
+  call,
+  HttpServerResponse,
+  json,
+  makeProbe,
+  probeValidator,
+  type Route,
+  ServerLayer,
+  serveRoutes
+} from "./lineKit.js"
 import { rows } from "./shared/guards.js"
 
 const me = Effect.gen(function* () {
@@ -30,30 +40,48 @@ const feed = Effect.gen(function* () {
 })
 
 const reached = (route: string) =>
-  Effect.map(CurrentUser, (user) => HttpServerResponse.unsafeJson({ route, id: user.user_id }))
+  Effect.map(CurrentUser, (user) => json({ route, id: user.user_id }))
 
-const router = HttpRouter.empty.pipe(
-  HttpRouter.get("/me", me.pipe(requireAuth())),
-  HttpRouter.get("/feed", feed.pipe(optionalAuth())),
-  HttpRouter.get("/admin", reached("admin").pipe(requireUserType(["admin", "ops"]))),
-  HttpRouter.get("/admin-only", reached("admin-only").pipe(requireUserType("admin"))),
-  HttpRouter.del("/posts/:id", reached("delete").pipe(requirePermission("posts:delete"))),
-  HttpRouter.get(
-    "/guest-then-type",
-    reached("type").pipe(requireUserType(["user"]), optionalAuth())
-  ),
-  HttpRouter.get(
-    "/guest-then-permission",
-    reached("permission").pipe(requirePermission("posts:read"), optionalAuth())
-  ),
-  HttpRouter.get("/guest-then-auth", reached("auth").pipe(requireAuth(), optionalAuth()))
-)
+const routes: ReadonlyArray<Route> = [
+  { method: "GET", path: "/me", handler: me.pipe(requireAuth()) },
+  { method: "GET", path: "/feed", handler: feed.pipe(optionalAuth()) },
+  {
+    method: "GET",
+    path: "/admin",
+    handler: reached("admin").pipe(requireUserType(["admin", "ops"]))
+  },
+  {
+    method: "GET",
+    path: "/admin-only",
+    handler: reached("admin-only").pipe(requireUserType("admin"))
+  },
+  {
+    method: "DELETE",
+    path: "/posts/:id",
+    handler: reached("delete").pipe(requirePermission("posts:delete"))
+  },
+  {
+    method: "GET",
+    path: "/guest-then-type",
+    handler: reached("type").pipe(requireUserType(["user"]), optionalAuth())
+  },
+  {
+    method: "GET",
+    path: "/guest-then-permission",
+    handler: reached("permission").pipe(requirePermission("posts:read"), optionalAuth())
+  },
+  {
+    method: "GET",
+    path: "/guest-then-auth",
+    handler: reached("auth").pipe(requireAuth(), optionalAuth())
+  }
+]
 
 describe("guards, SPEC 6.3", () => {
-  it.scoped.each(rows)("$guard: $condition → $status", (row) =>
+  it.effect.each(rows)("$guard: $condition → $status", (row) =>
     Effect.gen(function* () {
       const probe = yield* makeProbe
-      yield* serve(HttpRouter.toHttpApp(router).pipe(Effect.flatten), probeValidator(probe))
+      yield* serveRoutes(routes, probeValidator(probe))
       const reply = yield* call(row.path, {
         ...(row.method ? { method: row.method } : {}),
         headers: row.id === undefined ? {} : { "X-Session-Id": row.id }
@@ -62,6 +90,6 @@ describe("guards, SPEC 6.3", () => {
       expect(reply.body).toEqual(row.body)
       expect(reply.contentType).toBe("application/json")
       expect(probe.calls).toBe(row.calls)
-    }).pipe(Effect.provide(ServerLayer))
+    }).pipe(Effect.provide(ServerLayer), Effect.scoped)
   )
 })

@@ -4,8 +4,10 @@
  * puts test/v4/Auth/lineKit.ts, with the same names, in its place.
  */
 import * as Headers from "@effect/platform/Headers"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as HttpRouter from "@effect/platform/HttpRouter"
-import type * as HttpServer from "@effect/platform/HttpServer"
+import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { NodeHttpClient } from "@effect/platform-node"
@@ -32,7 +34,16 @@ export {
   SLOW,
   serve
 } from "./fixtures.js"
-export { Headers, HttpServerRequest, HttpServerResponse, NodeHttpClient, TestClock }
+export {
+  Headers,
+  HttpClient,
+  HttpClientRequest,
+  HttpServer,
+  HttpServerRequest,
+  HttpServerResponse,
+  NodeHttpClient,
+  TestClock
+}
 
 /** Which line runs the test. */
 export const LINE = 3 as 3 | 4

@@ -1,35 +1,40 @@
 /**
- * Where the session id comes from (SPEC 6.2): header → cookie → query, names configurable, query
- * switchable off, empty = absent, malformed ids rejected without asking the validator.
+ * Where the session id comes from (SPEC 6.2, test/Auth/shared/sources.ts): header → cookie →
+ * query, names configurable, query switchable off, empty = absent, malformed ids rejected without
+ * asking the validator. Shared: run on both Effect lines (lineKit.ts).
  */
-import { HttpRouter, HttpServerResponse } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { CurrentUser, requireAuth } from "../../src/v3/Auth/index.js"
-import { call, makeProbe, probeValidator, ServerLayer, serve } from "./fixtures.js"
+import {
+  call,
+  json,
+  makeProbe,
+  probeValidator,
+  type Route,
+  ServerLayer,
+  serveRoutes
+} from "./lineKit.js"
 import { cases } from "./shared/sources.js"
 
-const whoAmI = Effect.map(CurrentUser, (user) =>
-  HttpServerResponse.unsafeJson({ id: user.user_id })
-)
+const whoAmI = Effect.map(CurrentUser, (user) => json({ id: user.user_id }))
 
-const app = HttpRouter.empty.pipe(
-  HttpRouter.get("/me", whoAmI.pipe(requireAuth())),
-  HttpRouter.get(
-    "/custom",
-    whoAmI.pipe(requireAuth({ header: "X-Token", cookie: "sid", query: "token" }))
-  ),
-  HttpRouter.get("/no-query", whoAmI.pipe(requireAuth({ query: false }))),
-  HttpRouter.get("/no-cookie", whoAmI.pipe(requireAuth({ cookie: false }))),
-  HttpRouter.toHttpApp,
-  Effect.flatten
-)
+const routes: ReadonlyArray<Route> = [
+  { method: "GET", path: "/me", handler: whoAmI.pipe(requireAuth()) },
+  {
+    method: "GET",
+    path: "/custom",
+    handler: whoAmI.pipe(requireAuth({ header: "X-Token", cookie: "sid", query: "token" }))
+  },
+  { method: "GET", path: "/no-query", handler: whoAmI.pipe(requireAuth({ query: false })) },
+  { method: "GET", path: "/no-cookie", handler: whoAmI.pipe(requireAuth({ cookie: false })) }
+]
 
 describe("session id sources", () => {
-  it.scoped.each(cases)("$name", (testCase) =>
+  it.effect.each(cases)("$name", (testCase) =>
     Effect.gen(function* () {
       const probe = yield* makeProbe
-      yield* serve(app, probeValidator(probe))
+      yield* serveRoutes(routes, probeValidator(probe))
       const reply = yield* call(testCase.path, { headers: testCase.headers ?? {} })
       expect(reply).toEqual({
         status: testCase.status,
@@ -37,6 +42,6 @@ describe("session id sources", () => {
         body: testCase.body
       })
       expect(probe.calls).toBe(testCase.calls)
-    }).pipe(Effect.provide(ServerLayer))
+    }).pipe(Effect.provide(ServerLayer), Effect.scoped)
   )
 })

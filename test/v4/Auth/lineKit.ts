@@ -5,7 +5,10 @@
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Effect from "effect/Effect"
 import * as Headers from "effect/http/Headers"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as HttpRouter from "effect/http/HttpRouter"
+import * as HttpServer from "effect/http/HttpServer"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Layer from "effect/Layer"
@@ -30,7 +33,16 @@ export {
   serve
 } from "./fixtures.js"
 export { recordingTracer } from "./recordingTracer.js"
-export { Headers, HttpServerRequest, HttpServerResponse, NodeHttpClient, TestClock }
+export {
+  Headers,
+  HttpClient,
+  HttpClientRequest,
+  HttpServer,
+  HttpServerRequest,
+  HttpServerResponse,
+  NodeHttpClient,
+  TestClock
+}
 
 /** Which line runs the test. */
 export const LINE = 4 as 3 | 4
