@@ -1,15 +1,11 @@
 /**
- * Guards composed in any order, router-wide and as `HttpLayerRouter` middleware: the validator is
- * asked once per request (SPEC 6.1), counted by a probe validator.
+ * Guards composed in any order, router-wide and as `AuthMiddleware` on the line's router of layers
+ * (`HttpLayerRouter` on Effect 3, `HttpRouter` on Effect 4): the validator is asked once per
+ * request (SPEC 6.1), counted by a probe validator. Shared: run on both Effect lines (lineKit.ts).
  */
-import {
-  HttpLayerRouter,
-  HttpRouter,
-  HttpServerRequest,
-  HttpServerResponse
-} from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import {
   AuthContext,
   AuthMiddleware,
@@ -20,12 +16,28 @@ import {
   requireUserType,
   type SessionValidator
 } from "../../src/v3/Auth/index.js"
-import { call, makeProbe, probeValidator, SESSIONS, ServerLayer, serve } from "./fixtures.js"
+import {
+  call,
+  HttpServerRequest,
+  type HttpServerResponse,
+  json,
+  LayerRouter,
+  makeProbe,
+  type Probe,
+  probeValidator,
+  type Route,
+  requestOf,
+  SESSIONS,
+  ServerLayer,
+  serveRoutes,
+  serveRoutesBehindRequireAuth,
+  text
+} from "./lineKit.js"
 
 const reached = Effect.gen(function* () {
   const user = yield* CurrentUser
   const context = yield* AuthContext
-  return HttpServerResponse.unsafeJson({ id: user.user_id, same: context === user })
+  return json({ id: user.user_id, same: context === user })
 })
 
 const orders = [
@@ -67,22 +79,18 @@ const orders = [
   }
 ] as const
 
-const app = HttpRouter.empty.pipe(
-  HttpRouter.get("/order/0", orders[0].handler),
-  HttpRouter.get("/order/1", orders[1].handler),
-  HttpRouter.get("/order/2", orders[2].handler),
-  HttpRouter.get("/order/3", orders[3].handler),
-  HttpRouter.get("/order/4", orders[4].handler),
-  HttpRouter.toHttpApp,
-  Effect.flatten
-)
+const routes: ReadonlyArray<Route> = orders.map(({ handler }, index) => ({
+  method: "GET",
+  path: `/order/${index}`,
+  handler
+}))
 
 describe("composition", () => {
   orders.forEach(({ name, invalid: invalidText }, index) => {
-    it.scoped(`${name}: one validator call, valid and invalid`, () =>
+    it.effect(`${name}: one validator call, valid and invalid`, () =>
       Effect.gen(function* () {
         const probe = yield* makeProbe
-        yield* serve(app, probeValidator(probe))
+        yield* serveRoutes(routes, probeValidator(probe))
         const ok = yield* call(`/order/${index}`, { headers: { "X-Session-Id": "s-ops" } })
         expect(ok.body).toEqual({ id: "o1", same: true })
         expect(probe.calls).toBe(1)
@@ -92,19 +100,25 @@ describe("composition", () => {
         const invalid = yield* call(`/order/${index}`, { headers: { "X-Session-Id": "nope" } })
         expect(invalid).toMatchObject({ status: 401, body: { error: invalidText } })
         expect(probe.calls).toBe(3)
-      }).pipe(Effect.provide(ServerLayer))
+      }).pipe(Effect.provide(ServerLayer), Effect.scoped)
     )
   })
 
-  it.scoped("router-wide HttpRouter.use(requireAuth()) with a guard on one route", () =>
+  // HttpRouter.use(requireAuth()) on Effect 3, AuthMiddleware.requireAuth()'s layer on Effect 4
+  it.effect("router-wide requireAuth() with a guard on one route", () =>
     Effect.gen(function* () {
-      const router = HttpRouter.empty.pipe(
-        HttpRouter.get("/me", reached),
-        HttpRouter.del("/posts/:id", reached.pipe(requirePermission("posts:delete"))),
-        HttpRouter.use(requireAuth())
-      )
       const probe = yield* makeProbe
-      yield* serve(Effect.flatten(HttpRouter.toHttpApp(router)), probeValidator(probe))
+      yield* serveRoutesBehindRequireAuth(
+        [
+          { method: "GET", path: "/me", handler: reached },
+          {
+            method: "DELETE",
+            path: "/posts/:id",
+            handler: reached.pipe(requirePermission("posts:delete"))
+          }
+        ],
+        probeValidator(probe)
+      )
       expect(yield* call("/me")).toMatchObject({
         status: 401,
         body: { error: "Session ID required" }
@@ -129,7 +143,7 @@ describe("composition", () => {
         body: { error: "Permission required: posts:delete" }
       })
       expect(probe.calls).toBe(3)
-    }).pipe(Effect.provide(ServerLayer))
+    }).pipe(Effect.provide(ServerLayer), Effect.scoped)
   )
 })
 
@@ -138,20 +152,21 @@ describe("a CurrentUser the application provides itself", () => {
   // CurrentUser (a test layer, a "system" user) never lets a request past a guard unvalidated
   const provided = SESSIONS["s-ops"]!
   const user = { user_id: provided.user_id, session: provided, is_guest: false } as const
-  const request = HttpServerRequest.fromWeb(
+  const request = requestOf(
     new Request("http://localhost/posts/1", { headers: { "X-Session-Id": "s-user" } })
   )
   const run = (
     guarded: Effect.Effect<
       HttpServerResponse.HttpServerResponse,
       never,
-      CurrentUser | SessionValidator | HttpServerRequest.HttpServerRequest
+      CurrentUser | AuthContext | SessionValidator | HttpServerRequest.HttpServerRequest
     >
   ) =>
     Effect.gen(function* () {
       const probe = yield* makeProbe
       const response = yield* guarded.pipe(
         Effect.provideService(CurrentUser, user),
+        Effect.provideService(AuthContext, user),
         Effect.provideService(HttpServerRequest.HttpServerRequest, request),
         Effect.provide(probeValidator(probe))
       )
@@ -173,34 +188,35 @@ describe("a CurrentUser the application provides itself", () => {
   )
 })
 
-describe("HttpLayerRouter middleware", () => {
-  const serveLayer = (probe: Parameters<typeof probeValidator>[0]) => {
-    const Me = HttpLayerRouter.add("GET", "/me", reached).pipe(
+describe("AuthMiddleware on the line's router of layers", () => {
+  const serveLayer = (probe: Probe) => {
+    const Me = LayerRouter.add("GET", "/me", reached).pipe(
       Layer.provide(AuthMiddleware.requireAuth().layer)
     )
-    const Feed = HttpLayerRouter.add(
+    const Feed = LayerRouter.add(
       "GET",
       "/feed",
-      Effect.map(AuthContext, (context) =>
-        HttpServerResponse.unsafeJson({ guest: context.is_guest })
-      )
+      Effect.map(AuthContext, (context) => json({ guest: context.is_guest }))
     ).pipe(Layer.provide(AuthMiddleware.optionalAuth().layer))
-    const Admin = HttpLayerRouter.add("GET", "/admin", reached).pipe(
+    const Admin = LayerRouter.add("GET", "/admin", reached).pipe(
       Layer.provide(AuthMiddleware.requireUserType(["admin"]).layer)
     )
-    const Remove = HttpLayerRouter.add(
+    const Remove = LayerRouter.add(
       "DELETE",
       "/posts/:id",
       reached.pipe(requirePermission("posts:delete"))
     ).pipe(Layer.provide(AuthMiddleware.requireAuth().layer))
-    const Open = HttpLayerRouter.add("GET", "/open", HttpServerResponse.text("open"))
-    return HttpLayerRouter.serve(Layer.mergeAll(Me, Feed, Admin, Remove, Open), {
+    const Deny = LayerRouter.add("DELETE", "/drafts/:id", reached).pipe(
+      Layer.provide(AuthMiddleware.requirePermission("drafts:delete").layer)
+    )
+    const Open = LayerRouter.add("GET", "/open", text("open"))
+    return LayerRouter.serve(Layer.mergeAll(Me, Feed, Admin, Remove, Deny, Open), {
       disableLogger: true,
       disableListenLog: true
     }).pipe(Layer.provide(probeValidator(probe)), Layer.build)
   }
 
-  it.scoped("provides CurrentUser, answers with the pinned errors, one call per request", () =>
+  it.effect("provides CurrentUser, answers with the pinned errors, one call per request", () =>
     Effect.gen(function* () {
       const probe = yield* makeProbe
       yield* serveLayer(probe)
@@ -227,8 +243,12 @@ describe("HttpLayerRouter middleware", () => {
       })
       expect(removed).toMatchObject({ status: 200, body: { id: "a1" } })
       expect(probe.calls).toBe(4)
+      expect(
+        yield* call("/drafts/1", { method: "DELETE", headers: { "X-Session-Id": "s-ops" } })
+      ).toMatchObject({ status: 403, body: { error: "Permission required: drafts:delete" } })
+      expect(probe.calls).toBe(5)
       expect(yield* call("/open")).toMatchObject({ status: 200, body: "open" })
-      expect(probe.calls).toBe(4)
-    }).pipe(Effect.provide(ServerLayer))
+      expect(probe.calls).toBe(5)
+    }).pipe(Effect.provide(ServerLayer), Effect.scoped)
   )
 })

@@ -6,6 +6,7 @@
 import * as Headers from "@effect/platform/Headers"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
@@ -16,7 +17,12 @@ import type * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import type * as Scope from "effect/Scope"
 import * as TestClock from "effect/TestClock"
-import type { SessionValidator } from "../../src/v3/Auth/index.js"
+import {
+  type AuthContext,
+  type CurrentUser,
+  requireAuth,
+  type SessionValidator
+} from "../../src/v3/Auth/index.js"
 import { serve } from "./fixtures.js"
 
 export { recordingTracer } from "../support/recordingTracer.js"
@@ -73,31 +79,40 @@ export const logfmtLines = (lines: Array<string>): Layer.Layer<never> =>
 /** A request to the handler in process. */
 export const requestOf = (request: Request) => HttpServerRequest.fromWeb(request)
 
-/** A route of {@link serveRoutes}. */
-export interface Route {
+/** A route of {@link serveRoutes}; `Provided` is what a router-wide guard gives its handler. */
+export interface Route<Provided = never> {
   readonly method: "*" | "GET" | "POST" | "DELETE"
   readonly path: string
   readonly handler: Effect.Effect<
     HttpServerResponse.HttpServerResponse,
     unknown,
-    SessionValidator | HttpServerRequest.HttpServerRequest | Scope.Scope
+    SessionValidator | HttpServerRequest.HttpServerRequest | Scope.Scope | Provided
   >
 }
+
+const routerOf = <Provided>(routes: ReadonlyArray<Route<Provided>>) =>
+  routes.reduce<HttpRouter.HttpRouter<unknown, SessionValidator | Provided>>(
+    (router, { method, path, handler }) =>
+      HttpRouter.route(method)(router, path as HttpRouter.PathInput, handler),
+    HttpRouter.empty
+  )
 
 /** Serves `routes` (an `HttpRouter` of the line) on the test server for the rest of the scope. */
 export const serveRoutes = (
   routes: ReadonlyArray<Route>,
   validator: Layer.Layer<SessionValidator>
 ): Effect.Effect<void, never, Scope.Scope | HttpServer.HttpServer> =>
+  serve(Effect.flatten(HttpRouter.toHttpApp(routerOf(routes))), validator)
+
+/** {@link serveRoutes} behind a router-wide `requireAuth()`: `HttpRouter.use` on Effect 3. */
+export const serveRoutesBehindRequireAuth = (
+  routes: ReadonlyArray<Route<CurrentUser | AuthContext>>,
+  validator: Layer.Layer<SessionValidator>
+): Effect.Effect<void, never, Scope.Scope | HttpServer.HttpServer> =>
   serve(
-    Effect.flatten(
-      HttpRouter.toHttpApp(
-        routes.reduce<HttpRouter.HttpRouter<unknown, SessionValidator>>(
-          (router, { method, path, handler }) =>
-            HttpRouter.route(method)(router, path as HttpRouter.PathInput, handler),
-          HttpRouter.empty
-        )
-      )
-    ),
+    Effect.flatten(HttpRouter.toHttpApp(routerOf(routes).pipe(HttpRouter.use(requireAuth())))),
     validator
   )
+
+/** The line's router of layers, where `AuthMiddleware` applies: `HttpLayerRouter` on Effect 3. */
+export { HttpLayerRouter as LayerRouter }

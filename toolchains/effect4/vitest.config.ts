@@ -19,7 +19,7 @@ const shared = [
   "test/Query/{Operators,QueryBuilder,RoundTrip}.test.ts",
   "test/Storage/*.test.ts",
   "test/examples/steps.test.ts",
-  "test/Auth/{crossSite,guards,http,property,redaction,sources,validators}.test.ts"
+  "test/Auth/{compose,crossSite,guards,http,property,redaction,sources,validators}.test.ts"
 ]
 
 export default defineConfig({

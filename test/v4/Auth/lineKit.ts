@@ -15,7 +15,12 @@ import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import type * as Scope from "effect/Scope"
 import { TestClock } from "effect/testing"
-import type { SessionValidator } from "../../../src/Auth/index.js"
+import {
+  type AuthContext,
+  AuthMiddleware,
+  type CurrentUser,
+  type SessionValidator
+} from "../../../src/Auth/index.js"
 import { serveRoutes as serveRouteLayers } from "./fixtures.js"
 
 /** The line's test fixtures: a probe validator, a real server, a client that calls it. */
@@ -71,27 +76,44 @@ export const logfmtLines = (lines: Array<string>): Layer.Layer<never> =>
 /** A request to the handler in process. */
 export const requestOf = (request: Request) => HttpServerRequest.fromWeb(request)
 
-/** A route of {@link serveRoutes}. */
-export interface Route {
+/** A route of {@link serveRoutes}; `Provided` is what a router-wide guard gives its handler. */
+export interface Route<Provided = never> {
   readonly method: "*" | "GET" | "POST" | "DELETE"
   readonly path: string
   readonly handler: Effect.Effect<
     HttpServerResponse.HttpServerResponse,
     unknown,
-    SessionValidator | HttpServerRequest.HttpServerRequest | Scope.Scope
+    SessionValidator | HttpServerRequest.HttpServerRequest | Scope.Scope | Provided
   >
 }
+
+const layerOf = (routes: ReadonlyArray<Route<CurrentUser | AuthContext>>) =>
+  Layer.mergeAll(
+    ...(routes.map(({ method, path, handler }) =>
+      HttpRouter.add(method, path as HttpRouter.PathInput, handler)
+    ) as [Layer.Layer<never, never, HttpRouter.HttpRouter>])
+  )
 
 /** Serves `routes` (an `HttpRouter` of the line) on the test server for the rest of the scope. */
 export const serveRoutes = (
   routes: ReadonlyArray<Route>,
   validator: Layer.Layer<SessionValidator>
+) => serveRouteLayers(layerOf(routes), validator)
+
+/**
+ * {@link serveRoutes} behind a router-wide `requireAuth()`: `AuthMiddleware.requireAuth()`'s layer
+ * on Effect 4.
+ */
+export const serveRoutesBehindRequireAuth = (
+  routes: ReadonlyArray<Route<CurrentUser | AuthContext>>,
+  validator: Layer.Layer<SessionValidator>
 ) =>
   serveRouteLayers(
-    Layer.mergeAll(
-      ...(routes.map(({ method, path, handler }) =>
-        HttpRouter.add(method, path as HttpRouter.PathInput, handler)
-      ) as [Layer.Layer<never, never, HttpRouter.HttpRouter>])
-    ),
+    layerOf(routes).pipe(Layer.provide(AuthMiddleware.requireAuth().layer)) as ReturnType<
+      typeof layerOf
+    >,
     validator
   )
+
+/** The line's router of layers, where `AuthMiddleware` applies: `HttpRouter` on Effect 4. */
+export { HttpRouter as LayerRouter }
