@@ -47,8 +47,35 @@ const fetchTransport: Plugin = {
   }
 }
 
-/** A page script (a path relative to this folder) bundled for the browser. */
-export const bundle = async (entry: string): Promise<string> => {
+const effect4 = fileURLToPath(new URL("../../toolchains/effect4", import.meta.url))
+
+/**
+ * The Effect 4 line in a page: the pages import the Effect 3 entry (`src/v3/index.js`), which
+ * becomes the root (Effect 4) entry, and `effect` resolves from the Effect 4 toolchain, as in an
+ * Effect 4 app.
+ */
+const onEffect4: Plugin = {
+  name: "svc-effect4",
+  setup: (build) => {
+    build.onResolve({ filter: /\/src\/v3\/index\.js$/ }, () => ({
+      path: fileURLToPath(new URL("../../src/index.ts", import.meta.url))
+    }))
+    build.onResolve({ filter: /^#onDemand$/ }, () => ({
+      path: fileURLToPath(new URL("../../src/Client/internal/onDemand.browser.ts", import.meta.url))
+    }))
+    build.onResolve({ filter: /^effect(\/|$)/ }, (args) =>
+      args.pluginData === effect4
+        ? undefined
+        : build.resolve(args.path, { kind: args.kind, resolveDir: effect4, pluginData: effect4 })
+    )
+  }
+}
+
+/** The Effect lines a page can be bundled on. */
+export const LINES = [4, 3] as const
+
+/** A page script (a path relative to this folder) bundled for the browser, on an Effect line. */
+export const bundle = async (entry: string, line: 3 | 4 = 3): Promise<string> => {
   const result = await build({
     entryPoints: [fileURLToPath(new URL(entry, import.meta.url))],
     bundle: true,
@@ -56,7 +83,7 @@ export const bundle = async (entry: string): Promise<string> => {
     format: "iife",
     target: "es2022",
     write: false,
-    plugins: [fetchTransport],
+    plugins: line === 4 ? [onEffect4, fetchTransport] : [fetchTransport],
     logLevel: "silent"
   })
   return result.outputFiles[0]?.text ?? ""

@@ -1,13 +1,13 @@
 /**
  * The session, end to end in Debian's Chromium: a page bundling the library is served from one
  * local port and calls an API on another; the API records which `X-Session-Id` each request
- * carried. The outcomes end up in `test-results/browser-session.png`.
+ * carried, on each Effect line. The outcomes end up in `test-results/browser-session-effect*.png`.
  */
 import { existsSync, mkdirSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { bundle, CHROMIUM, hasChromium, launchChromium } from "./chromium.js"
+import { bundle, CHROMIUM, hasChromium, LINES, launchChromium } from "./chromium.js"
 import type { ClientOutcome, ClientPage, StoragePage } from "./outcomes.js"
 import { type ApiServer, type Listening, startApiServer, startPageServer } from "./servers.js"
 
@@ -18,9 +18,10 @@ if (!hasChromium) {
 }
 
 const NONE = "(none)"
-const SCREENSHOT = fileURLToPath(new URL("../../test-results/browser-session.png", import.meta.url))
-
-describe.skipIf(!hasChromium)("session in a real browser", () => {
+describe.skipIf(!hasChromium).each(LINES)("session in a real browser, Effect %s", (line) => {
+  const SCREENSHOT = fileURLToPath(
+    new URL(`../../test-results/browser-session-effect${line}.png`, import.meta.url)
+  )
   const scripts = new Map<string, string>()
   const summary: Array<readonly [scenario: string, expected: string, seen: string]> = []
   let browser: Browser
@@ -28,8 +29,8 @@ describe.skipIf(!hasChromium)("session in a real browser", () => {
   let api: ApiServer
 
   beforeAll(async () => {
-    scripts.set("/storage.js", await bundle("./storage-page.ts"))
-    scripts.set("/client.js", await bundle("./client-page.ts"))
+    scripts.set("/storage.js", await bundle("./storage-page.ts", line))
+    scripts.set("/client.js", await bundle("./client-page.ts", line))
     site = await startPageServer(scripts, "svc-sdk session in Chromium")
     api = await startApiServer()
     browser = await launchChromium()

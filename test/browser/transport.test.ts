@@ -11,18 +11,18 @@ import {
   type ConformanceServer,
   startConformanceServer
 } from "../Client/conformance/server.js"
-import { bundle, CHROMIUM, hasChromium, launchChromium } from "./chromium.js"
+import { bundle, CHROMIUM, hasChromium, LINES, launchChromium } from "./chromium.js"
 
 if (!hasChromium) console.warn(`Skipping the browser transport suite: ${CHROMIUM} is absent.`)
 
-describe.skipIf(!hasChromium)("the fetch transport in Chromium", () => {
+describe.skipIf(!hasChromium).each(LINES)("the fetch transport in Chromium, Effect %s", (line) => {
   let browser: Browser
   let page: Page
   let server: ConformanceServer
   let other: ConformanceServer
 
   beforeAll(async () => {
-    const script = await bundle("./transport-page.ts")
+    const script = await bundle("./transport-page.ts", line)
     server = await startConformanceServer()
     other = await startConformanceServer()
     server.elsewhere = other.origin
