@@ -1,7 +1,4 @@
 import * as Net from "node:net"
-import * as Effect from "effect/Effect"
-import * as Fiber from "effect/Fiber"
-import * as Metric from "effect/Metric"
 import { afterAll, assert, beforeAll, describe, expect, it } from "vitest"
 import { type ApiResponse, createSvc, gte, SvcClient } from "../../src/v3/index.js"
 import { closedPort, json, startServer, type TestServer } from "./server.js"
@@ -157,21 +154,5 @@ describe("facade methods", () => {
     const svc = createSvc(`${server.origin}/api`, { timeout: 5, headers: { "X-A": "1" }, onError })
     expect(svc.getBaseUrl()).toBe(`${server.origin}/api`)
     expect(svc.getConfig()).toMatchObject({ timeout: 5, headers: { "x-a": "1" }, onError })
-  })
-})
-
-describe("the facade's telemetry", () => {
-  it("its requests start no fibers that Effect's fiber metrics count", async () => {
-    const started = () => Effect.runSync(Metric.value(Metric.fiberStarted)).count
-    // a fiber of Effect's default runtime counts
-    const before = started()
-    await Effect.runPromise(Effect.void.pipe(Effect.fork, Effect.flatMap(Fiber.join)))
-    expect(started()).toBeGreaterThan(before)
-    // reading the metric runs a fiber of its own: count what that adds, then what requests add
-    const reading = -started() + started()
-    const svc = createSvc(server.origin)
-    const counted = started()
-    for (let i = 0; i < 5; i++) expect((await svc.get("/x")).success).toBe(true)
-    expect(started() - counted).toBe(reading)
   })
 })
