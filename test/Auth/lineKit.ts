@@ -4,6 +4,7 @@
  * puts test/v4/Auth/lineKit.ts, with the same names, in its place.
  */
 import * as Headers from "@effect/platform/Headers"
+import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
@@ -113,6 +114,29 @@ export const serveRoutesBehindRequireAuth = (
     Effect.flatten(HttpRouter.toHttpApp(routerOf(routes).pipe(HttpRouter.use(requireAuth())))),
     validator
   )
+
+/** An app as a web handler (Request in, Response out): `HttpApp.toWebHandler` on Effect 3. */
+export const toWebHandler = <E>(
+  app: Effect.Effect<
+    HttpServerResponse.HttpServerResponse,
+    E,
+    HttpServerRequest.HttpServerRequest | Scope.Scope
+  >
+): ((request: Request) => Promise<Response>) => HttpApp.toWebHandler(app)
+
+/**
+ * `routes` (an `HttpRouter` of the line) as a web handler, and how to dispose of it: the router's
+ * app through `HttpApp.toWebHandler` on Effect 3, which holds nothing to dispose of.
+ */
+export const routesWebHandler = (
+  routes: ReadonlyArray<Route>,
+  validator: Layer.Layer<SessionValidator>
+) => ({
+  handler: toWebHandler(
+    Effect.flatten(HttpRouter.toHttpApp(routerOf(routes))).pipe(Effect.provide(validator))
+  ),
+  dispose: async (): Promise<void> => {}
+})
 
 /** The line's router of layers, where `AuthMiddleware` applies: `HttpLayerRouter` on Effect 3. */
 export { HttpLayerRouter as LayerRouter }

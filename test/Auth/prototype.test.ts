@@ -1,13 +1,15 @@
 /**
  * Security item 1: a validator's answer with `__proto__`, `constructor` or `prototype` keys never
  * grants a user type or a permission. Guards read only the session's own, decoded fields (SPEC 6.4).
+ * Shared: run on both Effect lines (lineKit.ts).
  */
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { HttpApp, HttpRouter, HttpServerResponse } from "@effect/platform"
-import { NodeHttpClient } from "@effect/platform-node"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Option, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import fc from "fast-check"
 import {
   CurrentUser,
@@ -16,23 +18,37 @@ import {
   SessionData,
   SessionValidator
 } from "../../src/v3/Auth/index.js"
-import { call, ServerLayer, serve } from "./fixtures.js"
+import {
+  call,
+  HttpServerRequest,
+  json,
+  NodeHttpClient,
+  type Route,
+  ServerLayer,
+  serveRoutes,
+  toWebHandler
+} from "./lineKit.js"
 
 const ESCALATION = '{"user_id":"m","__proto__":{"user_type":"admin","permissions":["x"]}}'
 
 const reached = Effect.map(CurrentUser, (user) =>
-  HttpServerResponse.unsafeJson({
+  json({
     id: user.user_id,
     type: user.session.user_type ?? null,
     permissions: user.session.permissions ?? null
   })
 )
 
-const router = HttpRouter.empty.pipe(
-  HttpRouter.get("/admin", reached.pipe(requireUserType(["admin"]))),
-  HttpRouter.get("/x", reached.pipe(requirePermission("x")))
+const admin = reached.pipe(requireUserType(["admin"]))
+const permitted = reached.pipe(requirePermission("x"))
+const routes: ReadonlyArray<Route> = [
+  { method: "GET", path: "/admin", handler: admin },
+  { method: "GET", path: "/x", handler: permitted }
+]
+/** The same two routes as one app, for the web handler of the property. */
+const app = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+  request.url.startsWith("/admin") ? admin : permitted
 )
-const app = Effect.flatten(HttpRouter.toHttpApp(router))
 
 /** A fresh `JSON.parse` of `text` per lookup, as an auth service's answer would be. */
 const answering = (text: string) =>
@@ -50,11 +66,11 @@ describe("prototype keys in a validator's answer (security item 1)", () => {
     expect(Object.keys(decoded).sort()).toEqual(["team", "user_id"])
   })
 
-  it.scoped(
+  it.effect(
     "fromPromise: the escalation answer is a plain user (403 for type and permission)",
     () =>
       Effect.gen(function* () {
-        yield* serve(app, answering(ESCALATION))
+        yield* serveRoutes(routes, answering(ESCALATION))
         const admin = yield* call("/admin", { headers: { "X-Session-Id": "s-1" } })
         expect(admin.status).toBe(403)
         expect(admin.body).toEqual({
@@ -63,32 +79,32 @@ describe("prototype keys in a validator's answer (security item 1)", () => {
         const permission = yield* call("/x", { headers: { "X-Session-Id": "s-1" } })
         expect(permission.status).toBe(403)
         expect(permission.body).toEqual({ error: "Permission required: x" })
-      }).pipe(Effect.provide(ServerLayer))
+      }).pipe(Effect.provide(ServerLayer), Effect.scoped)
   )
 
-  it.scoped("a validator of the app's own handing over an object with a polluted prototype", () =>
+  it.effect("a validator of the app's own handing over an object with a polluted prototype", () =>
     Effect.gen(function* () {
       const polluted = Object.create({ user_type: "admin", permissions: ["x"] }) as SessionData
       Object.assign(polluted, { user_id: "m" })
-      yield* serve(
-        app,
+      yield* serveRoutes(
+        routes,
         Layer.succeed(SessionValidator, { validate: () => Effect.succeed(Option.some(polluted)) })
       )
       expect((yield* call("/admin", { headers: { "X-Session-Id": "s-1" } })).status).toBe(403)
       expect((yield* call("/x", { headers: { "X-Session-Id": "s-1" } })).status).toBe(403)
-    }).pipe(Effect.provide(ServerLayer))
+    }).pipe(Effect.provide(ServerLayer), Effect.scoped)
   )
 
-  it.scoped("own fields still grant what they say", () =>
+  it.effect("own fields still grant what they say", () =>
     Effect.gen(function* () {
-      yield* serve(
-        app,
+      yield* serveRoutes(
+        routes,
         answering('{"user_id":"a","user_type":"admin","__proto__":{"user_type":"user"}}')
       )
       const admin = yield* call("/admin", { headers: { "X-Session-Id": "s-1" } })
       expect(admin.status).toBe(200)
       expect(admin.body).toEqual({ id: "a", type: "admin", permissions: null })
-    }).pipe(Effect.provide(ServerLayer))
+    }).pipe(Effect.provide(ServerLayer), Effect.scoped)
   )
 
   describe("SessionValidator.http, against a real auth service", () => {
@@ -104,19 +120,19 @@ describe("prototype keys in a validator's answer (security item 1)", () => {
     })
     afterAll(() => new Promise<void>((resolve) => auth.close(() => resolve())))
 
-    it.scoped("the escalation answer is a plain user", () =>
+    it.effect("the escalation answer is a plain user", () =>
       Effect.gen(function* () {
         // the undici pool lives as long as the test, not just while the server starts
         const undici = yield* Layer.build(NodeHttpClient.layerUndici)
-        yield* serve(
-          app,
+        yield* serveRoutes(
+          routes,
           SessionValidator.http({ url }).pipe(Layer.provide(Layer.succeedContext(undici)))
         )
         const admin = yield* call("/admin", { headers: { "X-Session-Id": "s-1" } })
         expect(admin.status).toBe(403)
         const permission = yield* call("/x", { headers: { "X-Session-Id": "s-1" } })
         expect(permission.status).toBe(403)
-      }).pipe(Effect.provide(ServerLayer))
+      }).pipe(Effect.provide(ServerLayer), Effect.scoped)
     )
   })
 
@@ -148,7 +164,7 @@ describe("prototype keys in a validator's answer (security item 1)", () => {
         const own = JSON.parse(json) as Record<string, unknown>
         const ownType = Object.hasOwn(own, "user_type") ? own.user_type : undefined
         const ownPermissions = Object.hasOwn(own, "permissions") ? own.permissions : undefined
-        const handler = HttpApp.toWebHandler(app.pipe(Effect.provide(answering(json))))
+        const handler = toWebHandler(app.pipe(Effect.provide(answering(json))))
         const ask = async (path: string) =>
           (
             await handler(

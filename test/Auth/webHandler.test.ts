@@ -1,10 +1,11 @@
 /**
- * The guards in the web-handler form (`HttpApp.toWebHandler`: Request in, Response out), as used on
- * runtimes with a fetch-style server (Bun, Deno, workers).
+ * The guards in the web-handler form (Request in, Response out: `HttpApp.toWebHandler` on Effect 3,
+ * `HttpRouter.toWebHandler` on Effect 4), as used on runtimes with a fetch-style server (Bun, Deno,
+ * workers). Shared: run on both Effect lines (lineKit.ts).
  */
-import { HttpApp, HttpRouter, HttpServerResponse } from "@effect/platform"
-import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import {
   AuthContext,
   CurrentUser,
@@ -12,24 +13,31 @@ import {
   requireAuth,
   SessionValidator
 } from "../../src/v3/Auth/index.js"
+import { json, type Route, routesWebHandler } from "./lineKit.js"
 
-const router = HttpRouter.empty.pipe(
-  HttpRouter.get(
-    "/me",
-    Effect.map(CurrentUser, (user) => HttpServerResponse.unsafeJson({ id: user.user_id })).pipe(
-      requireAuth()
-    )
-  ),
-  HttpRouter.get(
-    "/feed",
-    Effect.map(AuthContext, (context) => HttpServerResponse.unsafeJson(context)).pipe(
-      optionalAuth()
-    )
-  )
-)
+const routes: ReadonlyArray<Route> = [
+  {
+    method: "GET",
+    path: "/me",
+    handler: Effect.map(CurrentUser, (user) => json({ id: user.user_id })).pipe(requireAuth())
+  },
+  {
+    method: "GET",
+    path: "/feed",
+    handler: Effect.map(AuthContext, (context) => json(context)).pipe(optionalAuth())
+  }
+]
 
-const handlerWith = (validator: Layer.Layer<SessionValidator>) =>
-  HttpApp.toWebHandler(Effect.flatten(HttpRouter.toHttpApp(router)).pipe(Effect.provide(validator)))
+const disposals: Array<() => Promise<void>> = []
+afterAll(async () => {
+  for (const dispose of disposals) await dispose()
+})
+
+const handlerWith = (validator: Layer.Layer<SessionValidator>) => {
+  const { handler, dispose } = routesWebHandler(routes, validator)
+  disposals.push(dispose)
+  return handler
+}
 
 const fetchJson = async (
   handler: ReturnType<typeof handlerWith>,

@@ -7,6 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Headers from "effect/http/Headers"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import * as HttpEffect from "effect/http/HttpEffect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServer from "effect/http/HttpServer"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
@@ -114,6 +115,27 @@ export const serveRoutesBehindRequireAuth = (
     >,
     validator
   )
+
+/** An app as a web handler (Request in, Response out): `HttpEffect.toWebHandler` on Effect 4. */
+export const toWebHandler = <E>(
+  app: Effect.Effect<
+    HttpServerResponse.HttpServerResponse,
+    E,
+    HttpServerRequest.HttpServerRequest | Scope.Scope
+  >
+): ((request: Request) => Promise<Response>) => HttpEffect.toWebHandler(app)
+
+/**
+ * `routes` (an `HttpRouter` of the line) as a web handler, and how to dispose of it:
+ * `HttpRouter.toWebHandler` on Effect 4.
+ */
+export const routesWebHandler = (
+  routes: ReadonlyArray<Route>,
+  validator: Layer.Layer<SessionValidator>
+) =>
+  HttpRouter.toWebHandler(layerOf(routes).pipe(HttpRouter.provideRequest(validator)), {
+    disableLogger: true
+  })
 
 /** The line's router of layers, where `AuthMiddleware` applies: `HttpRouter` on Effect 4. */
 export { HttpRouter as LayerRouter }
