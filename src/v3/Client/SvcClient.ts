@@ -413,6 +413,12 @@ export class SvcClient extends /*#__PURE__*/ Context.Tag("svc-sdk/SvcClient")<
    * dispatcher on Node, `fetch` elsewhere (or `config.fetch`) — with no `HttpClient` needed: the
    * fast path for Effect programs. Bad arguments throw at the call, as with {@link SvcClient.layer}.
    *
+   * Every call is one client span (`http.client GET`, as `@effect/platform`'s `HttpClient` names them), a child of the caller's span, with
+   * OpenTelemetry's HTTP client attributes, and is recorded in the `http.client.request.duration`
+   * histogram (seconds), on this layer as on {@link SvcClient.layer}. Spans go wherever Effect's
+   * tracer sends them (`@effect/opentelemetry`); `Effect.withTracerEnabled(false)` turns them off,
+   * `tracerPropagation: false` keeps them but sends no `traceparent`/`b3`.
+   *
    * @example
    * ```ts
    * import { Effect } from "effect"
