@@ -1,17 +1,36 @@
+/**
+ * The session stores: the shared contract (test/Auth/shared/sessionStore.ts) over memory, the file
+ * system (the line's `KeyValueStore`) and a real `redis-server`, then what is particular to each
+ * layer: a restart, a failing store, and a Redis that never answers. Shared: run on both Effect
+ * lines (lineKit.ts).
+ */
 import { execFileSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import * as Net from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { SystemError } from "@effect/platform/Error"
-import * as KeyValueStore from "@effect/platform/KeyValueStore"
-import { NodeContext } from "@effect/platform-node"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Fiber, Layer, Option, Redacted, TestClock } from "effect"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import { SessionValidator } from "../../src/v3/Auth/index.js"
 import { SessionStore, SessionStoreError } from "../../src/v3/Auth/SessionStore.js"
 import { REDIS_SERVER, type RedisServer, startRedis } from "../support/redis.js"
+import {
+  brokenKeyValueStore,
+  callback,
+  fork,
+  isRunning,
+  LINE,
+  NodePlatform,
+  TestClock,
+  timeoutFail,
+  unwrapLayer
+} from "./lineKit.js"
 import {
   type Backend,
   dumpDirectory,
@@ -38,7 +57,7 @@ const redisCommand = (...args: Array<string>) =>
     encoding: "utf8"
   })
 
-const directory = mkdtempSync(join(tmpdir(), "svc-sessions-"))
+const directory = mkdtempSync(join(tmpdir(), `svc-sessions-v${LINE}-`))
 
 /** A backend of the shared contract over one of this line's layers. */
 const backend = (
@@ -56,7 +75,7 @@ const backend = (
   ...rest
 })
 
-storeContract("Effect 3", {
+storeContract(`Effect ${LINE}`, {
   memory: backend(() => SessionStore.layerMemory({ ttl: "1 hour" }), {
     advance: (units) => TestClock.adjust(Duration.minutes(units)),
     unit: 60_000,
@@ -64,9 +83,7 @@ storeContract("Effect 3", {
   }),
   fileSystem: backend(
     () =>
-      SessionStore.layerFileSystem(directory, { ttl: "1 hour" }).pipe(
-        Layer.provide(NodeContext.layer)
-      ),
+      SessionStore.layerFileSystem(directory, { ttl: "1 hour" }).pipe(Layer.provide(NodePlatform)),
     {
       advance: (units) => TestClock.adjust(Duration.minutes(units)),
       unit: 60_000,
@@ -76,7 +93,7 @@ storeContract("Effect 3", {
   ),
   redis: backend(
     () =>
-      Layer.unwrapEffect(
+      unwrapLayer(
         Effect.sync(() => SessionStore.layerRedis({ url: redis?.url ?? "", ttl: "1 hour" }))
       ),
     {
@@ -97,7 +114,7 @@ const twoRedisStores = Effect.gen(function* () {
   return [first, second] as const
 })
 
-redisInstances("Effect 3", {
+redisInstances(`Effect ${LINE}`, {
   live: hasRedis,
   runTwo: (body) =>
     Effect.scoped(Effect.flatMap(twoRedisStores, ([first, second]) => body(first, second))),
@@ -110,8 +127,8 @@ redisInstances("Effect 3", {
 describe("SessionStore.layerFileSystem", () => {
   it.effect("keeps sessions across a restart and never writes the id to disk", () =>
     Effect.gen(function* () {
-      const dir = mkdtempSync(join(tmpdir(), "svc-restart-"))
-      const open = SessionStore.layerFileSystem(dir).pipe(Layer.provide(NodeContext.layer))
+      const dir = mkdtempSync(join(tmpdir(), `svc-restart-v${LINE}-`))
+      const open = SessionStore.layerFileSystem(dir).pipe(Layer.provide(NodePlatform))
       const id = yield* Effect.flatMap(SessionStore, (s) => s.create(alice)).pipe(
         Effect.provide(open)
       )
@@ -130,18 +147,7 @@ describe("SessionStore.layerFileSystem", () => {
 })
 
 describe("SessionStore failures", () => {
-  const broken = KeyValueStore.makeStringOnly({
-    get: () =>
-      Effect.fail(new SystemError({ reason: "Unknown", module: "KeyValueStore", method: "get" })),
-    set: () =>
-      Effect.fail(new SystemError({ reason: "Unknown", module: "KeyValueStore", method: "set" })),
-    remove: () => Effect.void,
-    clear: Effect.void,
-    size: Effect.succeed(0)
-  })
-  const layer = SessionStore.layerKeyValueStore().pipe(
-    Layer.provide(Layer.succeed(KeyValueStore.KeyValueStore, broken))
-  )
+  const layer = SessionStore.layerKeyValueStore().pipe(Layer.provide(brokenKeyValueStore))
 
   it.effect(
     "a store failure is a SessionStoreError without the id, and makes the validator unavailable",
@@ -174,7 +180,7 @@ describe("SessionStore failures", () => {
  * settles at the first connection; `closed` once every connection it accepted is closed again.
  */
 const silentServer = Effect.acquireRelease(
-  Effect.async<{
+  callback<{
     readonly url: string
     readonly accepted: Promise<void>
     readonly closed: () => Promise<void>
@@ -207,7 +213,7 @@ const silentServer = Effect.acquireRelease(
     })
   }),
   ({ server, sockets }) =>
-    Effect.async<void>((resume) => {
+    callback<void>((resume) => {
       for (const socket of sockets) socket.destroy()
       server.close(() => resume(Effect.void))
     })
@@ -256,11 +262,10 @@ describe("SessionStore.layerRedis against a Redis that accepts and never answers
         expect(error.operation).toBe("connect")
         expect(Duration.toMillis(elapsed)).toBeLessThan(300 + margin)
         // the client is gone: no connection (nor reconnection) is left open
-        yield* Effect.promise(silent.closed).pipe(
-          Effect.timeoutFail({
-            duration: "1 second",
-            onTimeout: () => new Error("the Redis client left its connection open")
-          })
+        yield* timeoutFail(
+          Effect.promise(silent.closed),
+          "1 second",
+          () => new Error("the Redis client left its connection open")
         )
       }).pipe(Effect.scoped)
   )
@@ -270,10 +275,10 @@ describe("SessionStore.layerRedis against a Redis that accepts and never answers
     () =>
       Effect.gen(function* () {
         const silent = yield* silentServer
-        const fiber = yield* Effect.fork(redisLayerFailure({ url: silent.url }))
+        const fiber = yield* fork(redisLayerFailure({ url: silent.url }))
         yield* Effect.promise(() => silent.accepted)
         yield* TestClock.adjust(Duration.millis(9_999))
-        expect(Option.isNone(yield* Fiber.poll(fiber))).toBe(true)
+        expect(yield* isRunning(fiber)).toBe(true)
         yield* TestClock.adjust(Duration.millis(1))
         const error = yield* Fiber.join(fiber)
         expect(error).toBeInstanceOf(SessionStoreError)

@@ -3,6 +3,8 @@
  * their Effect line that the two Effects spell differently: this is Effect 3's. The Effect 4 run
  * puts test/v4/Auth/lineKit.ts, with the same names, in its place.
  */
+
+import { SystemError } from "@effect/platform/Error"
 import * as Headers from "@effect/platform/Headers"
 import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpClient from "@effect/platform/HttpClient"
@@ -12,10 +14,14 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { NodeHttpClient } from "@effect/platform-node"
+import * as KeyValueStore from "@effect/platform/KeyValueStore"
+import { NodeContext, NodeHttpClient } from "@effect/platform-node"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import type * as Layer from "effect/Layer"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
+import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as TestClock from "effect/TestClock"
 import {
@@ -57,6 +63,40 @@ export const LINE = 3 as 3 | 4
 
 /** `Effect.fork` (Effect 3), `Effect.forkChild` (Effect 4). */
 export const fork = Effect.fork
+
+/** `Effect.async` (Effect 3), `Effect.callback` (Effect 4). */
+export const callback = Effect.async
+
+/** `self` failing with `onTimeout()` after `duration`. */
+export const timeoutFail = <A, E, R, E2>(
+  self: Effect.Effect<A, E, R>,
+  duration: Duration.DurationInput,
+  onTimeout: () => E2
+): Effect.Effect<A, E | E2, R> => Effect.timeoutFail(self, { duration, onTimeout })
+
+/** Whether `fiber` is still running. */
+export const isRunning = <A, E>(fiber: Fiber.RuntimeFiber<A, E>): Effect.Effect<boolean> =>
+  Effect.map(Fiber.poll(fiber), Option.isNone)
+
+/** `Layer.unwrapEffect` (Effect 3), `Layer.unwrap` (Effect 4). */
+export const unwrapLayer = Layer.unwrapEffect
+
+/** The platform's `FileSystem` and `Path` on Node: `NodeContext.layer` on Effect 3. */
+export const NodePlatform = NodeContext.layer
+
+/** A `KeyValueStore` whose reads and writes fail, as a disk that is gone. */
+export const brokenKeyValueStore: Layer.Layer<KeyValueStore.KeyValueStore> = Layer.succeed(
+  KeyValueStore.KeyValueStore,
+  KeyValueStore.makeStringOnly({
+    get: () =>
+      Effect.fail(new SystemError({ reason: "Unknown", module: "KeyValueStore", method: "get" })),
+    set: () =>
+      Effect.fail(new SystemError({ reason: "Unknown", module: "KeyValueStore", method: "set" })),
+    remove: () => Effect.void,
+    clear: Effect.void,
+    size: Effect.succeed(0)
+  })
+)
 
 /** One turn for the other fibers. */
 export const yieldNow: Effect.Effect<void> = Effect.yieldNow()

@@ -3,7 +3,10 @@
  * its place on the Effect 4 run (toolchains/effect4/vitest.config.ts).
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as NodeServices from "@effect/platform-node/NodeServices"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import type * as Fiber from "effect/Fiber"
 import * as Headers from "effect/http/Headers"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
@@ -14,6 +17,7 @@ import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
+import * as KeyValueStore from "effect/persistence/KeyValueStore"
 import type * as Scope from "effect/Scope"
 import { TestClock } from "effect/testing"
 import {
@@ -55,6 +59,43 @@ export const LINE = 4 as 3 | 4
 
 /** `Effect.fork` (Effect 3), `Effect.forkChild` (Effect 4). */
 export const fork = Effect.forkChild
+
+/** `Effect.async` (Effect 3), `Effect.callback` (Effect 4). */
+export const callback = Effect.callback
+
+/** `self` failing with `onTimeout()` after `duration`. */
+export const timeoutFail = <A, E, R, E2>(
+  self: Effect.Effect<A, E, R>,
+  duration: Duration.Input,
+  onTimeout: () => E2
+): Effect.Effect<A, E | E2, R> =>
+  Effect.timeoutOrElse(self, { duration, orElse: () => Effect.fail(onTimeout()) })
+
+/** Whether `fiber` is still running. */
+export const isRunning = <A, E>(fiber: Fiber.Fiber<A, E>): Effect.Effect<boolean> =>
+  Effect.sync(() => fiber.pollUnsafe() === undefined)
+
+/** `Layer.unwrapEffect` (Effect 3), `Layer.unwrap` (Effect 4). */
+export const unwrapLayer = Layer.unwrap
+
+/** The platform's `FileSystem` and `Path` on Node: `NodeServices.layer` on Effect 4. */
+export const NodePlatform = NodeServices.layer
+
+const failure = (method: string) =>
+  Effect.fail(new KeyValueStore.KeyValueStoreError({ message: "disk gone", method }))
+
+/** A `KeyValueStore` whose reads and writes fail, as a disk that is gone. */
+export const brokenKeyValueStore: Layer.Layer<KeyValueStore.KeyValueStore> = Layer.succeed(
+  KeyValueStore.KeyValueStore,
+  KeyValueStore.makeStringOnly({
+    get: () => failure("get"),
+    set: () => failure("set"),
+    remove: () => Effect.void,
+    clear: Effect.void,
+    size: Effect.succeed(0),
+    keys: Effect.succeed([])
+  })
+)
 
 /** One turn for the other fibers. */
 export const yieldNow: Effect.Effect<void> = Effect.yieldNow
