@@ -1,109 +1,22 @@
 /**
  * The guards as `HttpApi` middleware, on a real `@effect/platform-node` server: the pinned answers,
  * `CurrentUser` in handlers, one validation per request, the OpenAPI document, and `HttpApiClient`
- * seeing the refusals as typed errors.
+ * seeing the refusals as typed errors. Shared: run on both Effect lines (the API and its server are
+ * each line's own: httpApiLine.ts); the type tests are per line (httpApiTypes.test.ts).
  */
-import {
-  HttpApi,
-  HttpApiBuilder,
-  HttpApiClient,
-  HttpApiEndpoint,
-  HttpApiGroup,
-  HttpClient,
-  HttpClientRequest,
-  OpenApi
-} from "@effect/platform"
-import { describe, expect, expectTypeOf, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { validate } from "@readme/openapi-parser"
-import { Effect, Layer, Schema } from "effect"
-import { CurrentUser, HttpApiAuth } from "../../src/v3/Auth/index.js"
-import { call, DOWN, makeProbe, type Probe, probeValidator, ServerLayer } from "./fixtures.js"
-
-class CanDelete extends HttpApiAuth.RequirePermission<CanDelete>()("CanDelete", "posts:delete") {}
-class OpsOnly extends HttpApiAuth.RequireUserType<OpsOnly>()("OpsOnly", ["ops", "admin"]) {}
-class HeaderOnly extends HttpApiAuth.Tag<HeaderOnly>()("HeaderOnly", {
-  header: "X-Token",
-  cookie: false,
-  query: false
-}) {}
-
-const Me = Schema.Struct({ user_id: Schema.String, team: Schema.optional(Schema.String) })
-
-const Api = HttpApi.make("blog")
-  .add(
-    HttpApiGroup.make("public").add(
-      HttpApiEndpoint.get("health", "/health").addSuccess(Schema.String)
-    )
-  )
-  .add(
-    HttpApiGroup.make("account")
-      .add(HttpApiEndpoint.get("me", "/me").addSuccess(Me))
-      .add(HttpApiEndpoint.post("touch", "/me").addSuccess(Me))
-      .add(
-        HttpApiEndpoint.del("remove", "/posts/:id")
-          .setPath(Schema.Struct({ id: Schema.String }))
-          .addSuccess(Schema.Struct({ removed: Schema.String }))
-          .middleware(CanDelete)
-      )
-      .add(HttpApiEndpoint.get("stats", "/stats").addSuccess(Schema.Number).middleware(OpsOnly))
-      .middleware(HttpApiAuth.Authentication)
-  )
-  .add(
-    HttpApiGroup.make("ops")
-      .add(HttpApiEndpoint.get("reports", "/reports").addSuccess(Schema.String))
-      .middleware(OpsOnly)
-  )
-  .add(
-    HttpApiGroup.make("tokens")
-      .add(HttpApiEndpoint.get("whoami", "/whoami").addSuccess(Schema.String))
-      .middleware(HeaderOnly)
-  )
-
-const me = Effect.map(CurrentUser, ({ session, user_id }) => ({
-  user_id,
-  team: typeof session.team === "string" ? session.team : undefined
-}))
-
-const Handlers = Layer.mergeAll(
-  HttpApiBuilder.group(Api, "public", (handlers) =>
-    handlers.handle("health", () => Effect.succeed("ok"))
-  ),
-  HttpApiBuilder.group(Api, "account", (handlers) =>
-    handlers
-      .handle("me", () => me)
-      .handle("touch", () => me)
-      .handle("remove", ({ path }) => Effect.succeed({ removed: path.id }))
-      .handle("stats", () => Effect.succeed(42))
-  ),
-  // no authentication middleware: the check authenticates, and provides CurrentUser itself
-  HttpApiBuilder.group(Api, "ops", (handlers) =>
-    handlers.handle("reports", () => Effect.map(CurrentUser, (user) => user.user_id))
-  ),
-  HttpApiBuilder.group(Api, "tokens", (handlers) =>
-    handlers.handle("whoami", () => Effect.map(CurrentUser, (user) => user.user_id))
-  )
-)
-
-const Middleware = Layer.mergeAll(
-  HttpApiAuth.layer(HttpApiAuth.Authentication),
-  HttpApiAuth.layer(HeaderOnly),
-  HttpApiAuth.layerCheck(CanDelete),
-  HttpApiAuth.layerCheck(OpsOnly)
-)
-
-const serving = (probe: Probe) =>
-  HttpApiBuilder.serve().pipe(
-    Layer.provide(HttpApiBuilder.api(Api).pipe(Layer.provide(Handlers), Layer.provide(Middleware))),
-    Layer.provide(probeValidator(probe)),
-    Layer.provideMerge(ServerLayer)
-  )
-
-/** Runs `body` against a real server with a counting validator. */
-const withServer = <A, E>(body: (probe: Probe) => Effect.Effect<A, E, HttpClient.HttpClient>) =>
-  Effect.gen(function* () {
-    const probe = yield* makeProbe
-    return yield* Effect.provide(body(probe), serving(probe))
-  }).pipe(Effect.scoped)
+import * as Effect from "effect/Effect"
+import { HttpApiAuth } from "../../src/v3/Auth/index.js"
+import {
+  Api,
+  ENDPOINT_STATUSES,
+  HttpApiClient,
+  OpenApi,
+  postId,
+  withServer
+} from "./httpApiLine.js"
+import { call, DOWN, HttpClient, HttpClientRequest } from "./lineKit.js"
 
 describe("HttpApiAuth on a real server", () => {
   it.effect("answers the pinned statuses and bodies, and gives handlers CurrentUser", () =>
@@ -253,7 +166,7 @@ describe("HttpApiAuth on a real server", () => {
         expect(missing).toMatchObject({ _tag: "Unauthorized", error: "Session ID required" })
         const user = yield* withSession("s-user")
         expect(yield* user.account.me()).toEqual({ user_id: "u1", team: "core" })
-        const forbidden = yield* Effect.flip(user.account.remove({ path: { id: "1" } }))
+        const forbidden = yield* Effect.flip(user.account.remove(postId("1")))
         expect(forbidden).toBeInstanceOf(HttpApiAuth.Forbidden)
         expect(forbidden).toMatchObject({ error: "Permission required: posts:delete" })
         const down = yield* withSession(DOWN)
@@ -301,7 +214,7 @@ describe("HttpApiAuth in the OpenAPI document", () => {
   it("documents the 401, 403 and 500 answers with their {error} body", () => {
     const responses: Record<string, { content?: Record<string, { schema?: unknown }> }> =
       spec.paths["/posts/{id}"]?.delete?.responses ?? {}
-    expect(Object.keys(responses).sort()).toEqual(["200", "400", "401", "403", "500"])
+    expect(Object.keys(responses).sort()).toEqual([...ENDPOINT_STATUSES, "401", "403", "500"])
     for (const [status, name] of [
       ["401", "Unauthorized"],
       ["403", "Forbidden"],
@@ -325,35 +238,5 @@ describe("HttpApiAuth in the OpenAPI document", () => {
       const schema = schemas[`svc-sdk.Auth.${name}`] as { properties?: object } | undefined
       expect(Object.keys(schema?.properties ?? {})).toEqual(["error"])
     }
-  })
-})
-
-describe("HttpApiAuth in the types", () => {
-  const Open = HttpApi.make("open").add(
-    HttpApiGroup.make("account").add(HttpApiEndpoint.get("me", "/me").addSuccess(Me))
-  )
-  const Guarded = HttpApi.make("guarded").add(
-    HttpApiGroup.make("account")
-      .add(HttpApiEndpoint.get("me", "/me").addSuccess(Me))
-      .middleware(HttpApiAuth.Authentication)
-  )
-
-  it("an endpoint asking for CurrentUser needs the middleware, which needs its layer", () => {
-    const open = HttpApiBuilder.group(Open, "account", (handlers) =>
-      handlers.handle("me", () => me)
-    )
-    const guarded = HttpApiBuilder.group(Guarded, "account", (handlers) =>
-      handlers.handle("me", () => me)
-    )
-    expectTypeOf<Layer.Layer.Context<typeof open>>().toEqualTypeOf<CurrentUser>()
-    expectTypeOf<Layer.Layer.Context<typeof guarded>>().toEqualTypeOf<HttpApiAuth.Authentication>()
-    const served = guarded.pipe(
-      Layer.provide(HttpApiAuth.layer(HttpApiAuth.Authentication)),
-      Layer.provide(probeValidator({ calls: 0, asked: undefined as never }))
-    )
-    expectTypeOf<Layer.Layer.Context<typeof served>>().toEqualTypeOf<never>()
-    // @ts-expect-error CurrentUser is provided by no middleware of the endpoint
-    const unserved: Layer.Layer<unknown, never, never> = open
-    expect(unserved).toBe(open)
   })
 })

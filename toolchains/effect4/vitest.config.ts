@@ -19,7 +19,7 @@ const shared = [
   "test/Query/{Operators,QueryBuilder,RoundTrip}.test.ts",
   "test/Storage/*.test.ts",
   "test/examples/steps.test.ts",
-  "test/Auth/{compose,crossSite,guards,http,property,prototype,redaction,SessionStore,sources,validators,webHandler}.test.ts"
+  "test/Auth/{compose,crossSite,guards,http,httpApi,property,prototype,redaction,SessionStore,sources,validators,webHandler}.test.ts"
 ]
 
 export default defineConfig({
@@ -47,8 +47,8 @@ export default defineConfig({
         replacement: `${toolchain}@opentelemetry/$1`
       },
       { find: /^(.*)\/src\/v3\/(Client|index|Auth)(.*)$/, replacement: `${root}src/$2$3` },
-      // the shared Auth tests' per-line pieces (test/Auth/lineKit.ts): Effect 4's
-      { find: /^\.\/lineKit\.js$/, replacement: `${root}test/v4/Auth/lineKit.ts` },
+      // the shared Auth tests' per-line pieces (test/Auth/lineKit.ts, httpApiLine.ts): Effect 4's
+      { find: /^\.\/(lineKit|httpApiLine)\.js$/, replacement: `${root}test/v4/Auth/$1.ts` },
       { find: "#transport", replacement: `${root}src/core/transport.node.ts` },
       { find: "#onDemand", replacement: `${root}src/Client/internal/onDemand.ts` },
       { find: "#asyncStorage", replacement: `${root}src/Storage/internal/asyncStorageModule.ts` }
