@@ -98,6 +98,19 @@ export const brokenKeyValueStore: Layer.Layer<KeyValueStore.KeyValueStore> = Lay
   })
 )
 
+/** Until a timer a fiber started beside is registered with the TestClock. */
+export const timerArmed: Effect.Effect<void> = Effect.gen(function* () {
+  while ((yield* TestClock.sleeps()).length === 0) {
+    yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
+  }
+})
+
+/** How many sleeps the TestClock holds; `undefined` where the line does not list them. */
+export const pendingSleeps: Effect.Effect<number | undefined> = Effect.map(
+  TestClock.sleeps(),
+  (sleeps) => sleeps.length
+)
+
 /** One turn for the other fibers. */
 export const yieldNow: Effect.Effect<void> = Effect.yieldNow()
 

@@ -97,6 +97,18 @@ export const brokenKeyValueStore: Layer.Layer<KeyValueStore.KeyValueStore> = Lay
   })
 )
 
+/**
+ * Until a timer a fiber started beside is armed: Effect 4's TestClock does not list its sleepers,
+ * so the fibers get a few turns of the event loop. A timer not yet armed would not fire on
+ * `adjust`, and the tests that wait for one would fail.
+ */
+export const timerArmed: Effect.Effect<void> = Effect.promise(async () => {
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve))
+})
+
+/** How many sleeps the TestClock holds; `undefined` where the line does not list them. */
+export const pendingSleeps: Effect.Effect<number | undefined> = Effect.succeed(undefined)
+
 /** One turn for the other fibers. */
 export const yieldNow: Effect.Effect<void> = Effect.yieldNow
 
