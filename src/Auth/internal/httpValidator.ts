@@ -5,9 +5,8 @@ import {
   httpSettings as checkHttpOptions,
   type HttpValidatorSettings
 } from "../../core/authService.js"
-import type { HttpValidatorOptions } from "../SessionValidator.js"
+import type { HttpValidatorOptions, SessionValidatorService } from "../SessionValidator.js"
 import { line } from "./line.js"
-import type { ValidatorService } from "./validators.js"
 
 /** Every default in one place; bad options throw here, where `http` is called. */
 export const httpSettings = (options: HttpValidatorOptions): HttpValidatorSettings =>
@@ -20,7 +19,7 @@ export const httpSettings = (options: HttpValidatorOptions): HttpValidatorSettin
  */
 export const http = (
   settings: HttpValidatorSettings
-): Effect.Effect<ValidatorService, never, HttpClient.HttpClient> =>
+): Effect.Effect<SessionValidatorService, never, HttpClient.HttpClient> =>
   shared.http(
     line,
     settings,

@@ -9,10 +9,12 @@ import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { SessionValidatorServiceOf } from "../../common/authServices.js"
+import * as validators from "../../common/validators.js"
 import type { CacheOptionsOf, HttpValidatorOptionsOf } from "../../core/authOptions.js"
 import type * as core from "../../core/authService.js"
+import { type CacheSettings, cacheSettings } from "../../core/authService.js"
 import * as httpValidator from "./internal/httpValidator.js"
-import * as validators from "./internal/validators.js"
+import { line } from "./internal/line.js"
 import type { SessionData } from "./SessionData.js"
 
 export {
@@ -90,7 +92,7 @@ export class SessionValidator extends Context.Tag("svc-sdk/Auth/SessionValidator
    * @category constructors
    */
   static readonly fromPromise = (lookup: SessionLookup): Layer.Layer<SessionValidator> =>
-    Layer.succeed(SessionValidator, validators.fromPromise(lookup))
+    Layer.succeed(SessionValidator, validators.fromPromise(line, lookup))
 
   /**
    * A validator over a fixed table of sessions (a `Map` or an object keyed by id). Throws a
@@ -100,7 +102,7 @@ export class SessionValidator extends Context.Tag("svc-sdk/Auth/SessionValidator
    * @category constructors
    */
   static readonly memory = (sessions: MemorySessions): Layer.Layer<SessionValidator> =>
-    Layer.succeed(SessionValidator, validators.memory(sessions))
+    Layer.succeed(SessionValidator, validators.memory(line, sessions))
 
   /**
    * A validator that asks a remote auth service with the svc-sdk client: `GET <url>` with the id in
@@ -138,18 +140,18 @@ export class SessionValidator extends Context.Tag("svc-sdk/Auth/SessionValidator
     options?: CacheOptions
   ) => {
     if (Layer.isLayer(selfOrOptions)) {
-      return cachedLayer(selfOrOptions, validators.cacheSettings(options as CacheOptions))
+      return cachedLayer(selfOrOptions, cacheSettings(line.durationMillis, options as CacheOptions))
     }
-    const settings = validators.cacheSettings(selfOrOptions as CacheOptions)
+    const settings = cacheSettings(line.durationMillis, selfOrOptions as CacheOptions)
     return (self: Layer.Layer<SessionValidator, unknown, unknown>) => cachedLayer(self, settings)
   }) as typeof SessionValidator.cached
 }
 
 const cachedLayer = <E, R>(
   self: Layer.Layer<SessionValidator, E, R>,
-  settings: ReturnType<typeof validators.cacheSettings>
+  settings: CacheSettings
 ): Layer.Layer<SessionValidator, E, R> =>
   Layer.effect(
     SessionValidator,
-    Effect.flatMap(SessionValidator, (underlying) => validators.cached(underlying, settings))
+    Effect.flatMap(SessionValidator, (underlying) => validators.cached(line, underlying, settings))
   ).pipe(Layer.provide(self))

@@ -6,9 +6,8 @@ import {
   type HttpValidatorSettings
 } from "../../../core/authService.js"
 import { SvcClient } from "../../Client/SvcClient.js"
-import type { HttpValidatorOptions } from "../SessionValidator.js"
+import type { HttpValidatorOptions, SessionValidatorService } from "../SessionValidator.js"
 import { line } from "./line.js"
-import type { ValidatorService } from "./validators.js"
 
 /** Every default in one place; bad options throw here, where `http` is called. */
 export const httpSettings = (options: HttpValidatorOptions): HttpValidatorSettings =>
@@ -17,5 +16,5 @@ export const httpSettings = (options: HttpValidatorOptions): HttpValidatorSettin
 /** `GET <url>` with the id in the session header, through the svc-sdk client (`common/httpValidator.ts`). */
 export const http = (
   settings: HttpValidatorSettings
-): Effect.Effect<ValidatorService, never, HttpClient.HttpClient> =>
+): Effect.Effect<SessionValidatorService, never, HttpClient.HttpClient> =>
   shared.http(line, settings, SvcClient.make(settings.url, shared.clientConfig(settings)))
