@@ -1,0 +1,214 @@
+/**
+ * The client's configuration and request options, for either Effect line: what is not Effect's
+ * own (each line fills in its `Duration` input, `Schedule` and `Schema` types).
+ */
+
+import type { StorageAdapter } from "../Storage/StorageAdapter.js"
+import type { ApiResponse } from "./ApiResponse.js"
+import type { RedirectMode, RequestConfig } from "./request.js"
+import type { ResponseType } from "./response.js"
+import type { FetchFunction } from "./transport.fetch.js"
+import type { Params } from "./url.js"
+
+/**
+ * Client configuration, written once for both Effect lines: each line's `SvcConfig` is this with
+ * its own `Duration` input and `Schedule` types. Checked once at construction: bad values throw a
+ * `TypeError` or `RangeError` naming the option.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ConfigOf<DurationInput, RetrySchedule> {
+  /**
+   * A session id sent with every request to the base URL's origin.
+   * @default undefined
+   */
+  readonly sessionId?: string
+  /**
+   * Asked for the session id before each request when neither `setSessionId` nor `sessionId`
+   * gave one. Sync or async; a throw or rejection means no session (and goes to `onError`).
+   * @default undefined
+   */
+  readonly getSessionId?: () => string | null | undefined | Promise<string | null | undefined>
+  /**
+   * Whether requests carry the session header. A request's `includeSession` wins.
+   * @default true
+   */
+  readonly includeSession?: boolean
+  /**
+   * The header that carries the session id.
+   * @default "X-Session-Id"
+   */
+  readonly sessionHeader?: string
+  /**
+   * Where session ids are read from and `setSessionId` persists them. When absent, the runtime's
+   * storage is detected once (`detectStorage()`); on a server there is none.
+   * @default detected
+   */
+  readonly storage?: StorageAdapter
+  /**
+   * Headers sent with every request; per-request headers win (names are case-insensitive). A
+   * header whose value is `undefined` or `null` is left out. `Authorization`, `Cookie` and
+   * `Proxy-Authorization` only ever go to the base URL's origin.
+   * @default {}
+   */
+  readonly headers?: Readonly<Record<string, string | null | undefined>>
+  /**
+   * Retries on network errors, timeouts and 408/425/429/500/502/503/504, for GET, PUT, DELETE,
+   * HEAD, OPTIONS, and POST/PATCH with an `Idempotency-Key` header. Ignored when `retrySchedule`
+   * is given.
+   * @default 2
+   */
+  readonly retryAttempts?: number
+  /**
+   * Time allowed for each try, and for each piece of your code a request waits on (the session
+   * lookup, interceptors, `onRequest`, `onResponse`): milliseconds, or any `Duration`, at most
+   * 2 147 483 647 ms. One deadline covers a try and every redirect hop of it. `0` disables the
+   * timeout.
+   * @default 30000
+   */
+  readonly timeout?: DurationInput
+  /**
+   * Time allowed for a whole call: every try, the waits between them and your code the request
+   * waits on (ky 2's `totalTimeout`). Milliseconds or any `Duration`; `0` or absent: no limit.
+   * @default undefined
+   * @example
+   * ```ts
+   * createSvc(url, { timeout: 2_000, totalTimeout: 5_000 }) // at most 5 s per call, retries included
+   * ```
+   */
+  readonly totalTimeout?: DurationInput
+  /**
+   * Replaces the default retry timing and count (exponential backoff from 300 ms, ±20 % jitter,
+   * each wait capped at 30 s, `retryAttempts` times). Which failures are retried stays the same,
+   * and a `Retry-After` header still sets the wait.
+   * @default exponential backoff, `retryAttempts` times
+   */
+  readonly retrySchedule?: RetrySchedule
+  /**
+   * Observes the final request config, after the request interceptors, just before it is sent.
+   * What it returns is ignored (change requests with `addRequestInterceptor`); a throw or
+   * rejection ends the request with `INTERCEPTOR_ERROR`. Sync or async; bounded by the timeout.
+   * @default undefined
+   */
+  readonly onRequest?: (config: RequestConfig) => void
+  /**
+   * Observes every response the server gave (successes and HTTP failures), after the response
+   * interceptors and schema decoding. A throw or rejection turns the request into an
+   * `INTERCEPTOR_ERROR` failure.
+   * @default undefined
+   */
+  readonly onResponse?: (response: ApiResponse<unknown>) => unknown
+  /**
+   * Receives every failure as an `Error` (the tagged `SvcError`s, and storage or `getSessionId`
+   * failures). Its own throws are ignored.
+   * @default undefined
+   */
+  readonly onError?: (error: Error) => unknown
+  /**
+   * Sends every request with this fetch-compatible function instead of the runtime's default
+   * transport (undici on Node, `fetch` elsewhere), as in ky: a mock, a proxy, an instrumented fetch.
+   * @default the runtime's transport
+   */
+  readonly fetch?: FetchFunction
+  /**
+   * How response bodies are read; a request's `responseType` wins.
+   * @default "auto"
+   */
+  readonly responseType?: ResponseType
+  /**
+   * The largest response body accepted, in bytes after decompression; a larger one stops the read
+   * and fails with `RESPONSE_TOO_LARGE`. `Infinity` lifts the limit.
+   * @default 67108864 (64 MiB)
+   */
+  readonly maxResponseBytes?: number
+  /**
+   * Whether redirects are followed; a request's `redirect` wins.
+   * @default "follow"
+   */
+  readonly redirect?: RedirectMode
+  /**
+   * Whether the Effect API's requests carry the trace context of their span (W3C `traceparent`
+   * and `b3`) to the base URL's origin; other origins never get it. Turn it off when the server
+   * does not list those headers in `Access-Control-Allow-Headers` (a browser's CORS preflight
+   * refuses them) or should not learn your trace ids. The spans themselves stay: turn them off
+   * with Effect's own switch, `Effect.withTracerEnabled(false)`. The Promise facade records and
+   * sends no trace context at all.
+   * @default true
+   * @example
+   * ```ts
+   * SvcClient.layerDefault(url, { tracerPropagation: false })
+   * ```
+   */
+  readonly tracerPropagation?: boolean
+}
+
+/**
+ * Options of one request, written once for both Effect lines: each line's `RequestOptions` is this
+ * with its own `Schema`, `Duration` input and `Schedule` types.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RequestOptionsOf<Schema, DurationInput, RetrySchedule> {
+  /**
+   * Query parameters appended to the URL.
+   * @default undefined
+   */
+  readonly params?: Params
+  /**
+   * Headers for this request; they win over the client's headers and the session header. A
+   * header whose value is `undefined` or `null` is left out, as in `params`.
+   * @default undefined
+   */
+  readonly headers?: Readonly<Record<string, string | null | undefined>>
+  /**
+   * Time allowed for each try, overriding the client's: milliseconds or a `Duration`; `0`: none.
+   * @default the client's `timeout`
+   */
+  readonly timeout?: DurationInput
+  /**
+   * Time allowed for this whole call, retries and waits included, overriding the client's.
+   * @default the client's `totalTimeout`
+   */
+  readonly totalTimeout?: DurationInput
+  /**
+   * Retries for this request, overriding the client's `retryAttempts` (`0` turns retry off for
+   * this call, like ky's `retry: 0`). Ignored when `retrySchedule` is given.
+   * @default the client's
+   */
+  readonly retryAttempts?: number
+  /**
+   * Whether this request carries the session header; wins over the client's setting.
+   * @default the client's `includeSession`
+   */
+  readonly includeSession?: boolean
+  /**
+   * Aborts the request at once, in whatever phase it is (session lookup, interceptors, sending,
+   * reading, waiting to retry): code `ABORTED`, never retried.
+   * @default undefined
+   */
+  readonly signal?: AbortSignal
+  /**
+   * Decodes `data` of a 2xx response, with an `effect/Schema` or a Standard Schema v1 validator
+   * (zod, valibot…); a mismatch fails with `DecodeError` (code `DECODE_ERROR`, the real status) —
+   * the one case where a 2xx is not a success.
+   * @default undefined
+   */
+  readonly schema?: Schema
+  /**
+   * Replaces the client's retry schedule for this request.
+   * @default the client's schedule
+   */
+  readonly retrySchedule?: RetrySchedule
+  /**
+   * How this response's body is read.
+   * @default the client's `responseType`
+   */
+  readonly responseType?: ResponseType
+  /**
+   * Whether this request follows redirects.
+   * @default the client's `redirect`
+   */
+  readonly redirect?: RedirectMode
+}
