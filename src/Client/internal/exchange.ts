@@ -4,10 +4,12 @@
  * fetch, the `HttpClient` adapter) runs its exchanges here: this is the pipeline's one time limit
  * for a try.
  */
+
 import type * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import type { Transport } from "../../common/client.js"
 import {
   type Abort,
   type Outcome,
@@ -85,13 +87,11 @@ const startTimer = (clock: Clock.Clock, millis: number, onTime: () => void): (()
 }
 
 /**
- * A transport as the pipeline uses it: one hop, as an Effect; `interruptible: false` when nothing
- * can interrupt the fiber but the request itself (see {@link exchange}).
+ * A transport as the pipeline uses it (`common/client.ts`): one hop, as an Effect;
+ * `interruptible: false` when nothing can interrupt the fiber but the request itself (see
+ * {@link exchange}).
  */
-export type Transport = (
-  request: TransportRequest,
-  interruptible: boolean
-) => Effect.Effect<TransportResponse, TransportFailure>
+export type { Transport }
 
 /** A plain transport (undici, fetch) as the pipeline uses it. */
 export const fromSend =

@@ -5,8 +5,7 @@
 import * as Duration from "effect/Duration"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
-import type { InvalidArgument, LineValues } from "../../core/options.js"
-import { InvalidRequestError } from "../SvcError.js"
+import type { LineValues } from "../../core/options.js"
 
 /** Effect 4's `Schema` type id: a string key whose value is itself. */
 const schemaTypeId = "~effect/Schema/Schema"
@@ -24,7 +23,3 @@ export const line: LineValues = {
     value !== null &&
     (value as { readonly [schemaTypeId]?: unknown })[schemaTypeId] === schemaTypeId
 }
-
-/** A shared check's invalid argument as this line's error. */
-export const invalidRequest = (invalid: InvalidArgument): InvalidRequestError =>
-  new InvalidRequestError({ argument: invalid.argument, reason: invalid.reason })

@@ -45,8 +45,9 @@ export const removeHeader = (state: ClientState, name: string): void => {
   delete state.headers[name.toLowerCase()]
 }
 
+/** The config the client was made with (this line's `SvcConfig`), with its current headers. */
 export const getConfig = (state: ClientState): SvcConfig => ({
-  ...state.config,
+  ...(state.config as SvcConfig),
   headers: { ...state.headers }
 })
 

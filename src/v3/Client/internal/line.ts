@@ -5,8 +5,7 @@
 import * as Duration from "effect/Duration"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
-import type { InvalidArgument, LineValues } from "../../../core/options.js"
-import { InvalidRequestError } from "../SvcError.js"
+import type { LineValues } from "../../../core/options.js"
 
 export const line: LineValues = {
   durationMillis: (value) => {
@@ -20,7 +19,3 @@ export const line: LineValues = {
     value !== null &&
     Symbol.for("effect/Schema") in value
 }
-
-/** A shared check's invalid argument as this line's error. */
-export const invalidRequest = (invalid: InvalidArgument): InvalidRequestError =>
-  new InvalidRequestError({ argument: invalid.argument, reason: invalid.reason })

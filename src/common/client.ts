@@ -1,0 +1,887 @@
+/**
+ * The request program shared by the Effect API and the Promise facade, on both Effect lines:
+ * prepare → interceptors → send (redirects, retry, timeout) over a transport → read → envelope →
+ * response interceptors → decode. Written against the part of Effect's API both lines spell the
+ * same; what a line spells its own way (its clock, timeouts, callbacks, schedules, schema decoder
+ * and spans) comes with the client's state, as its {@link ClientLine}.
+ */
+import type * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import type { ApiFailure, ApiResponse, ApiSuccess, ResponseMeta } from "../core/ApiResponse.js"
+import { encodeBody, type WireBody } from "../core/body.js"
+import type { ConfigOf, RequestOptionsOf } from "../core/config.js"
+import { describe } from "../core/describe.js"
+import { assignHeaders, checkHeader, type HeaderRecord, hasHeader } from "../core/headers.js"
+import { DEFAULT_SESSION_HEADER, type HttpMethod } from "../core/http.js"
+import {
+  checkConfig,
+  checkRequest,
+  configTimeoutMillis,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_RETRY_ATTEMPTS,
+  DEFAULT_TIMEOUT_MILLIS,
+  type InvalidArgument,
+  isAbortSignal,
+  type LineValues,
+  timeoutMillis
+} from "../core/options.js"
+import { CREDENTIAL_HEADERS, nextStep } from "../core/redirect.js"
+import type {
+  RedirectMode,
+  RequestConfig,
+  RequestInterceptor,
+  ResponseInterceptor
+} from "../core/request.js"
+import {
+  errorText,
+  liftEnvelope,
+  parseBody,
+  type ResponseType,
+  statusTextOf,
+  toApiSuccess,
+  UnreadableBody
+} from "../core/response.js"
+import { isRetryableRequest, isTransient } from "../core/retry.js"
+import { isStandardSchema } from "../core/standardSchema.js"
+import { CallTrace } from "../core/tracing.js"
+import type { TransportFailure, TransportRequest, TransportResponse } from "../core/transport.js"
+import {
+  absoluteUrlProblem,
+  appendParams,
+  isSameOrigin,
+  joinUrl,
+  parseBaseUrl,
+  redactUrls,
+  urlForMessage
+} from "../core/url.js"
+import {
+  runOnRequest,
+  runOnResponse,
+  runRequestInterceptors,
+  runResponseInterceptors
+} from "./interceptors.js"
+import {
+  AbortedError,
+  DecodeError,
+  HttpError,
+  InvalidRequestError,
+  NetworkError,
+  ResponseTooLargeError,
+  type SvcError,
+  TimeoutError
+} from "./SvcError.js"
+import { knownSession, makeSessionState, resolveSession, type SessionState } from "./session.js"
+
+/** The two faces of a client: the Effect API and the Promise facade. */
+export type ClientFace = "effect" | "promise"
+
+/** A client's config, as the program reads it (each line's `SvcConfig` is one). */
+export type ClientConfig = ConfigOf<unknown, unknown>
+
+/** A request's options, as the program reads them (each line's `RequestOptions` is one). */
+export type ClientRequestOptions = RequestOptionsOf<unknown, unknown, unknown>
+
+/** How the program reaches the network: one exchange (a redirect hop) as an Effect. */
+export type Transport = (
+  request: TransportRequest,
+  interruptible: boolean
+) => Effect.Effect<TransportResponse, TransportFailure>
+
+/** What the span of a call says before it is sent. */
+export interface TracedCall {
+  readonly method: string
+  /** The URL as the caller gave it (endpoint and params). */
+  readonly url: () => string
+  /** Whether its requests to the base URL's origin carry the span's trace context. */
+  readonly propagate: boolean
+  /** Whether the call runs the application's code, which may make spans of its own. */
+  readonly nested: boolean
+}
+
+/**
+ * What one Effect line spells its own way, for the request program. A line's retry schedules are
+ * its own `Schedule`s: the program only passes them on.
+ */
+export interface ClientLine {
+  /** For the shared option checks: the line's `Duration` inputs, `Schedule`s and `Schema`s. */
+  readonly values: LineValues
+  /** The default schedule: backoff, `attempts` retries. */
+  readonly backoff: (attempts: number) => unknown
+  /** `effect` again on `schedule` while it fails transiently, a `Retry-After` setting the wait. */
+  readonly retry: <A>(
+    effect: Effect.Effect<A, SvcError>,
+    schedule: unknown
+  ) => Effect.Effect<A, SvcError>
+  /** The clock's time, in milliseconds. */
+  readonly now: (clock: Clock.Clock) => number
+  /** `effect`, or `onTimeout()`'s failure once `millis` have passed on the fiber's clock. */
+  readonly timeout: <A, E, E2>(
+    effect: Effect.Effect<A, E>,
+    millis: number,
+    onTimeout: () => E2
+  ) => Effect.Effect<A, E | E2>
+  /** An Effect resumed by a callback; the returned Effect runs when it is interrupted. */
+  readonly callback: <A, E>(
+    register: (resume: (effect: Effect.Effect<A, E>) => void) => void | Effect.Effect<void>
+  ) => Effect.Effect<A, E>
+  /** Lets the fiber's turn end. */
+  readonly yieldNow: Effect.Effect<void>
+  /** Runs `f` with the current fiber (for the call's span). */
+  readonly withFiber: <A, E>(f: (fiber: unknown) => Effect.Effect<A, E>) => Effect.Effect<A, E>
+  /** Decodes `data` with an `effect/Schema` of this line: its output, or the message and cause. */
+  readonly decodeSchema: (
+    schema: unknown,
+    data: unknown
+  ) => Effect.Effect<unknown, { readonly message: string; readonly cause: unknown }>
+  /** The Effect API's call: a span around it, its duration recorded. */
+  readonly traced: <A>(
+    fiber: unknown,
+    trace: CallTrace,
+    call: TracedCall,
+    program: Effect.Effect<ApiSuccess<A>, SvcError>
+  ) => Effect.Effect<ApiSuccess<A>, SvcError>
+}
+
+/** A shared check's invalid argument as the client's error. */
+export const invalidRequest = (invalid: InvalidArgument): InvalidRequestError =>
+  new InvalidRequestError({ argument: invalid.argument, reason: invalid.reason })
+
+/** Everything one client holds; shared by its two faces. */
+export interface ClientState {
+  /** What the client's Effect line spells its own way. */
+  readonly line: ClientLine
+  readonly baseUrl: string
+  readonly origin: string
+  readonly config: ClientConfig
+  readonly headers: HeaderRecord
+  readonly requestInterceptors: Array<RequestInterceptor>
+  readonly responseInterceptors: Array<ResponseInterceptor>
+  readonly session: SessionState
+  readonly sessionHeader: string
+  readonly includeSession: boolean
+  readonly timeoutMillis: number
+  /** The whole call's budget, retries included; `0`: none. */
+  readonly totalTimeoutMillis: number
+  readonly maxResponseBytes: number
+  readonly responseType: ResponseType
+  readonly redirect: RedirectMode
+  /** The line's `Schedule`. */
+  readonly retrySchedule: unknown
+  readonly report: (error: Error) => void
+  /** The face that runs this client's programs: the facade alone holds its fibers. */
+  readonly face: ClientFace
+}
+
+const safeReport =
+  (onError: ClientConfig["onError"]) =>
+  (error: Error): void => {
+    if (onError === undefined) return
+    try {
+      const result: unknown = onError(error)
+      if (result instanceof Promise) result.catch(() => undefined)
+    } catch {
+      // a throwing onError must not change the outcome
+    }
+  }
+
+/** Validates `baseUrl` and `config` and builds the state of a client. */
+export const makeState = (
+  line: ClientLine,
+  baseUrl: string,
+  config: ClientConfig = {},
+  face: ClientFace = "effect"
+): ClientState => {
+  const url = parseBaseUrl(baseUrl)
+  checkConfig(line.values, config)
+  const report = safeReport(config.onError)
+  return {
+    line,
+    baseUrl,
+    origin: url.origin,
+    config,
+    headers: assignHeaders({}, config.headers),
+    requestInterceptors: [],
+    responseInterceptors: [],
+    session: makeSessionState(
+      { sessionId: config.sessionId, getSessionId: config.getSessionId, storage: config.storage },
+      report
+    ),
+    sessionHeader: (config.sessionHeader ?? DEFAULT_SESSION_HEADER).toLowerCase(),
+    includeSession: config.includeSession ?? true,
+    timeoutMillis:
+      config.timeout === undefined
+        ? DEFAULT_TIMEOUT_MILLIS
+        : configTimeoutMillis(line.values, config.timeout, "timeout"),
+    totalTimeoutMillis:
+      config.totalTimeout === undefined
+        ? 0
+        : configTimeoutMillis(line.values, config.totalTimeout, "totalTimeout"),
+    maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    responseType: config.responseType ?? "auto",
+    redirect: config.redirect ?? "follow",
+    retrySchedule:
+      config.retrySchedule ?? line.backoff(config.retryAttempts ?? DEFAULT_RETRY_ATTEMPTS),
+    report,
+    face
+  }
+}
+
+/** Exactly the base URL's origin; the prefix test is a fast path that only ever says yes rightly. */
+const sameOrigin = (state: ClientState, url: string): boolean =>
+  (url.startsWith(state.origin) && url[state.origin.length] === "/") ||
+  isSameOrigin(url, state.origin)
+
+/**
+ * The config an interceptor handed back, made ready to send: an absolute http(s) URL; header names
+ * in lower case (a later spelling of a name wins), checked like the caller's own, `undefined` and
+ * `null` values left out; a timeout and signal it set, checked. (Where the session and credentials
+ * may go is decided when the request is sent, whoever set them.)
+ */
+const finalConfig = (
+  line: ClientLine,
+  config: RequestConfig
+): Effect.Effect<RequestConfig, InvalidRequestError> => {
+  const problem =
+    typeof config.url === "string"
+      ? absoluteUrlProblem(config.url)
+      : `must be a string, got ${describe(config.url)}`
+  if (problem !== undefined) {
+    return Effect.fail(
+      new InvalidRequestError({
+        argument: "RequestConfig.url",
+        reason: `(from an interceptor) ${problem}`
+      })
+    )
+  }
+  const headers: HeaderRecord = {}
+  for (const name of Object.keys(config.headers)) {
+    const value = config.headers[name]
+    if (value === undefined || value === null) continue
+    try {
+      checkHeader(name, value)
+    } catch (cause) {
+      return Effect.fail(
+        new InvalidRequestError({
+          argument: "RequestConfig.headers",
+          reason: `(from an interceptor) are invalid: ${(cause as Error).message}`
+        })
+      )
+    }
+    headers[name.toLowerCase()] = value as string
+  }
+  let timeout = config.timeout
+  if (timeout !== undefined) {
+    const checked = timeoutMillis(line.values, timeout)
+    if (typeof checked === "string") {
+      return Effect.fail(
+        new InvalidRequestError({
+          argument: "RequestConfig.timeout",
+          reason: `(from an interceptor) ${checked}`
+        })
+      )
+    }
+    timeout = checked
+  }
+  if (config.signal !== undefined && !isAbortSignal(config.signal)) {
+    return Effect.fail(
+      new InvalidRequestError({
+        argument: "RequestConfig.signal",
+        reason: `(from an interceptor) must be an AbortSignal, got ${describe(config.signal)}`
+      })
+    )
+  }
+  return Effect.succeed(
+    timeout === undefined ? { ...config, headers } : { ...config, headers, timeout }
+  )
+}
+
+/** The request config before interceptors: URL, merged headers, session, timeout, signal. */
+const prepare = (
+  state: ClientState,
+  method: HttpMethod,
+  endpoint: string,
+  body: unknown,
+  options: ClientRequestOptions,
+  timeout: number
+): Effect.Effect<RequestConfig, TimeoutError> => {
+  const url = appendParams(joinUrl(state.baseUrl, endpoint), options.params)
+  const headers = assignHeaders(assignHeaders({}, state.headers), options.headers)
+  const config: { -readonly [K in keyof RequestConfig]: RequestConfig[K] } = {
+    method,
+    url,
+    headers,
+    timeout
+  }
+  if (body !== undefined) config.body = body
+  if (options.signal !== undefined) config.signal = options.signal
+  const include = options.includeSession ?? state.includeSession
+  if (!include || hasHeader(headers, state.sessionHeader) || !sameOrigin(state, url)) {
+    return Effect.succeed(config)
+  }
+  const attach = (id: Redacted.Redacted<string> | undefined): RequestConfig => {
+    if (id !== undefined) headers[state.sessionHeader] = Redacted.value(id)
+    return config
+  }
+  const known = knownSession(state.session)
+  if (known !== undefined) return Effect.succeed(attach(known.id))
+  // the lookup runs the application's code (getSessionId, storage): it may take time
+  return Effect.map(
+    withTimeout(
+      state.line,
+      resolveSession(state.session),
+      timeout,
+      () => config,
+      "the session lookup"
+    ),
+    attach
+  )
+}
+
+/** The error of a hop's failure; a timeout names the try's first request, as the caller made it. */
+const failureOf = (
+  failure: TransportFailure,
+  request: TransportRequest,
+  first: TransportRequest,
+  timeoutMillis: number
+): NetworkError | TimeoutError | ResponseTooLargeError => {
+  switch (failure._tag) {
+    case "TimedOut":
+      return new TimeoutError({
+        timeoutMillis,
+        method: first.method,
+        url: urlForMessage(first.url)
+      })
+    case "TooLarge":
+      return new ResponseTooLargeError({
+        maxResponseBytes: request.maxResponseBytes,
+        status: failure.status
+      })
+    case "Failed":
+      return new NetworkError({
+        // a transport's own text may quote the URL: cut to what a message may name
+        reason: `request failed (${redactUrls(failure.reason)})`,
+        method: request.method,
+        url: urlForMessage(request.url),
+        cause: failure.cause
+      })
+  }
+}
+
+/**
+ * Sends a request, following redirects itself (up to {@link MAX_REDIRECTS} hops, each hop's origin
+ * checked), unless `redirect` is `"manual"`: then a 3xx is the answer, `Location` in its headers.
+ * Every hop has the try's deadline. The answer goes to `read`, in the same step as the exchange's
+ * outcome.
+ */
+const follow = <A>(
+  state: ClientState,
+  transport: Transport,
+  first: TransportRequest,
+  settings: SendSettings,
+  read: (response: TransportResponse) => Effect.Effect<A, SvcError>
+): Effect.Effect<A, SvcError> => {
+  const fail = (failure: TransportFailure, request: TransportRequest) =>
+    Effect.fail(failureOf(failure, request, first, settings.timeoutMillis))
+  const hop = (request: TransportRequest, hops: number): Effect.Effect<A, SvcError> =>
+    Effect.matchEffect(sendHop(transport, settings, request, hops), {
+      onFailure: (failure) => fail(failure, request),
+      onSuccess: (response) => followed(request, hops, response)
+    })
+  // what a response leads to: itself, or the next hop of a redirect
+  const followed = (
+    request: TransportRequest,
+    hops: number,
+    response: TransportResponse
+  ): Effect.Effect<A, SvcError> => {
+    const step = nextStep(state, request, response, hops, settings.redirect)
+    switch (step._tag) {
+      case "Answer":
+        return read(response)
+      case "Hop":
+        return hop(step.request, hops + 1)
+      case "Refuse":
+        return Effect.fail(
+          new NetworkError({
+            reason: step.reason,
+            method: request.method,
+            url: urlForMessage(request.url),
+            permanent: true
+          })
+        )
+    }
+  }
+  return hop(first, 0)
+}
+
+/**
+ * One try: send (following redirects), read the body, lift its envelope; a non-2xx fails with
+ * `HttpError`. One deadline, `timeoutMillis` from the try's start on the fiber's `Clock`, bounds
+ * the try, every redirect hop of it included.
+ */
+const attempt = (
+  state: ClientState,
+  transport: Transport,
+  request: TransportRequest,
+  settings: SendSettings
+): Effect.Effect<ApiSuccess<unknown>, SvcError> =>
+  settings.timeoutMillis > 0
+    ? Effect.clockWith((clock) =>
+        tryOnce(
+          state,
+          transport,
+          { ...request, deadline: state.line.now(clock) + settings.timeoutMillis },
+          settings
+        )
+      )
+    : tryOnce(state, transport, request, settings)
+
+const tryOnce = (
+  state: ClientState,
+  transport: Transport,
+  request: TransportRequest,
+  settings: SendSettings
+): Effect.Effect<ApiSuccess<unknown>, SvcError> =>
+  follow(
+    state,
+    transport,
+    request,
+    settings,
+    (response): Effect.Effect<ApiSuccess<unknown>, SvcError> => {
+      const status = response.status
+      const headers = response.headers
+      const body = parseBody(
+        response.body,
+        status,
+        request.method,
+        headers["content-type"],
+        settings.responseType
+      )
+      const statusText = statusTextOf(status, response.statusText)
+      if (body instanceof UnreadableBody) {
+        return Effect.fail(
+          new DecodeError({
+            status,
+            body: body.text,
+            detail: `the body is not JSON: ${body.detail}`,
+            headers
+          })
+        )
+      }
+      if (status >= 200 && status < 300) {
+        return Effect.succeed(toApiSuccess(status, liftEnvelope(body), headers))
+      }
+      return Effect.fail(
+        new HttpError({
+          status,
+          error: errorText(liftEnvelope(body), status, statusText),
+          body,
+          headers
+        })
+      )
+    }
+  )
+
+/** The request a message names: its method and URL. */
+interface Target {
+  readonly method: string
+  readonly url: string
+}
+
+/**
+ * Fails with `TimeoutError` when `effect` takes longer than `timeoutMillis` (`0`: no limit): the
+ * whole call (`total`), or a piece of the application's code (`waitingFor`). On Effect's `Clock`,
+ * so `TestClock` drives it. (A try is bounded by its deadline, which the transport's exchange
+ * enforces: `Effect.timeoutFail` costs a request about 22 µs.)
+ */
+const withTimeout = <A, E>(
+  line: ClientLine,
+  effect: Effect.Effect<A, E>,
+  timeoutMillis: number,
+  target: () => Target,
+  waitingFor?: string,
+  total?: boolean
+): Effect.Effect<A, E | TimeoutError> =>
+  timeoutMillis > 0
+    ? line.timeout(
+        effect,
+        timeoutMillis,
+        () =>
+          new TimeoutError({
+            timeoutMillis,
+            method: target().method,
+            url: urlForMessage(target().url),
+            ...(waitingFor === undefined ? {} : { waitingFor }),
+            ...(total ? { total } : {})
+          })
+      )
+    : effect
+
+/**
+ * `effect`, ended at once with `AbortedError` when `signal` aborts. It first lets the caller's turn
+ * end: a signal aborted in the same tick as the call (`get(url, { signal }); controller.abort()`)
+ * ends the request before anything is sent, on every transport, as with ky.
+ */
+const withSignal = <A, E>(
+  line: ClientLine,
+  effect: Effect.Effect<A, E>,
+  signal: AbortSignal | undefined
+): Effect.Effect<A, E | AbortedError> => {
+  if (signal === undefined) return effect
+  const aborted = line.callback<never, AbortedError>((resume) => {
+    const onAbort = () => resume(Effect.fail(new AbortedError({ cause: signal.reason })))
+    // aborted between the request's start and this wait: no "abort" event comes any more
+    if (signal.aborted) return onAbort()
+    signal.addEventListener("abort", onAbort, { once: true })
+    return Effect.sync(() => signal.removeEventListener("abort", onAbort))
+  })
+  return Effect.flatMap(line.yieldNow, () =>
+    signal.aborted
+      ? Effect.fail(new AbortedError({ cause: signal.reason }))
+      : Effect.raceFirst(effect, aborted)
+  )
+}
+
+/**
+ * Retries transient failures on `schedule`, honouring `Retry-After`. The retry machinery is only
+ * built after a first transient failure, whose error is fed to the schedule without sending again.
+ */
+const retryAfterFirstFailure = <A>(
+  line: ClientLine,
+  once: Effect.Effect<A, SvcError>,
+  schedule: unknown
+): Effect.Effect<A, SvcError> =>
+  Effect.catchIf(once, isTransient, (first) => {
+    let pending: SvcError | undefined = first
+    const next = Effect.suspend(() => {
+      if (pending === undefined) return once
+      const error = pending
+      pending = undefined
+      return Effect.fail(error)
+    })
+    return line.retry(next, schedule)
+  })
+
+/** How one request is sent and read. */
+interface SendSettings {
+  readonly redirect: RedirectMode
+  readonly responseType: ResponseType
+  /** Each try's deadline, every redirect hop included; `0`: none. */
+  readonly timeoutMillis: number
+  /** Whether anything but the request itself may interrupt its fiber (see `exchange`). */
+  readonly interruptible: boolean
+  /** The call's record of its sends, for its span (the Effect API only). */
+  readonly trace: CallTrace | undefined
+}
+
+/** Sends a hop; the Effect API's call counts it (a re-send is an event of its span). */
+const sendHop = (
+  transport: Transport,
+  settings: SendSettings,
+  request: TransportRequest,
+  hops: number
+) => {
+  const trace = settings.trace
+  if (trace === undefined) return transport(request, settings.interruptible)
+  return Effect.suspend(() => {
+    trace.send(request, hops > 0 ? "redirect" : "retry")
+    return transport(request, settings.interruptible)
+  })
+}
+
+/** The caller's body as it goes on the wire. */
+const wireBody = (body: unknown): Effect.Effect<WireBody, InvalidRequestError> => {
+  const wire = encodeBody(body)
+  if (wire instanceof Promise) return Effect.promise(() => wire)
+  return "_tag" in wire ? Effect.fail(invalidRequest(wire)) : Effect.succeed(wire)
+}
+
+/** The default request headers (SPEC 4.3.12); the caller's and the client's win. */
+const DEFAULT_HEADERS: Readonly<Record<string, string>> = {
+  accept: "application/json, text/plain, */*",
+  "accept-encoding": "gzip, deflate, br"
+}
+
+/**
+ * Sends a final config: body encoded, credentials only to the base URL's origin, retry on
+ * transient failures; the caller's signal aborts.
+ */
+const send = (
+  state: ClientState,
+  transport: Transport,
+  config: RequestConfig,
+  settings: SendSettings,
+  retrySchedule: unknown,
+  callerSignal: AbortSignal | undefined
+): Effect.Effect<ApiSuccess<unknown>, SvcError> =>
+  Effect.flatMap(wireBody(config.body), (wire) => {
+    const headers: Record<string, string> = { ...DEFAULT_HEADERS, ...config.headers }
+    if (wire.contentType !== undefined && headers["content-type"] === undefined) {
+      headers["content-type"] = wire.contentType
+    }
+    const home = sameOrigin(state, config.url)
+    // the trace context of the call's span, to the base URL's origin only
+    const trace = settings.trace?.headers
+    if (home && trace !== undefined) Object.assign(headers, trace)
+    // wherever they were set (config, setHeader, per request, an interceptor)
+    if (!home) {
+      delete headers[state.sessionHeader]
+      for (const name of CREDENTIAL_HEADERS) delete headers[name]
+    }
+    const request: TransportRequest = {
+      method: config.method,
+      url: config.url,
+      headers,
+      body: wire.body,
+      deadline: undefined,
+      maxResponseBytes: state.maxResponseBytes,
+      followRedirects: settings.redirect === "follow",
+      followHiddenRedirects: false,
+      propagateTrace: home,
+      secretHeaders: [state.sessionHeader]
+    }
+    const once = attempt(state, transport, request, {
+      ...settings,
+      timeoutMillis: config.timeout ?? settings.timeoutMillis,
+      // a signal an interceptor set interrupts the exchange too
+      interruptible: settings.interruptible || config.signal !== undefined
+    })
+    // the caller's signal governs the whole request; one an interceptor set governs the exchange
+    const signal = config.signal === callerSignal ? undefined : config.signal
+    const retried = isRetryableRequest(config.method, config.headers)
+      ? retryAfterFirstFailure(state.line, once, retrySchedule ?? state.retrySchedule)
+      : once
+    return withSignal(state.line, retried, signal)
+  })
+
+/**
+ * Decodes `data` of a success with an `effect/Schema` or a Standard Schema validator: `data` is then
+ * the schema's output. Without a schema, `A` is the caller's word for what the server sends.
+ */
+const decode = <A>(
+  line: ClientLine,
+  response: ApiSuccess<unknown>,
+  schema: unknown
+): Effect.Effect<ApiSuccess<A>, DecodeError> => {
+  if (schema === undefined) return Effect.succeed(response as ApiSuccess<A>)
+  const failed = (detail: string, cause: unknown) =>
+    new DecodeError({
+      status: response.status,
+      body: response.data,
+      detail,
+      cause,
+      ...(response.headers === undefined ? {} : { headers: response.headers })
+    })
+  if (isStandardSchema(schema)) {
+    return Effect.tryPromise({
+      try: async () => schema["~standard"].validate(response.data),
+      catch: (cause) => failed(cause instanceof Error ? cause.message : String(cause), cause)
+    }).pipe(
+      Effect.flatMap((result) =>
+        result.issues === undefined
+          ? Effect.succeed({ ...response, data: result.value as A })
+          : Effect.fail(failed(result.issues.map(describeIssue).join("; "), result.issues))
+      )
+    )
+  }
+  return line.decodeSchema(schema, response.data).pipe(
+    Effect.map((data): ApiSuccess<A> => ({ ...response, data: data as A })),
+    Effect.mapError((failure) => failed(failure.message, failure.cause))
+  )
+}
+
+const describeIssue = (issue: {
+  readonly message: string
+  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined
+}): string => {
+  const path = (issue.path ?? []).map((part) => String(typeof part === "object" ? part.key : part))
+  return path.length === 0 ? issue.message : `${path.join(".")}: ${issue.message}`
+}
+
+/** The `ApiResponse` of an HTTP failure: what interceptors, `onResponse` and the facade see. */
+export const fromHttpError = (error: HttpError): ApiFailure => {
+  const lifted = liftEnvelope(error.body)
+  const response: {
+    success: false
+    status: number
+    error: string
+    code: "HTTP_ERROR"
+    data?: unknown
+    message?: string
+    meta?: ResponseMeta
+    headers: Readonly<Record<string, string>>
+  } = {
+    success: false,
+    status: error.status,
+    error: error.error,
+    code: "HTTP_ERROR",
+    headers: error.headers
+  }
+  if (lifted.data !== undefined) response.data = lifted.data
+  if (lifted.message !== undefined) response.message = lifted.message
+  if (lifted.meta !== undefined) response.meta = lifted.meta
+  return response
+}
+
+/**
+ * A failure response, after the interceptors, as the Effect API's `HttpError`: the server's own
+ * when the interceptors handed it back untouched, else one with the returned failure's `status`,
+ * `error`, `data` (as `body`) and `headers`.
+ */
+const toHttpError = (
+  response: ApiFailure,
+  received: { readonly response: ApiFailure; readonly error: HttpError } | undefined
+): HttpError =>
+  received !== undefined && received.response === response
+    ? received.error
+    : new HttpError({
+        status: response.status,
+        // an interceptor written in JavaScript may leave `error` out: the message is never empty
+        error: response.error || errorText({}, response.status, statusTextOf(response.status, "")),
+        body: response.data,
+        headers: response.headers ?? {}
+      })
+
+/**
+ * The whole request: check, prepare, interceptors, `onRequest`, send (retry, timeout), envelope,
+ * response interceptors, decode, `onResponse`. The caller's signal aborts every phase; the timeout
+ * bounds each try and every piece of the application's code the request waits on.
+ */
+export const request = <A>(
+  state: ClientState,
+  transport: Transport,
+  method: HttpMethod,
+  endpoint: string,
+  body: unknown,
+  options: ClientRequestOptions = {}
+): Effect.Effect<ApiSuccess<A>, SvcError> =>
+  state.line.withFiber((fiber) => {
+    const line = state.line
+    const checked = checkRequest(line.values, endpoint, options, state)
+    if ("_tag" in checked) {
+      const error = invalidRequest(checked)
+      state.report(error)
+      return Effect.fail(error)
+    }
+    const { timeoutMillis: timeout, totalTimeoutMillis, retryAttempts } = checked
+    const retrySchedule =
+      options.retrySchedule ??
+      (retryAttempts === undefined ? undefined : line.backoff(retryAttempts))
+    let received: { response: ApiFailure; error: HttpError } | undefined
+    const settings: SendSettings = {
+      redirect: options.redirect ?? state.redirect,
+      responseType: options.responseType ?? state.responseType,
+      timeoutMillis: timeout,
+      // the facade's fiber is interrupted only by the caller's signal or the whole call's limit
+      interruptible:
+        state.face === "effect" || options.signal !== undefined || totalTimeoutMillis > 0,
+      // the facade records nothing
+      trace: state.face === "effect" ? new CallTrace() : undefined
+    }
+    // what the message of a timeout names: the request as the caller made it
+    const target = (): Target => ({ method, url: joinUrl(state.baseUrl, endpoint) })
+    // a piece of the application's code the request waits on, under the timeout
+    const bounded = <B, E>(effect: Effect.Effect<B, E>, waitingFor: string) =>
+      withTimeout(line, effect, timeout, target, waitingFor)
+    const { onRequest, onResponse, onError } = state.config
+    const requestInterceptors = state.requestInterceptors
+    const responseInterceptors = state.responseInterceptors
+    const prepared = prepare(state, method, endpoint, body, options, timeout)
+    // without interceptors the config is the client's own, its headers checked already
+    const intercepted =
+      requestInterceptors.length === 0
+        ? prepared
+        : Effect.flatMap(prepared, (config) =>
+            Effect.flatMap(
+              bounded(
+                runRequestInterceptors(requestInterceptors, config),
+                "the request interceptors"
+              ),
+              (config) => finalConfig(line, config)
+            )
+          )
+    const ready =
+      onRequest === undefined
+        ? intercepted
+        : Effect.tap(intercepted, (config) => bounded(runOnRequest(onRequest, config), "onRequest"))
+    const sent = (config: RequestConfig) =>
+      send(state, transport, config, settings, retrySchedule, options.signal)
+    // with no response interceptor and no onResponse, nobody sees a failure as a response: the
+    // HttpError goes straight to the error channel, and a success is decoded
+    const program =
+      responseInterceptors.length === 0 && onResponse === undefined
+        ? Effect.flatMap(ready, (config) =>
+            options.schema === undefined
+              ? (sent(config) as Effect.Effect<ApiSuccess<A>, SvcError>)
+              : Effect.flatMap(sent(config), (response) =>
+                  decode<A>(line, response, options.schema)
+                )
+          )
+        : Effect.flatMap(ready, (config) =>
+            sent(config).pipe(
+              // interceptors and onResponse see every response the server gave, failures included
+              Effect.catchTag("HttpError", (error) => {
+                const response = fromHttpError(error)
+                received = { response, error }
+                return Effect.succeed<ApiResponse<unknown>>(response)
+              }),
+              Effect.flatMap((response) =>
+                responseInterceptors.length === 0
+                  ? Effect.succeed(response)
+                  : bounded(
+                      runResponseInterceptors(responseInterceptors, response, config),
+                      "the response interceptors"
+                    )
+              ),
+              // what the last response interceptor returned: a success is decoded, a failure
+              // stays one
+              Effect.flatMap(
+                (response): Effect.Effect<ApiResponse<A>, DecodeError> =>
+                  response.success
+                    ? decode<A>(line, response, options.schema)
+                    : Effect.succeed(response as ApiResponse<A>)
+              ),
+              Effect.tap((response) =>
+                onResponse === undefined
+                  ? Effect.void
+                  : bounded(runOnResponse(onResponse, response), "onResponse")
+              ),
+              // the success channel carries only successes: a failure, even one an interceptor
+              // made of a 2xx, is an HttpError
+              Effect.flatMap(
+                (response): Effect.Effect<ApiSuccess<A>, HttpError> =>
+                  response.success
+                    ? Effect.succeed(response)
+                    : Effect.fail(toHttpError(response, received))
+              )
+            )
+          )
+    const signalled = withSignal(
+      line,
+      withTimeout(line, program, totalTimeoutMillis, target, undefined, true),
+      options.signal
+    )
+    const reported =
+      onError === undefined
+        ? signalled
+        : Effect.tapError(signalled, (error) => Effect.sync(() => state.report(error)))
+    // the facade records nothing: nothing of the call's span is even described
+    if (settings.trace === undefined) return reported
+    return line.traced(
+      fiber,
+      settings.trace,
+      {
+        method,
+        url: () => appendParams(joinUrl(state.baseUrl, endpoint), options.params),
+        propagate: state.config.tracerPropagation ?? true,
+        nested:
+          requestInterceptors.length > 0 ||
+          responseInterceptors.length > 0 ||
+          onRequest !== undefined ||
+          onResponse !== undefined ||
+          onError !== undefined ||
+          knownSession(state.session) === undefined
+      },
+      reported
+    )
+  })
