@@ -43,6 +43,16 @@ export interface StoreLine<Session> {
   readonly timeoutFail: AuthLine<Session>["timeoutFail"]
 }
 
+/** What the stores need of a line, from its {@link AuthLine}. */
+export const storeLineOf = <Session>(line: AuthLine<Session>): StoreLine<Session> => ({
+  durationMillis: line.durationMillis,
+  decodeSession: (value) => {
+    const decoded = line.decodeSession(value)
+    return decoded._tag === "Session" ? decoded.session : undefined
+  },
+  timeoutFail: line.timeoutFail
+})
+
 const digestOf = (value: string) => Effect.promise(() => sha256(value))
 
 const freshId = Effect.sync(() => Redacted.make(randomId()))

@@ -1,14 +1,11 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
 import type * as KeyValueStore from "effect/persistence/KeyValueStore"
-import * as Schema from "effect/Schema"
 import * as Semaphore from "effect/Semaphore"
-import { line } from "../../Client/internal/line.js"
 import * as store from "../../common/sessionStore.js"
 import { lifetimesFrom as checkLifetimes, type Lifetimes } from "../../core/sessionStore.js"
-import { SessionData } from "../SessionData.js"
+import type { SessionData } from "../SessionData.js"
 import type { SessionStoreOptions, SessionStoreService } from "../SessionStore.js"
 import { line as authLine } from "./line.js"
 
@@ -32,16 +29,10 @@ export const keyValueLayer = <E, R>(
   )
 
 export const lifetimesFrom = (options: SessionStoreOptions | undefined): Lifetimes =>
-  checkLifetimes(line.durationMillis, options)
-
-const decodeSession = Schema.decodeUnknownOption(SessionData)
+  checkLifetimes(authLine.durationMillis, options)
 
 /** What the shared stores need of this line. */
-export const storeLine: store.StoreLine<SessionData> = {
-  durationMillis: line.durationMillis,
-  decodeSession: (value) => Option.getOrUndefined(decodeSession(value)),
-  timeoutFail: authLine.timeoutFail
-}
+export const storeLine: store.StoreLine<SessionData> = store.storeLineOf(authLine)
 
 /** The shared store over the application's `KeyValueStore` (see `common/sessionStore.ts`). */
 export const make = (defaults: Lifetimes) =>

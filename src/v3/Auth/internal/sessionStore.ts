@@ -1,25 +1,17 @@
 import * as KeyValueStore from "@effect/platform/KeyValueStore"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
 import * as store from "../../../common/sessionStore.js"
 import { lifetimesFrom as checkLifetimes, type Lifetimes } from "../../../core/sessionStore.js"
-import { line } from "../../Client/internal/line.js"
-import { SessionData } from "../SessionData.js"
+import type { SessionData } from "../SessionData.js"
 import type { SessionStoreOptions, SessionStoreService } from "../SessionStore.js"
 import { line as authLine } from "./line.js"
 
 export const lifetimesFrom = (options: SessionStoreOptions | undefined): Lifetimes =>
-  checkLifetimes(line.durationMillis, options)
-
-const decodeSession = Schema.decodeUnknownOption(SessionData)
+  checkLifetimes(authLine.durationMillis, options)
 
 /** What the shared stores need of this line. */
-export const storeLine: store.StoreLine<SessionData> = {
-  durationMillis: line.durationMillis,
-  decodeSession: (value) => Option.getOrUndefined(decodeSession(value)),
-  timeoutFail: authLine.timeoutFail
-}
+export const storeLine: store.StoreLine<SessionData> = store.storeLineOf(authLine)
 
 /** The shared store over the application's `KeyValueStore` (see `common/sessionStore.ts`). */
 export const make = (defaults: Lifetimes) =>
