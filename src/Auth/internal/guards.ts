@@ -2,19 +2,13 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import type * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { line } from "../../Client/internal/line.js"
+import { guardsOf } from "../../common/guards.js"
 import {
   guardSettings as checkGuardOptions,
   type GuardOptionsOf,
   type GuardSettings
 } from "../../core/authOptions.js"
-import {
-  authenticatedOnly,
-  authenticationRequired,
-  type Check,
-  guest,
-  permissionCheck,
-  userTypeCheck
-} from "../../core/authRules.js"
+import { guest, permissionCheck, userTypeCheck } from "../../core/authRules.js"
 import { AuthContext, type AuthenticatedUser, CurrentUser } from "../CurrentUser.js"
 import type { GuardOptions, PermissionOptions } from "../Guards.js"
 import {
@@ -53,74 +47,51 @@ export const authContext = (
 
 export type GuardRequirements = ResolveRequirements
 
-/**
- * Runs `check` on the established resolution (or a fresh one) and either answers with its response
- * or runs the handler with the user provided. `known` tells whether an earlier guard established it.
- */
-const authenticatedGuard =
-  (settings: GuardSettings, check: Check) =>
-  <A, E, R>(
-    self: Effect.Effect<A, E, R>
-  ): Effect.Effect<
-    A | HttpServerResponse.HttpServerResponse,
-    E,
-    Exclude<R, CurrentUser | AuthContext> | GuardRequirements
-  > =>
-    resolve(
-      settings,
-      (
-        resolution,
-        known
-      ): Effect.Effect<
-        A | HttpServerResponse.HttpServerResponse,
-        E,
-        Exclude<R, CurrentUser | AuthContext>
-      > => {
-        const refused =
-          check(resolution, known) ??
-          (resolution._tag === "Authenticated" ? undefined : authenticationRequired)
-        if (refused !== undefined) {
-          return Effect.succeed(errorResponse(refused.status, refused.text))
-        }
-        const user = (resolution as Extract<Resolution, { _tag: "Authenticated" }>).user
-        return Effect.provideContext(self, userContext(resolution, user)) as Effect.Effect<
-          A,
-          E,
-          Exclude<R, CurrentUser | AuthContext>
-        >
-      }
-    )
+/** The guards of `common/guards.ts`, over this line's resolution, response and context. */
+const guards = guardsOf<
+  AuthenticatedUser,
+  HttpServerResponse.HttpServerResponse,
+  ResolveRequirements,
+  CurrentUser | AuthContext,
+  AuthContext
+>({
+  resolve,
+  errorResponse,
+  withUser: <A, E, R>(
+    self: Effect.Effect<A, E, R>,
+    resolution: Resolution,
+    user: AuthenticatedUser
+  ) =>
+    Effect.provideContext(self, userContext(resolution, user)) as Effect.Effect<
+      A,
+      E,
+      Exclude<R, CurrentUser | AuthContext>
+    >,
+  withAuthContext: <A, E, R>(self: Effect.Effect<A, E, R>, resolution: Resolution) =>
+    Effect.provideContext(self, authContext(resolution)) as Effect.Effect<
+      A,
+      E,
+      Exclude<R, AuthContext>
+    >
+})
 
 export const requireAuth = (options?: GuardOptions) =>
-  authenticatedGuard(guardSettings("requireAuth", options), authenticatedOnly)
+  guards.requireAuth(guardSettings("requireAuth", options))
 
-export const optionalAuth = (options?: GuardOptions) => {
-  const settings = guardSettings("optionalAuth", options)
-  return <A, E, R>(
-    self: Effect.Effect<A, E, R>
-  ): Effect.Effect<A, E, Exclude<R, AuthContext> | GuardRequirements> =>
-    resolve(
-      settings,
-      (resolution) =>
-        Effect.provideContext(self, authContext(resolution)) as Effect.Effect<
-          A,
-          E,
-          Exclude<R, AuthContext>
-        >
-    )
-}
+export const optionalAuth = (options?: GuardOptions) =>
+  guards.optionalAuth(guardSettings("optionalAuth", options))
 
 export const requireUserType = (
   typeOrTypes: string | ReadonlyArray<string>,
   options?: GuardOptions
 ) =>
-  authenticatedGuard(
+  guards.checked(
     guardSettings("requireUserType", options),
     userTypeCheck("requireUserType", typeOrTypes)
   )
 
 export const requirePermission = (permission: string, options?: PermissionOptions) =>
-  authenticatedGuard(
+  guards.checked(
     guardSettings("requirePermission", options),
     permissionCheck("requirePermission", permission, options)
   )

@@ -1,20 +1,19 @@
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import { guardsOf } from "../../../common/guards.js"
 import {
   guardSettings as checkGuardOptions,
   type GuardOptionsOf,
   type GuardSettings
 } from "../../../core/authOptions.js"
 import {
-  authenticatedOnly,
   type Check,
   guest,
   permissionCheck,
   rejection,
   userTypeCheck
 } from "../../../core/authRules.js"
-import { ErrorText } from "../../../core/authTexts.js"
 import { line } from "../../Client/internal/line.js"
 import { AuthContext, type AuthenticatedUser, CurrentUser } from "../CurrentUser.js"
 import type { GuardOptions, PermissionOptions } from "../Guards.js"
@@ -64,60 +63,32 @@ const withAuthContext = <A, E, R>(
 
 export type GuardRequirements = ResolveRequirements
 
-/**
- * Runs `check` on the established resolution (or a fresh one) and either answers with its response
- * or runs the handler with the user provided. `known` tells whether an earlier guard established it.
- */
-const authenticatedGuard =
-  (settings: GuardSettings, check: Check) =>
-  <A, E, R>(
-    self: Effect.Effect<A, E, R>
-  ): Effect.Effect<
-    A | HttpServerResponse.HttpServerResponse,
-    E,
-    Exclude<R, CurrentUser | AuthContext> | GuardRequirements
-  > =>
-    resolve(
-      settings,
-      (
-        resolution,
-        known
-      ): Effect.Effect<
-        A | HttpServerResponse.HttpServerResponse,
-        E,
-        Exclude<R, CurrentUser | AuthContext>
-      > => {
-        const refused = check(resolution, known)
-        if (refused !== undefined)
-          return Effect.succeed(errorResponse(refused.status, refused.text))
-        return resolution._tag === "Authenticated"
-          ? withUser(self, resolution, resolution.user)
-          : Effect.succeed(errorResponse(401, ErrorText.authenticationRequired))
-      }
-    )
+/** The guards of `common/guards.ts`, over this line's resolution, response and context. */
+const guards = guardsOf<
+  AuthenticatedUser,
+  HttpServerResponse.HttpServerResponse,
+  ResolveRequirements,
+  CurrentUser | AuthContext,
+  AuthContext
+>({ resolve, errorResponse, withUser, withAuthContext })
 
 export const requireAuth = (options?: GuardOptions) =>
-  authenticatedGuard(guardSettings("requireAuth", options), authenticatedOnly)
+  guards.requireAuth(guardSettings("requireAuth", options))
 
-export const optionalAuth = (options?: GuardOptions) => {
-  const settings = guardSettings("optionalAuth", options)
-  return <A, E, R>(
-    self: Effect.Effect<A, E, R>
-  ): Effect.Effect<A, E, Exclude<R, AuthContext> | GuardRequirements> =>
-    resolve(settings, (resolution) => withAuthContext(self, resolution))
-}
+export const optionalAuth = (options?: GuardOptions) =>
+  guards.optionalAuth(guardSettings("optionalAuth", options))
 
 export const requireUserType = (
   typeOrTypes: string | ReadonlyArray<string>,
   options?: GuardOptions
 ) =>
-  authenticatedGuard(
+  guards.checked(
     guardSettings("requireUserType", options),
     userTypeCheck("requireUserType", typeOrTypes)
   )
 
 export const requirePermission = (permission: string, options?: PermissionOptions) =>
-  authenticatedGuard(
+  guards.checked(
     guardSettings("requirePermission", options),
     permissionCheck("requirePermission", permission, options)
   )
