@@ -1,6 +1,6 @@
 /**
- * Shared pieces of the auth tests: a counting validator with known sessions and failure modes, a
- * router using every guard, and a helper that calls a real server.
+ * The Effect 3 auth tests' fixtures: the counting validator of test/Auth/shared/probe.ts as a
+ * layer, a real `@effect/platform-node` server (port 0), and a helper that calls it.
  */
 
 import type { HttpApp } from "@effect/platform"
@@ -8,37 +8,15 @@ import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
 import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
 import { NodeHttpServer } from "@effect/platform-node"
 import type { Scope } from "effect"
-import { Deferred, Effect, Layer, Option, Redacted } from "effect"
-import { SessionValidator, SessionValidatorUnavailable } from "../../src/v3/Auth/index.js"
+import { Effect, Layer } from "effect"
+import { SessionValidator } from "../../src/v3/Auth/index.js"
+import { makeProbe, type Probe, probeService } from "./shared/probe.js"
 import { BOOM, DOWN, type Reply, SESSIONS, SLOW } from "./shared/sessions.js"
 
-export { BOOM, DOWN, type Reply, SESSIONS, SLOW }
-
-/** Counts validator calls; `asked` resolves the first time the slow id is looked up. */
-export interface Probe {
-  calls: number
-  readonly asked: Deferred.Deferred<void>
-}
-
-export const makeProbe = Effect.map(Deferred.make<void>(), (asked): Probe => ({ calls: 0, asked }))
+export { BOOM, DOWN, makeProbe, type Probe, type Reply, SESSIONS, SLOW }
 
 export const probeValidator = (probe: Probe): Layer.Layer<SessionValidator> =>
-  Layer.succeed(SessionValidator, {
-    validate: (id) =>
-      Effect.suspend(() => {
-        probe.calls++
-        const raw = Redacted.value(id)
-        if (raw === DOWN) {
-          return Effect.fail(new SessionValidatorUnavailable({ reason: "Failure" }))
-        }
-        if (raw === BOOM) return Effect.die(new Error("validator crashed"))
-        if (raw === SLOW)
-          return Effect.zipRight(Deferred.succeed(probe.asked, undefined), Effect.never)
-        return Effect.succeed(
-          Object.hasOwn(SESSIONS, raw) ? Option.some(SESSIONS[raw]!) : Option.none()
-        )
-      })
-  })
+  Layer.succeed(SessionValidator, probeService(probe))
 
 /** Serves `app` on a real `@effect/platform-node` server (port 0) for the rest of the scope. */
 export const serve = <E>(

@@ -1,10 +1,9 @@
 /**
- * Shared pieces of the Effect 4 auth tests: a counting validator with known sessions and failure
- * modes (the sessions and ids are test/Auth/shared's), servers on `@effect/platform-node`'s
- * `NodeHttpServer.layerTest`, and a helper that calls them.
+ * The Effect 4 auth tests' fixtures: the counting validator of test/Auth/shared/probe.ts as a
+ * layer, servers on `@effect/platform-node`'s `NodeHttpServer.layerTest`, and a helper that calls
+ * them.
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import {
   HttpClient,
@@ -15,39 +14,15 @@ import {
   type HttpServerResponse
 } from "effect/http"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
-import { SessionValidator, SessionValidatorUnavailable } from "../../../src/Auth/index.js"
+import { SessionValidator } from "../../../src/Auth/index.js"
+import { makeProbe, type Probe, probeService } from "../../Auth/shared/probe.js"
 import { BOOM, DOWN, type Reply, SESSIONS, SLOW } from "../../Auth/shared/sessions.js"
 
-export { BOOM, DOWN, type Reply, SESSIONS, SLOW }
-
-/** Counts validator calls; `asked` resolves the first time the slow id is looked up. */
-export interface Probe {
-  calls: number
-  readonly asked: Deferred.Deferred<void>
-}
-
-export const makeProbe = Effect.map(Deferred.make<void>(), (asked): Probe => ({ calls: 0, asked }))
+export { BOOM, DOWN, makeProbe, type Probe, type Reply, SESSIONS, SLOW }
 
 export const probeValidator = (probe: Probe): Layer.Layer<SessionValidator> =>
-  Layer.succeed(SessionValidator, {
-    validate: (id) =>
-      Effect.suspend(() => {
-        probe.calls++
-        const raw = Redacted.value(id)
-        if (raw === DOWN) {
-          return Effect.fail(new SessionValidatorUnavailable({ reason: "Failure" }))
-        }
-        if (raw === BOOM) return Effect.die(new Error("validator crashed"))
-        if (raw === SLOW)
-          return Effect.andThen(Deferred.succeed(probe.asked, undefined), Effect.never)
-        return Effect.succeed(
-          Object.hasOwn(SESSIONS, raw) ? Option.some(SESSIONS[raw]!) : Option.none()
-        )
-      })
-  })
+  Layer.succeed(SessionValidator, probeService(probe))
 
 /** Serves `app` on a real `@effect/platform-node` server (port 0) for the rest of the scope. */
 export const serve = <E>(
