@@ -44,7 +44,7 @@ import {
 } from "../core/response.js"
 import { isRetryableRequest, isTransient } from "../core/retry.js"
 import { isStandardSchema } from "../core/standardSchema.js"
-import { CallTrace } from "../core/tracing.js"
+import type { CallTrace } from "../core/tracing.js"
 import type { TransportFailure, TransportRequest, TransportResponse } from "../core/transport.js"
 import {
   absoluteUrlProblem,
@@ -134,13 +134,19 @@ export interface ClientLine {
     schema: unknown,
     data: unknown
   ) => Effect.Effect<unknown, { readonly message: string; readonly cause: unknown }>
-  /** The Effect API's call: a span around it, its duration recorded. */
-  readonly traced: <A>(
-    fiber: unknown,
-    trace: CallTrace,
-    call: TracedCall,
-    program: Effect.Effect<ApiSuccess<A>, SvcError>
-  ) => Effect.Effect<ApiSuccess<A>, SvcError>
+  /**
+   * The Effect API's calls: each a span around it, its duration recorded. Absent from the facade's
+   * line, which records nothing: its bundle then holds none of it.
+   */
+  readonly tracing?: {
+    readonly start: () => CallTrace
+    readonly traced: <A>(
+      fiber: unknown,
+      trace: CallTrace,
+      call: TracedCall,
+      program: Effect.Effect<ApiSuccess<A>, SvcError>
+    ) => Effect.Effect<ApiSuccess<A>, SvcError>
+  }
 }
 
 /** A shared check's invalid argument as the client's error. */
@@ -776,7 +782,7 @@ export const request = <A>(
       interruptible:
         state.face === "effect" || options.signal !== undefined || totalTimeoutMillis > 0,
       // the facade records nothing
-      trace: state.face === "effect" ? new CallTrace() : undefined
+      trace: state.face === "effect" ? line.tracing?.start() : undefined
     }
     // what the message of a timeout names: the request as the caller made it
     const target = (): Target => ({ method, url: joinUrl(state.baseUrl, endpoint) })
@@ -866,8 +872,8 @@ export const request = <A>(
         ? signalled
         : Effect.tapError(signalled, (error) => Effect.sync(() => state.report(error)))
     // the facade records nothing: nothing of the call's span is even described
-    if (settings.trace === undefined) return reported
-    return line.traced(
+    if (settings.trace === undefined || line.tracing === undefined) return reported
+    return line.tracing.traced(
       fiber,
       settings.trace,
       {

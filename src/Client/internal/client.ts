@@ -10,6 +10,7 @@ import type * as Schema from "effect/Schema"
 import * as common from "../../common/client.js"
 import type { ApiSuccess } from "../../core/ApiResponse.js"
 import { isTransient } from "../../core/retry.js"
+import { CallTrace } from "../../core/tracing.js"
 import type { HttpMethod, RequestOptions, SvcConfig } from "../SvcClient.js"
 import type { SvcError } from "../SvcError.js"
 import { line } from "./line.js"
@@ -32,7 +33,8 @@ const loadDecoder = async () => {
   return { SchemaParser, format: SchemaIssue.makeFormatterDefault() }
 }
 
-const effect4: common.ClientLine = {
+/** The facade's line: it records nothing (no span, no duration), and bundles none of that. */
+const effect4Facade: common.ClientLine = {
   values: line,
   backoff,
   retry: (effect, schedule) =>
@@ -55,17 +57,29 @@ const effect4: common.ClientLine = {
         SchemaParser.decodeUnknownEffect(schema as Schema.Codec<unknown, unknown>)(data),
         (issue) => ({ message: format(issue), cause: issue })
       )
-    ),
+    )
+}
+
+/** Each call of the Effect API a span, its duration recorded. */
+const tracing: NonNullable<common.ClientLine["tracing"]> = {
+  start: () => new CallTrace(),
   traced: (fiber, trace, call, program) =>
     traced(fiber as Fiber.Fiber<unknown, unknown>, trace, call, program)
 }
 
-/** Validates `baseUrl` and `config` and builds the state of a client. */
-export const makeState = (
-  baseUrl: string,
-  config?: SvcConfig,
-  face?: common.ClientFace
-): common.ClientState => common.makeState(effect4, baseUrl, config, face)
+/**
+ * The Effect API's line. (Built by a call marked pure, so that a facade's bundle drops it with
+ * the tracing.)
+ */
+const effect4: common.ClientLine = /*#__PURE__*/ Object.assign({}, effect4Facade, { tracing })
+
+/** Validates `baseUrl` and `config` and builds the state of an Effect API client. */
+export const makeState = (baseUrl: string, config?: SvcConfig): common.ClientState =>
+  common.makeState(effect4, baseUrl, config, "effect")
+
+/** Validates `baseUrl` and `config` and builds the state of a facade. */
+export const makeFacadeState = (baseUrl: string, config?: SvcConfig): common.ClientState =>
+  common.makeState(effect4Facade, baseUrl, config, "promise")
 
 /**
  * The whole request: check, prepare, interceptors, `onRequest`, send (retry, timeout), envelope,

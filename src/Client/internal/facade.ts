@@ -12,7 +12,7 @@ import * as References from "effect/References"
 import type { ApiFailure, ApiResponse, ApiSuccess } from "../../core/ApiResponse.js"
 import type { SvcClientFacade, SvcConfig } from "../SvcClient.js"
 import type { SvcError } from "../SvcError.js"
-import { fromHttpError, makeState } from "./client.js"
+import { fromHttpError, makeFacadeState } from "./client.js"
 import * as service from "./service.js"
 
 /** The `ApiResponse` for a failure. */
@@ -120,7 +120,7 @@ const promiseFace = (report: (error: Error) => void): service.Face<"promise"> =>
 
 /** The facade over a fresh client: `config.fetch`, else the runtime's transport. */
 export const make = (baseUrl: string, config?: SvcConfig): SvcClientFacade => {
-  const state = makeState(baseUrl, config, "promise")
+  const state = makeFacadeState(baseUrl, config)
   const transport = service.transportFor(config, () => service.runtimeTransport)
   return mark(service.fromState(state, transport, promiseFace(state.report)))
 }
