@@ -99,6 +99,34 @@ export interface TracedCall {
   readonly nested: boolean
 }
 
+/** A call as the request program has it: its client, method, endpoint and options. */
+export interface CallOf {
+  readonly state: ClientState
+  readonly method: HttpMethod
+  readonly endpoint: string
+  readonly options: ClientRequestOptions
+}
+
+/**
+ * What the span of a call says before it is sent (for the lines' `traced`: only the Effect API's
+ * calls are described, so a facade's bundle holds none of this).
+ */
+export const describeCall = ({ state, method, endpoint, options }: CallOf): TracedCall => {
+  const config = state.config
+  return {
+    method,
+    url: () => appendParams(joinUrl(state.baseUrl, endpoint), options.params),
+    propagate: config.tracerPropagation ?? true,
+    nested:
+      state.requestInterceptors.length > 0 ||
+      state.responseInterceptors.length > 0 ||
+      config.onRequest !== undefined ||
+      config.onResponse !== undefined ||
+      config.onError !== undefined ||
+      knownSession(state.session) === undefined
+  }
+}
+
 /**
  * What one Effect line spells its own way, for the request program. A line's retry schedules are
  * its own `Schedule`s: the program only passes them on.
@@ -143,7 +171,7 @@ export interface ClientLine {
     readonly traced: <A>(
       fiber: unknown,
       trace: CallTrace,
-      call: TracedCall,
+      call: CallOf,
       program: Effect.Effect<ApiSuccess<A>, SvcError>
     ) => Effect.Effect<ApiSuccess<A>, SvcError>
   }
@@ -876,18 +904,7 @@ export const request = <A>(
     return line.tracing.traced(
       fiber,
       settings.trace,
-      {
-        method,
-        url: () => appendParams(joinUrl(state.baseUrl, endpoint), options.params),
-        propagate: state.config.tracerPropagation ?? true,
-        nested:
-          requestInterceptors.length > 0 ||
-          responseInterceptors.length > 0 ||
-          onRequest !== undefined ||
-          onResponse !== undefined ||
-          onError !== undefined ||
-          knownSession(state.session) === undefined
-      },
+      { state, method, endpoint, options },
       reported
     )
   })

@@ -64,7 +64,7 @@ const effect4Facade: common.ClientLine = {
 const tracing: NonNullable<common.ClientLine["tracing"]> = {
   start: () => new CallTrace(),
   traced: (fiber, trace, call, program) =>
-    traced(fiber as Fiber.Fiber<unknown, unknown>, trace, call, program)
+    traced(fiber as Fiber.Fiber<unknown, unknown>, trace, common.describeCall(call), program)
 }
 
 /**

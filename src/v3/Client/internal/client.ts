@@ -56,7 +56,7 @@ const effect3Facade: common.ClientLine = {
 const tracing: NonNullable<common.ClientLine["tracing"]> = {
   start: () => new CallTrace(),
   traced: (fiber, trace, call, program) =>
-    traced(fiber as Fiber.RuntimeFiber<unknown, unknown>, trace, call, program)
+    traced(fiber as Fiber.RuntimeFiber<unknown, unknown>, trace, common.describeCall(call), program)
 }
 
 /**
