@@ -6,7 +6,9 @@
 import { registerHooks } from "node:module"
 
 const toolchain = new URL("../toolchains/effect4/package.json", import.meta.url).href
-const line = /^(effect|@effect\/(platform-node|platform-node-shared|vitest|opentelemetry))(\/|$)/
+// the OpenTelemetry packages too: @effect/opentelemetry needs the one copy it sees itself
+const line =
+  /^(effect|@effect\/(platform-node|platform-node-shared|vitest|opentelemetry)|@opentelemetry\/[^/]+)(\/|$)/
 
 registerHooks({
   resolve: (specifier, context, next) =>

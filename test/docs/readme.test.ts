@@ -23,6 +23,8 @@ const pathsOf = {
     "effect/*": [`${E4}/effect/dist/*.d.ts`],
     "@effect/platform-node": [`${E4}/@effect/platform-node/dist/index.d.ts`],
     "@effect/platform-node/*": [`${E4}/@effect/platform-node/dist/*.d.ts`],
+    "@effect/opentelemetry/*": [`${E4}/@effect/opentelemetry/dist/*.d.ts`],
+    "@opentelemetry/*": [`${E4}/@opentelemetry/*`],
     "#transport": ["../../src/core/transport.node.ts"],
     "#onDemand": ["../../src/Client/internal/onDemand.ts"],
     "#asyncStorage": ["../../src/Storage/internal/asyncStorageModule.ts"]

@@ -54,6 +54,14 @@ export const PROGRAMS: ReadonlyArray<{
   },
   { code: 'key: "readme-v3"', prints: [/^\{ attempts: 3 \}$/m] },
   {
+    code: "NodeSdk.layer(",
+    prints: [
+      /^ {2}name: 'GET',$/m,
+      /'http\.response\.status_code': 200/,
+      /^ {2}name: 'list products',$/m
+    ]
+  },
+  {
     code: 'query("/products")',
     prints: [/^\] desk lamp 2 \[$/m, /^\] \{ include: 'reviews' \} 200$/m]
   },
