@@ -2,9 +2,10 @@
  * The README's examples from the packed tarball, as a new user runs them: an app that ran
  * `npm install <tarball>` alone (npm picks Effect 4) runs the Promise, Effect, router and HttpApi
  * examples on Node 24; an app with `effect@3 @effect/platform` runs the same through `svc-sdk/v3`
- * on this Node. Each app adds only `@effect/platform-node` of its line, which the examples import.
+ * on this Node; and the traces example on both. Each app adds only what the examples import: its
+ * line's `@effect/platform-node`, `@effect/opentelemetry` and the OpenTelemetry SDK.
  */
-import { rmSync } from "node:fs"
+import { readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -36,11 +37,34 @@ const blockOf = (effect: 3 | 4, code: string): Block => {
   return found[0]!
 }
 
+/**
+ * What the traces example needs: `@effect/opentelemetry` at the line's version, and the
+ * OpenTelemetry SDK its `NodeSdk` imports (the README's install line), at this repository's versions.
+ */
+const otel = (version: (name: string) => string): Array<string> => [
+  `@effect/opentelemetry@${version("@effect/opentelemetry")}`,
+  ...OTEL_SDK.map((name) => `${name}@${versionOf(name)}`)
+]
+
+/** The README's line for the traces example, less `@effect/opentelemetry`. */
+const OTEL_SDK = /npm install @effect\/opentelemetry ((?:@opentelemetry\/[\w-]+ ?)+)/
+  .exec(readFileSync(join(root, "README.md"), "utf8"))![1]!
+  .trim()
+  .split(" ")
+
+/** The README's traces example: Effect 4's, or on Effect 3 the same through `svc-sdk/v3`. */
+const tracesExample = (): Block => blockOf(4, "NodeSdk.layer(")
+
 const lines = [
   {
     line: "Effect 4",
-    install: (): Array<string> => [`@effect/platform-node@${versionOf4("@effect/platform-node")}`],
+    install: (): Array<string> => [
+      `@effect/platform-node@${versionOf4("@effect/platform-node")}`,
+      ...otel(versionOf4)
+    ],
     node: node24,
+    spanName: "GET",
+    traces: tracesExample,
     examples: (): Array<Block> => [
       promiseExample,
       blockOf(4, "yield* SvcClient"),
@@ -52,9 +76,19 @@ const lines = [
     line: "Effect 3",
     install: (): Array<string> => [
       ...peerSpecs(),
-      `@effect/platform-node@${versionOf("@effect/platform-node")}`
+      `@effect/platform-node@${versionOf("@effect/platform-node")}`,
+      ...otel(versionOf)
     ],
     node: () => process.execPath,
+    spanName: "http.client GET",
+    traces: (): Block => {
+      const block = tracesExample()
+      return {
+        ...block,
+        effect: 3,
+        code: block.code.replaceAll('from "svc-sdk"', 'from "svc-sdk/v3"')
+      }
+    },
     examples: (): Array<Block> => [
       {
         ...promiseExample,
@@ -100,6 +134,17 @@ describe.each(lines)("the README's examples from the packed tarball, $line", (sp
     expect(promiseExample.code).toContain('from "svc-sdk"')
     for (const block of spec.examples()) expect(block.code).not.toContain("../")
   })
+
+  it("runs the traces example: the call's span, a child of the caller's, exported", async () => {
+    const block = spec.traces()
+    const { code, stdout, stderr } = await runFile(runner, block, fileOf(scratch, block, demo.url))
+    expect(stderr).toBe("")
+    expect(code).toBe(0)
+    expect(stdout).toContain(`  name: '${spec.spanName}',`)
+    expect(stdout).toMatch(/'http\.response\.status_code': 200/)
+    expect(stdout).toMatch(/'url\.full': 'http:\/\/127\.0\.0\.1:\d+\/products\?limit=REDACTED'/)
+    expect(stdout).toMatch(/^ {2}name: 'list products',$/m)
+  }, 60_000)
 
   for (const [index, name] of ["Promise", "Effect", "router", "HttpApi"].entries()) {
     it(`runs the ${name} example`, async () => {
