@@ -31,6 +31,7 @@ import * as HttpApiSecurity from "effect/http-api/HttpApiSecurity"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import type { unhandled } from "effect/Types"
+import { spanUserId } from "../common/guards.js"
 import type { GuardSettings } from "../core/authOptions.js"
 import {
   type Check,
@@ -352,15 +353,18 @@ const errorOf = (refused: Rejection): AuthError => {
 
 /** Runs the endpoint with the user of an authenticated request, or fails with its refusal. */
 const proceed = (
+  settings: GuardSettings,
   httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, unhandled, Provided>,
   resolution: Resolution,
   refused: Rejection | undefined
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, unhandled | AuthError> => {
   if (refused !== undefined) return Effect.fail(errorOf(refused))
   // a check passes only an authenticated request; its user is provided for the rest
-  return resolution._tag === "Authenticated"
-    ? Effect.provideContext(httpEffect, userContext(resolution, resolution.user))
-    : Effect.fail(errorOf(rejection(resolution)))
+  if (resolution._tag !== "Authenticated") return Effect.fail(errorOf(rejection(resolution)))
+  const endpoint = Effect.provideContext(httpEffect, userContext(resolution, resolution.user))
+  return settings.spanUserId
+    ? Effect.flatMap(spanUserId(resolution.user.user_id), () => endpoint)
+    : endpoint
 }
 
 /**
@@ -388,7 +392,7 @@ export const layer = <Self>(
     Effect.map(Effect.service(SessionValidator), (validator) => {
       const authenticate: SchemeMiddleware = (httpEffect) =>
         Effect.flatMap(resolveWith({ ...settings, source }, validator), ({ resolution }) =>
-          proceed(httpEffect, resolution, undefined)
+          proceed(settings, httpEffect, resolution, undefined)
         )
       // The builder tries the schemes in turn until one succeeds, and answers with the last
       // failure. The id is read from the request by `resolve` (header, cookie, query), so the
@@ -422,7 +426,7 @@ export const layerCheck = <Self>(
       (validator): HttpApiMiddleware.HttpApiMiddleware<Provided, typeof errors, never> =>
         (httpEffect) =>
           Effect.flatMap(resolveWith(settings, validator), ({ resolution, known }) =>
-            proceed(httpEffect, resolution, check(resolution, known))
+            proceed(settings, httpEffect, resolution, check(resolution, known))
           )
     )
   )
@@ -445,9 +449,12 @@ export const layerOptional = <Self>(
       Effect.service(SessionValidator),
       (validator): HttpApiMiddleware.HttpApiMiddleware<AuthContext, never, never> =>
         (httpEffect) =>
-          Effect.flatMap(resolveWith(settings, validator), ({ resolution }) =>
-            Effect.provideContext(httpEffect, authContext(resolution))
-          )
+          Effect.flatMap(resolveWith(settings, validator), ({ resolution }) => {
+            const endpoint = Effect.provideContext(httpEffect, authContext(resolution))
+            return settings.spanUserId && resolution._tag === "Authenticated"
+              ? Effect.flatMap(spanUserId(resolution.user.user_id), () => endpoint)
+              : endpoint
+          })
     )
   )
 }

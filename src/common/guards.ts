@@ -37,6 +37,13 @@ export interface GuardLine<User, Response, Requirements, UserServices, ContextSe
   ) => Effect.Effect<A, E, Exclude<R, ContextServices>>
 }
 
+/**
+ * The authenticated user's id on the current span, as `user.id`: only where the app opted in
+ * (`spanUserId`), since it is personal data. Never the session id.
+ */
+export const spanUserId = (userId: string): Effect.Effect<void> =>
+  Effect.annotateCurrentSpan("user.id", userId)
+
 export const guardsOf = <
   User extends { readonly session: SessionFields },
   Response,
@@ -46,6 +53,10 @@ export const guardsOf = <
 >(
   line: GuardLine<User, Response, Requirements, UserServices, ContextServices>
 ) => {
+  /** The user's id on the current span (the app opted in), then the handler. */
+  const annotated = <A, E, R>(user: User, handler: Effect.Effect<A, E, R>) =>
+    Effect.flatMap(spanUserId(user.session.user_id), () => handler)
+
   const refusal = (refused: Rejection) =>
     Effect.succeed(line.errorResponse(refused.status, refused.text))
 
@@ -64,9 +75,9 @@ export const guardsOf = <
         (resolution, known): Effect.Effect<A | Response, E, Exclude<R, UserServices>> => {
           const refused = check(resolution, known)
           if (refused !== undefined) return refusal(refused)
-          return resolution._tag === "Authenticated"
-            ? line.withUser(self, resolution, resolution.user)
-            : refusal(authenticationRequired)
+          if (resolution._tag !== "Authenticated") return refusal(authenticationRequired)
+          const handler = line.withUser(self, resolution, resolution.user)
+          return settings.spanUserId ? annotated(resolution.user, handler) : handler
         }
       )
 
@@ -76,7 +87,12 @@ export const guardsOf = <
     <A, E, R>(
       self: Effect.Effect<A, E, R>
     ): Effect.Effect<A, E, Exclude<R, ContextServices> | Requirements> =>
-      line.resolve(settings, (resolution) => line.withAuthContext(self, resolution))
+      line.resolve(settings, (resolution) => {
+        const handler = line.withAuthContext(self, resolution)
+        return settings.spanUserId && resolution._tag === "Authenticated"
+          ? annotated(resolution.user, handler)
+          : handler
+      })
 
   return {
     requireAuth: (settings: GuardSettings) => authenticated(settings, authenticatedOnly),

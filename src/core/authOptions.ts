@@ -59,6 +59,13 @@ export interface GuardOptionsOf<Duration> {
    * @default []
    */
   readonly trustedOrigins?: ReadonlyArray<string> | undefined
+  /**
+   * Records the authenticated user's `user_id` on the current span, as `user.id` (OpenTelemetry's
+   * name), to find a user's requests in your traces. It is personal data: off unless you turn it on.
+   * The session id is never recorded.
+   * @default false
+   */
+  readonly spanUserId?: boolean | undefined
 }
 
 /**
@@ -79,6 +86,8 @@ export interface GuardSettings {
   /** `undefined` when the validator is given all the time it wants. */
   readonly timeoutMillis: number | undefined
   readonly crossSite: CrossSiteSettings
+  /** Whether the user's `user_id` goes on the current span (the app's opt-in). */
+  readonly spanUserId: boolean
 }
 
 /** The validator's default time limit in a guard: 5 s. */
@@ -98,6 +107,12 @@ export const guardSettings = (
   if (typeof csrf !== "boolean") {
     throw new TypeError(`${guard}: options.csrf must be a boolean, got ${describe(csrf)}`)
   }
+  const spanUserId = options?.spanUserId ?? false
+  if (typeof spanUserId !== "boolean") {
+    throw new TypeError(
+      `${guard}: options.spanUserId must be a boolean, got ${describe(spanUserId)}`
+    )
+  }
   return {
     source: {
       header: nameOption(
@@ -115,7 +130,8 @@ export const guardSettings = (
         `${guard}: options.trustedOrigins`,
         options?.trustedOrigins
       )
-    }
+    },
+    spanUserId
   }
 }
 

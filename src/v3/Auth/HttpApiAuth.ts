@@ -28,6 +28,7 @@ import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
+import { spanUserId } from "../../common/guards.js"
 import type { GuardSettings } from "../../core/authOptions.js"
 import { type Rejection, schemePlaces } from "../../core/authRules.js"
 import { ErrorText } from "../../core/authTexts.js"
@@ -301,6 +302,10 @@ const errorOf = (refused: Rejection): AuthError => {
  * @since 0.1.0
  * @category layers
  */
+/** The user the middleware provides, its id on the current span where the app opted in. */
+const userOf = (settings: GuardSettings, user: AuthenticatedUser) =>
+  settings.spanUserId ? Effect.as(spanUserId(user.user_id), user) : Effect.succeed(user)
+
 export const layer = <Self>(
   tag: AuthenticationTag<Self>,
   options?: LayerOptions
@@ -319,7 +324,7 @@ export const layer = <Self>(
       const authenticate = resolveOnce({ ...settings, source }).pipe(
         Effect.flatMap(({ resolution }) =>
           resolution._tag === "Authenticated"
-            ? Effect.succeed(resolution.user)
+            ? userOf(settings, resolution.user)
             : Effect.fail(errorOf(rejection(resolution)))
         ),
         Effect.provideService(SessionValidator, validator)
@@ -358,7 +363,7 @@ export const layerCheck = <Self>(
           if (refused !== undefined) return Effect.fail(errorOf(refused))
           // a check passes only an authenticated request; its user is provided for the rest
           return resolution._tag === "Authenticated"
-            ? Effect.succeed(resolution.user)
+            ? userOf(settings, resolution.user)
             : Effect.fail(errorOf(rejection(resolution)))
         }),
         Effect.provideService(SessionValidator, validator)
