@@ -1,5 +1,6 @@
 /**
- * Per-request cost of the client's Effect program over an in-memory transport (no network), and
+ * Per-request cost of the client's Effect program (Effect 3, the facade's) over an in-memory
+ * transport (no network), and
  * over the `HttpClient` adapter with an in-memory `HttpClient`, against the bare `HttpClient` call. Best of 8 rounds of 32 × 40 requests, which keeps
  * the figure steady on a busy machine.
  *
@@ -13,9 +14,12 @@ import type { Transport } from "../src/v3/Client/internal/exchange.js"
 
 // the built modules (`dist`), which an application runs; typed by their sources
 const built = (path: string) =>
-  import(new URL(`../dist/esm/Client/internal/${path}`, import.meta.url).href)
-const { makeState, request }: typeof import("../src/v3/Client/internal/client.js") =
-  await built("client.js")
+  import(new URL(`../dist/esm/v3/Client/internal/${path}`, import.meta.url).href)
+const {
+  makeFacadeState,
+  makeState,
+  request
+}: typeof import("../src/v3/Client/internal/client.js") = await built("client.js")
 const { facadeRuntime }: typeof import("../src/v3/Client/internal/facade.js") =
   await built("facade.js")
 const { fromHttpClient }: typeof import("../src/v3/Client/internal/httpClientTransport.js") =
@@ -49,11 +53,11 @@ export const measureOverhead = async (): Promise<Record<string, number>> => {
     "client (defaults)": (
       (state) => () =>
         Effect.orDie(request(state, memoryTransport, "GET", "/x", undefined))
-    )(makeState("http://h")),
+    )(makeFacadeState("http://h")),
     "client, timeout 0 and no retry": (
       (state) => () =>
         Effect.orDie(request(state, memoryTransport, "GET", "/x", undefined))
-    )(makeState("http://h", { timeout: 0, retryAttempts: 0 })),
+    )(makeFacadeState("http://h", { timeout: 0, retryAttempts: 0 })),
     "client over the HttpClient adapter": (
       (state) => () =>
         Effect.orDie(request(state, fromHttpClient(memory), "GET", "/x", undefined))

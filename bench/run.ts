@@ -17,6 +17,7 @@ const sections: Record<
   () => Promise<{ run: (options: BenchOptions) => Promise<Section> }>
 > = {
   client: () => import("./client.js"),
+  spans: () => import("./tracing.js"),
   auth: () => import("./auth.js"),
   query: () => import("./query.js"),
   size: () => import("./size.js"),
@@ -52,8 +53,8 @@ const render = (section: Section): string => {
   return lines.join("\n")
 }
 
-/** The client section on the Effect 4 line, on Node 24 (with ky 2 beside ky 1), in a child process. */
-const clientOnNode24 = async (): Promise<Section | undefined> => {
+/** A section on the Effect 4 line, on Node 24, in a child process (the client one with ky 2). */
+const onNode24 = async (file: string): Promise<Section | undefined> => {
   const { nodeBinary, OTHER_VERSIONS, supported } = await import("../scripts/node-versions.mjs")
   const version = OTHER_VERSIONS.find((v: string) => v.startsWith("24."))
   if (!supported || version === undefined) return undefined
@@ -64,7 +65,7 @@ const clientOnNode24 = async (): Promise<Section | undefined> => {
       "tsx",
       "--import",
       fileURLToPath(new URL("../scripts/effect4-loader.mjs", import.meta.url)),
-      fileURLToPath(new URL("./client.ts", import.meta.url)),
+      fileURLToPath(new URL(file, import.meta.url)),
       "--line",
       "4",
       "--json",
@@ -87,9 +88,9 @@ for (const name of chosen) {
   const section = await (await load()).run(options)
   results.push(section)
   console.log(`${render(section)}\n`)
-  if (name === "client") {
-    console.error("running client on Node 24…")
-    const on24 = await clientOnNode24()
+  if (name === "client" || name === "spans") {
+    console.error(`running ${name} on the Effect 4 line, Node 24…`)
+    const on24 = await onNode24(name === "client" ? "./client.ts" : "./tracing.ts")
     if (on24 !== undefined) {
       results.push(on24)
       console.log(`${render(on24)}\n`)

@@ -5,7 +5,7 @@
  * of one-second slices as bench/client.ts measures its goals (the server in a process of its own,
  * 32 requests in flight). It measures the built package, so build first:
  *
- *   npm run build && npx tsx bench/tracing.ts [--pairs 9]
+ *   npm run build && npx tsx bench/tracing.ts [--runs 3 --seconds 3]
  *   node --import tsx --import ./scripts/effect4-loader.mjs bench/tracing.ts --line 4   # Node ≥ 22.19
  */
 import { fork } from "node:child_process"
@@ -13,24 +13,16 @@ import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import * as Effect from "effect/Effect"
 import { request } from "undici"
-
-const { values } = parseArgs({
-  options: { line: { type: "string", default: "3" }, pairs: { type: "string", default: "9" } }
-})
-const line = values.line === "4" ? 4 : 3
-const { createSvc, SvcClient } = (await import(
-  line === 4 ? "svc-sdk" : "svc-sdk/v3"
-)) as typeof import("svc-sdk/v3")
+import {
+  type BenchOptions,
+  type Figure,
+  type Goal,
+  median,
+  quartiles,
+  type Section
+} from "./report.js"
 
 const CONCURRENCY = 32
-
-const child = fork(fileURLToPath(new URL("./server.mjs", import.meta.url)), [], {
-  stdio: ["ignore", "inherit", "inherit", "ipc"]
-})
-const { port } = await new Promise<{ port: number }>((resolve) =>
-  child.once("message", (message) => resolve(message as { port: number }))
-)
-const origin = `http://127.0.0.1:${port}`
 
 /** Completed requests per second with {@link CONCURRENCY} loops for `seconds`. */
 const measure = async (send: () => Promise<unknown>, seconds: number): Promise<number> => {
@@ -47,43 +39,103 @@ const measure = async (send: () => Promise<unknown>, seconds: number): Promise<n
   return completed / ((performance.now() - started) / 1000)
 }
 
-const layerClient = (config?: { readonly tracerPropagation?: boolean }) =>
-  Effect.runPromise(Effect.provide(SvcClient, SvcClient.layerDefault(origin, config)))
-const spans = await layerClient()
-const unpropagated = await layerClient({ tracerPropagation: false })
-const facade = createSvc(origin)
+/** The goal with spans on (#25). */
+const SPANS_GOAL = 0.6
 
-const clients: Record<string, () => Promise<unknown>> = {
-  "layerDefault, spans on": () => Effect.runPromise(spans.get("/bench")),
-  "layerDefault, spans on, tracerPropagation: false": () =>
-    Effect.runPromise(unpropagated.get("/bench")),
-  "layerDefault, spans off (Effect.withTracerEnabled(false))": () =>
-    Effect.runPromise(Effect.withTracerEnabled(spans.get("/bench"), false)),
-  facade: async () => {
-    const response = await facade.get("/bench")
-    if (!response.success) throw new Error(response.error)
-  },
-  "undici.request": async () => {
-    const response = await request(`${origin}/bench`)
-    await response.body.json()
+export const run = async (options: BenchOptions, line: 3 | 4 = 3): Promise<Section> => {
+  const { createSvc, SvcClient } = (await import(
+    line === 4 ? "svc-sdk" : "svc-sdk/v3"
+  )) as typeof import("svc-sdk/v3")
+  const child = fork(fileURLToPath(new URL("./server.mjs", import.meta.url)), [], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"]
+  })
+  const { port } = await new Promise<{ port: number }>((resolve) =>
+    child.once("message", (message) => resolve(message as { port: number }))
+  )
+  const origin = `http://127.0.0.1:${port}`
+  try {
+    const layerClient = (config?: { readonly tracerPropagation?: boolean }) =>
+      Effect.runPromise(Effect.provide(SvcClient, SvcClient.layerDefault(origin, config)))
+    const spans = await layerClient()
+    const unpropagated = await layerClient({ tracerPropagation: false })
+    const facade = createSvc(origin)
+    const clients: Record<string, () => Promise<unknown>> = {
+      "layerDefault, spans on": () => Effect.runPromise(spans.get("/bench")),
+      "layerDefault, spans on, tracerPropagation: false": () =>
+        Effect.runPromise(unpropagated.get("/bench")),
+      "layerDefault, spans off (Effect.withTracerEnabled(false))": () =>
+        Effect.runPromise(Effect.withTracerEnabled(spans.get("/bench"), false)),
+      facade: async () => {
+        const response = await facade.get("/bench")
+        if (!response.success) throw new Error(response.error)
+      },
+      "undici.request": async () => {
+        const response = await request(`${origin}/bench`)
+        await response.body.json()
+      }
+    }
+    for (const send of Object.values(clients)) await measure(send, 0.5)
+    const pairs = Math.max(5, Math.round(options.runs * options.seconds))
+    const figures: Array<Figure> = []
+    const goals: Array<Goal> = []
+    for (const name of Object.keys(clients)) {
+      if (name === "undici.request") continue
+      const ratios: Array<number> = []
+      for (let pair = 0; pair < pairs; pair++) {
+        const clientFirst = pair % 2 === 0
+        const first = await measure(clients[clientFirst ? name : "undici.request"]!, 1)
+        const second = await measure(clients[clientFirst ? "undici.request" : name]!, 1)
+        ratios.push(clientFirst ? first / second : second / first)
+      }
+      const ratio = median(ratios)
+      figures.push({
+        name,
+        value: ratio,
+        unit: "× undici.request",
+        note: `quartiles ${quartiles(ratios)}`
+      })
+      if (name === "layerDefault, spans on") {
+        goals.push({
+          text: `Effect API on layerDefault with spans on ≥ ${SPANS_GOAL}× undici.request`,
+          met: ratio >= SPANS_GOAL,
+          detail: `${ratio.toFixed(2)}× (median of ${pairs} paired slices; quartiles ${quartiles(ratios)})`
+        })
+      }
+    }
+    return {
+      title: `Client spans, Effect ${line} (Node ${process.versions.node})`,
+      method:
+        `Each client against raw undici.request in ${pairs} pairs of 1 s slices back to back, the order alternating, ${CONCURRENCY} requests in flight, the server in a process of its own; the median of the per-pair ratios. ` +
+        "Spans on: Effect's default tracer, no exporter (what an Effect program has by default).",
+      figures,
+      goals
+    }
+  } finally {
+    child.disconnect()
   }
 }
 
-for (const send of Object.values(clients)) await measure(send, 0.5)
-const pairs = Number(values.pairs)
-console.log(`Effect ${line} line, Node ${process.versions.node}: each against undici.request`)
-for (const name of Object.keys(clients)) {
-  if (name === "undici.request") continue
-  const ratios: Array<number> = []
-  for (let pair = 0; pair < pairs; pair++) {
-    const clientFirst = pair % 2 === 0
-    const first = await measure(clients[clientFirst ? name : "undici.request"]!, 1)
-    const second = await measure(clients[clientFirst ? "undici.request" : name]!, 1)
-    ratios.push(clientFirst ? first / second : second / first)
+const isMain = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]
+if (isMain) {
+  const { values } = parseArgs({
+    options: {
+      line: { type: "string", default: "3" },
+      runs: { type: "string", default: "3" },
+      seconds: { type: "string", default: "3" },
+      json: { type: "boolean", default: false }
+    }
+  })
+  const section = await run(
+    { runs: Number(values.runs), seconds: Number(values.seconds) },
+    values.line === "4" ? 4 : 3
+  )
+  if (values.json) console.log(JSON.stringify(section))
+  else {
+    console.log(section.title)
+    for (const figure of section.figures)
+      console.log(`${figure.name}: ${figure.value.toFixed(2)}× (${figure.note})`)
+    for (const goal of section.goals)
+      console.log(`${goal.met ? "met " : "MISS"} ${goal.text}: ${goal.detail}`)
   }
-  ratios.sort((a, b) => a - b)
-  const at = (q: number) => ratios[Math.floor(q * (ratios.length - 1))]!.toFixed(2)
-  console.log(`${name}: ${at(0.5)}× (quartiles ${at(0.25)}–${at(0.75)}, ${pairs} pairs)`)
+  process.exit(0)
 }
-child.disconnect()
-process.exit(0)
