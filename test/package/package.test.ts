@@ -123,9 +123,8 @@ describe.each(lines)(
     })
 
     // the guards' router API differs between the lines: the Effect 4 line's run is in the guards' tests
-    it.runIf(line === "Effect 3")(
-      "holds the security fixes from the tarball (items 1–3, 5–8, 10 of the security issue)",
-      () => {
+    if (line === "Effect 3")
+      it("holds the security fixes from the tarball (items 1–3, 5–8, 10 of the security issue)", () => {
         writeFileSync(
           join(scratch, "security.mjs"),
           `import { createServer } from "node:http"
@@ -184,8 +183,7 @@ describe.each(lines)(
           escalation: 403,
           crossSite: 403
         })
-      }
-    )
+      })
 
     it("follows redirects, decompresses and keeps bytes from the tarball, the session on its origin", () => {
       writeFileSync(
@@ -257,11 +255,12 @@ describe.each(lines)(
     })
 
     // one package for both lines: checked once
-    it.runIf(line === "Effect 3")("passes publint and arethetypeswrong", () => {
-      const publint = join(root, "node_modules/publint/src/cli.js")
-      expect(run("node", [publint, "--strict", root], root)).not.toMatch(/error|warning/i)
-      const attw = join(root, "node_modules/@arethetypeswrong/cli/dist/index.js")
-      expect(() => run("node", [attw, tarball, "--format", "ascii"], root)).not.toThrow()
-    })
+    if (line === "Effect 3")
+      it("passes publint and arethetypeswrong", () => {
+        const publint = join(root, "node_modules/publint/src/cli.js")
+        expect(run("node", [publint, "--strict", root], root)).not.toMatch(/error|warning/i)
+        const attw = join(root, "node_modules/@arethetypeswrong/cli/dist/index.js")
+        expect(() => run("node", [attw, tarball, "--format", "ascii"], root)).not.toThrow()
+      })
   }
 )
