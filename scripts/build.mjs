@@ -69,7 +69,9 @@ const nodeTargets = (value) =>
 const entries = [...Object.values(manifest.exports), ...Object.values(manifest.imports)]
   .flatMap(nodeTargets)
   .map((path) => path.replace("./dist/node/", "./dist/esm/"))
-  .filter((path) => existsSync(path))
+for (const path of entries) {
+  if (!existsSync(path)) throw new Error(`package.json names ${path}, which tsc did not build`)
+}
 await build({
   entryPoints: [...new Set(entries)],
   outbase: "dist/esm",
