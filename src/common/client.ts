@@ -55,6 +55,7 @@ import {
   redactUrls,
   urlForMessage
 } from "../core/url.js"
+import type { QueryRequest } from "../Query/index.js"
 import {
   runOnRequest,
   runOnResponse,
@@ -71,7 +72,13 @@ import {
   type SvcError,
   TimeoutError
 } from "./SvcError.js"
-import { knownSession, makeSessionState, resolveSession, type SessionState } from "./session.js"
+import {
+  checkSessionId,
+  knownSession,
+  makeSessionState,
+  resolveSession,
+  type SessionState
+} from "./session.js"
 
 /** The two faces of a client: the Effect API and the Promise facade. */
 export type ClientFace = "effect" | "promise"
@@ -908,3 +915,54 @@ export const request = <A>(
       reported
     )
   })
+
+/** Header and interceptor changes, shared by both faces; they throw on bad input. */
+export const setHeader = (state: ClientState, name: string, value: string): void => {
+  checkHeader(name, value)
+  assignHeaders(state.headers, { [name]: value })
+}
+
+export const removeHeader = (state: ClientState, name: string): void => {
+  if (typeof name !== "string") throw new TypeError("header name must be a string")
+  delete state.headers[name.toLowerCase()]
+}
+
+/** Adds an interceptor; anything but a function throws a `TypeError`. */
+export const addInterceptor = <F>(interceptors: Array<F>, interceptor: F): void => {
+  if (typeof interceptor !== "function") throw new TypeError("interceptor must be a function")
+  interceptors.push(interceptor)
+}
+
+/** A session id given to `setSessionId`, checked (a bad one throws) and redacted. */
+export const checkedSessionId = (
+  id: string | Redacted.Redacted<string>
+): Redacted.Redacted<string> =>
+  Redacted.make(checkSessionId(Redacted.isRedacted(id) ? Redacted.value(id) : id))
+
+/** A query builder's request, through the client. */
+export const queryRequest = (state: ClientState, transport: Transport, query: QueryRequest) =>
+  request(state, transport, query.method as HttpMethod, query.url, query.body, {
+    headers: query.headers
+  })
+
+/** The `ApiResponse` for a failure. */
+export const foldError = (error: SvcError): ApiFailure => {
+  switch (error._tag) {
+    case "HttpError":
+      return fromHttpError(error)
+    case "DecodeError": {
+      const failure = {
+        success: false,
+        status: error.status,
+        error: error.message,
+        code: error.code
+      } as const
+      return error.headers === undefined ? failure : { ...failure, headers: error.headers }
+    }
+    case "ResponseTooLargeError":
+      // the response came, with its status; its body was too large to read
+      return { success: false, status: error.status ?? 0, error: error.message, code: error.code }
+    default:
+      return { success: false, status: 0, error: error.message, code: error.code }
+  }
+}

@@ -9,33 +9,15 @@ import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as References from "effect/References"
+import { foldError } from "../../common/client.js"
 import type { ApiFailure, ApiResponse, ApiSuccess } from "../../core/ApiResponse.js"
 import type { SvcClientFacade, SvcConfig } from "../SvcClient.js"
 import type { SvcError } from "../SvcError.js"
-import { fromHttpError, makeFacadeState } from "./client.js"
-import * as service from "./service.js"
+import { makeFacadeState } from "./client.js"
 
-/** The `ApiResponse` for a failure. */
-export const foldError = (error: SvcError): ApiFailure => {
-  switch (error._tag) {
-    case "HttpError":
-      return fromHttpError(error)
-    case "DecodeError": {
-      const failure = {
-        success: false,
-        status: error.status,
-        error: error.message,
-        code: error.code
-      } as const
-      return error.headers === undefined ? failure : { ...failure, headers: error.headers }
-    }
-    case "ResponseTooLargeError":
-      // the response came, with its status; its body was too large to read
-      return { success: false, status: error.status ?? 0, error: error.message, code: error.code }
-    default:
-      return { success: false, status: 0, error: error.message, code: error.code }
-  }
-}
+export { foldError }
+
+import * as service from "./service.js"
 
 const describeDefect = (cause: Cause.Cause<never>): Error => {
   const defect = Cause.squash(cause)

@@ -3,10 +3,16 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
+import type * as Redacted from "effect/Redacted"
 import { defaultTransport } from "#transport"
 import {
-  checkSessionId,
+  addInterceptor,
+  checkedSessionId,
+  queryRequest,
+  removeHeader,
+  setHeader
+} from "../../../common/client.js"
+import {
   forgetSession,
   persistSession,
   rememberSession,
@@ -14,13 +20,11 @@ import {
   unpersistSession
 } from "../../../common/session.js"
 import type { ApiSuccess } from "../../../core/ApiResponse.js"
-import { assignHeaders, checkHeader } from "../../../core/headers.js"
 import { fetchTransport } from "../../../core/transport.fetch.js"
-import { QueryBuilder, type QueryRequest } from "../../../Query/index.js"
+import { QueryBuilder } from "../../../Query/index.js"
 import type {
   ClientFace,
   ClientSurface,
-  HttpMethod,
   OnFace,
   RequestResult,
   SvcClientService,
@@ -30,38 +34,11 @@ import type { SvcError } from "../SvcError.js"
 import { type ClientState, makeState, request } from "./client.js"
 import { fromSend, type Transport } from "./exchange.js"
 
-const checkFunction = (value: unknown, name: string): void => {
-  if (typeof value !== "function") throw new TypeError(`${name} must be a function`)
-}
-
-/** Header and interceptor changes, shared by both faces; they throw on bad input. */
-export const setHeader = (state: ClientState, name: string, value: string): void => {
-  checkHeader(name, value)
-  assignHeaders(state.headers, { [name]: value })
-}
-
-export const removeHeader = (state: ClientState, name: string): void => {
-  if (typeof name !== "string") throw new TypeError("header name must be a string")
-  delete state.headers[name.toLowerCase()]
-}
-
 /** The config the client was made with (this line's `SvcConfig`), with its current headers. */
 export const getConfig = (state: ClientState): SvcConfig => ({
   ...(state.config as SvcConfig),
   headers: { ...state.headers }
 })
-
-/** Adds an interceptor; anything but a function throws a `TypeError`. */
-export const addInterceptor = <F>(interceptors: Array<F>, interceptor: F): void => {
-  checkFunction(interceptor, "interceptor")
-  interceptors.push(interceptor)
-}
-
-/** Runs a query builder's request through the client. */
-const queryRequest = (state: ClientState, transport: Transport, query: QueryRequest) =>
-  request(state, transport, query.method as HttpMethod, query.url, query.body, {
-    headers: query.headers
-  })
 
 /**
  * How a face gives back what the client does: the Effect API hands its programs back; the Promise
@@ -95,10 +72,6 @@ export const effectFace: Face<"effect"> = {
   changeThen: (change, then) => Effect.suspend(() => then(change())),
   change: (change) => Effect.sync(change)
 }
-
-/** A session id given to `setSessionId`, checked (a bad one throws) and redacted. */
-const checkedSessionId = (id: string | Redacted.Redacted<string>): Redacted.Redacted<string> =>
-  Redacted.make(checkSessionId(Redacted.isRedacted(id) ? Redacted.value(id) : id))
 
 /** The client's surface over a client state and a transport, on one face: written once. */
 export const fromState = <F extends ClientFace>(
