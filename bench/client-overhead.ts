@@ -10,20 +10,20 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Effect from "effect/Effect"
 import * as Runtime from "effect/Runtime"
-import type { Transport } from "../src/v3/Client/internal/exchange.js"
+import type { Transport } from "../src/common/exchange.js"
 
 // the built modules (`dist`), which an application runs; typed by their sources
-const built = (path: string) =>
-  import(new URL(`../dist/esm/v3/Client/internal/${path}`, import.meta.url).href)
-const {
-  makeFacadeState,
-  makeState,
-  request
-}: typeof import("../src/v3/Client/internal/client.js") = await built("client.js")
-const { facadeRuntime }: typeof import("../src/v3/Client/internal/facade.js") =
-  await built("facade.js")
-const { fromHttpClient }: typeof import("../src/v3/Client/internal/httpClientTransport.js") =
-  await built("httpClientTransport.js")
+const built = (path: string) => import(new URL(`../dist/esm/${path}`, import.meta.url).href)
+const { makeState, request }: typeof import("../src/common/client.js") =
+  await built("common/client.js")
+const { callTracing }: typeof import("../src/common/tracing.js") = await built("common/tracing.js")
+const { client, facadeRuntime, tracing }: typeof import("../src/v3/internal/dialect.js") =
+  await built("v3/internal/dialect.js")
+const { adapter }: typeof import("../src/v3/internal/httpClient.js") = await built(
+  "v3/internal/httpClient.js"
+)
+const makeFacadeState = (baseUrl: string, config?: Parameters<typeof makeState>[3]) =>
+  makeState(client, undefined, baseUrl, config)
 
 const body = '{"success":true,"data":{"id":1}}'
 const memory = HttpClient.make((req) =>
@@ -60,8 +60,8 @@ export const measureOverhead = async (): Promise<Record<string, number>> => {
     )(makeFacadeState("http://h", { timeout: 0, retryAttempts: 0 })),
     "client over the HttpClient adapter": (
       (state) => () =>
-        Effect.orDie(request(state, fromHttpClient(memory), "GET", "/x", undefined))
-    )(makeState("http://h"))
+        Effect.orDie(request(state, adapter(memory), "GET", "/x", undefined))
+    )(makeState(client, callTracing(client, tracing), "http://h"))
   }
   // the runtime the facade runs its programs on: no tracer, no fiber metrics
   const run = Runtime.runPromise(facadeRuntime)

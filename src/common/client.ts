@@ -3,9 +3,8 @@
  * prepare → interceptors → send (redirects, retry, timeout) over a transport → read → envelope →
  * response interceptors → decode. Written against the part of Effect's API both lines spell the
  * same; what a line spells its own way (its clock, timeouts, callbacks, schedules, schema decoder
- * and spans) comes with the client's state, as its {@link ClientLine}.
+ * and spans) comes with the client's state: its line's dialect (`common/dialect.ts`).
  */
-import type * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import type { ApiFailure, ApiResponse, ApiSuccess, ResponseMeta } from "../core/ApiResponse.js"
@@ -23,7 +22,6 @@ import {
   DEFAULT_TIMEOUT_MILLIS,
   type InvalidArgument,
   isAbortSignal,
-  type LineValues,
   timeoutMillis
 } from "../core/options.js"
 import { CREDENTIAL_HEADERS, nextStep } from "../core/redirect.js"
@@ -56,6 +54,8 @@ import {
   urlForMessage
 } from "../core/url.js"
 import type { QueryRequest } from "../Query/index.js"
+import type { ClientDialect } from "./dialect.js"
+import type { Transport } from "./exchange.js"
 import {
   runOnRequest,
   runOnResponse,
@@ -80,7 +80,12 @@ import {
   type SessionState
 } from "./session.js"
 
-/** The two faces of a client: the Effect API and the Promise facade. */
+/**
+ * The two faces of a client: `"effect"`, the Effect API; `"promise"`, the Promise facade.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type ClientFace = "effect" | "promise"
 
 /** A client's config, as the program reads it (each line's `SvcConfig` is one). */
@@ -88,12 +93,6 @@ export type ClientConfig = ConfigOf<unknown, unknown>
 
 /** A request's options, as the program reads them (each line's `RequestOptions` is one). */
 export type ClientRequestOptions = RequestOptionsOf<unknown, unknown, unknown>
-
-/** How the program reaches the network: one exchange (a redirect hop) as an Effect. */
-export type Transport = (
-  request: TransportRequest,
-  interruptible: boolean
-) => Effect.Effect<TransportResponse, TransportFailure>
 
 /** What the span of a call says before it is sent. */
 export interface TracedCall {
@@ -135,53 +134,17 @@ export const describeCall = ({ state, method, endpoint, options }: CallOf): Trac
 }
 
 /**
- * What one Effect line spells its own way, for the request program. A line's retry schedules are
- * its own `Schedule`s: the program only passes them on.
+ * The Effect API's calls: each a span around it, its duration recorded (`common/tracing.ts`).
+ * Absent from a facade, which records nothing: its bundle then holds none of it.
  */
-export interface ClientLine {
-  /** For the shared option checks: the line's `Duration` inputs, `Schedule`s and `Schema`s. */
-  readonly values: LineValues
-  /** The default schedule: backoff, `attempts` retries. */
-  readonly backoff: (attempts: number) => unknown
-  /** `effect` again on `schedule` while it fails transiently, a `Retry-After` setting the wait. */
-  readonly retry: <A>(
-    effect: Effect.Effect<A, SvcError>,
-    schedule: unknown
-  ) => Effect.Effect<A, SvcError>
-  /** The clock's time, in milliseconds. */
-  readonly now: (clock: Clock.Clock) => number
-  /** `effect`, or `onTimeout()`'s failure once `millis` have passed on the fiber's clock. */
-  readonly timeout: <A, E, E2>(
-    effect: Effect.Effect<A, E>,
-    millis: number,
-    onTimeout: () => E2
-  ) => Effect.Effect<A, E | E2>
-  /** An Effect resumed by a callback; the returned Effect runs when it is interrupted. */
-  readonly callback: <A, E>(
-    register: (resume: (effect: Effect.Effect<A, E>) => void) => void | Effect.Effect<void>
-  ) => Effect.Effect<A, E>
-  /** Lets the fiber's turn end. */
-  readonly yieldNow: Effect.Effect<void>
-  /** Runs `f` with the current fiber (for the call's span). */
-  readonly withFiber: <A, E>(f: (fiber: unknown) => Effect.Effect<A, E>) => Effect.Effect<A, E>
-  /** Decodes `data` with an `effect/Schema` of this line: its output, or the message and cause. */
-  readonly decodeSchema: (
-    schema: unknown,
-    data: unknown
-  ) => Effect.Effect<unknown, { readonly message: string; readonly cause: unknown }>
-  /**
-   * The Effect API's calls: each a span around it, its duration recorded. Absent from the facade's
-   * line, which records nothing: its bundle then holds none of it.
-   */
-  readonly tracing?: {
-    readonly start: () => CallTrace
-    readonly traced: <A>(
-      fiber: unknown,
-      trace: CallTrace,
-      call: CallOf,
-      program: Effect.Effect<ApiSuccess<A>, SvcError>
-    ) => Effect.Effect<ApiSuccess<A>, SvcError>
-  }
+export interface CallTracing {
+  readonly start: () => CallTrace
+  readonly traced: <A>(
+    fiber: unknown,
+    trace: CallTrace,
+    call: CallOf,
+    program: Effect.Effect<ApiSuccess<A>, SvcError>
+  ) => Effect.Effect<ApiSuccess<A>, SvcError>
 }
 
 /** A shared check's invalid argument as the client's error. */
@@ -191,7 +154,9 @@ export const invalidRequest = (invalid: InvalidArgument): InvalidRequestError =>
 /** Everything one client holds; shared by its two faces. */
 export interface ClientState {
   /** What the client's Effect line spells its own way. */
-  readonly line: ClientLine
+  readonly line: ClientDialect
+  /** The Effect API's spans and metric; `undefined` on a facade. */
+  readonly tracing: CallTracing | undefined
   readonly baseUrl: string
   readonly origin: string
   readonly config: ClientConfig
@@ -210,7 +175,10 @@ export interface ClientState {
   /** The line's `Schedule`. */
   readonly retrySchedule: unknown
   readonly report: (error: Error) => void
-  /** The face that runs this client's programs: the facade alone holds its fibers. */
+  /**
+   * The face that runs this client's programs: the facade alone holds its fibers. A client with
+   * tracing is the Effect API's.
+   */
   readonly face: ClientFace
 }
 
@@ -228,16 +196,17 @@ const safeReport =
 
 /** Validates `baseUrl` and `config` and builds the state of a client. */
 export const makeState = (
-  line: ClientLine,
+  line: ClientDialect,
+  tracing: CallTracing | undefined,
   baseUrl: string,
-  config: ClientConfig = {},
-  face: ClientFace = "effect"
+  config: ClientConfig = {}
 ): ClientState => {
   const url = parseBaseUrl(baseUrl)
-  checkConfig(line.values, config)
+  checkConfig(line, config)
   const report = safeReport(config.onError)
   return {
     line,
+    tracing,
     baseUrl,
     origin: url.origin,
     config,
@@ -253,18 +222,18 @@ export const makeState = (
     timeoutMillis:
       config.timeout === undefined
         ? DEFAULT_TIMEOUT_MILLIS
-        : configTimeoutMillis(line.values, config.timeout, "timeout"),
+        : configTimeoutMillis(line, config.timeout, "timeout"),
     totalTimeoutMillis:
       config.totalTimeout === undefined
         ? 0
-        : configTimeoutMillis(line.values, config.totalTimeout, "totalTimeout"),
+        : configTimeoutMillis(line, config.totalTimeout, "totalTimeout"),
     maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     responseType: config.responseType ?? "auto",
     redirect: config.redirect ?? "follow",
     retrySchedule:
       config.retrySchedule ?? line.backoff(config.retryAttempts ?? DEFAULT_RETRY_ATTEMPTS),
     report,
-    face
+    face: tracing === undefined ? "promise" : "effect"
   }
 }
 
@@ -280,7 +249,7 @@ const sameOrigin = (state: ClientState, url: string): boolean =>
  * may go is decided when the request is sent, whoever set them.)
  */
 const finalConfig = (
-  line: ClientLine,
+  line: ClientDialect,
   config: RequestConfig
 ): Effect.Effect<RequestConfig, InvalidRequestError> => {
   const problem =
@@ -313,7 +282,7 @@ const finalConfig = (
   }
   let timeout = config.timeout
   if (timeout !== undefined) {
-    const checked = timeoutMillis(line.values, timeout)
+    const checked = timeoutMillis(line, timeout)
     if (typeof checked === "string") {
       return Effect.fail(
         new InvalidRequestError({
@@ -536,7 +505,7 @@ interface Target {
  * enforces: `Effect.timeoutFail` costs a request about 22 µs.)
  */
 const withTimeout = <A, E>(
-  line: ClientLine,
+  line: ClientDialect,
   effect: Effect.Effect<A, E>,
   timeoutMillis: number,
   target: () => Target,
@@ -564,7 +533,7 @@ const withTimeout = <A, E>(
  * ends the request before anything is sent, on every transport, as with ky.
  */
 const withSignal = <A, E>(
-  line: ClientLine,
+  line: ClientDialect,
   effect: Effect.Effect<A, E>,
   signal: AbortSignal | undefined
 ): Effect.Effect<A, E | AbortedError> => {
@@ -588,7 +557,7 @@ const withSignal = <A, E>(
  * built after a first transient failure, whose error is fed to the schedule without sending again.
  */
 const retryAfterFirstFailure = <A>(
-  line: ClientLine,
+  line: ClientDialect,
   once: Effect.Effect<A, SvcError>,
   schedule: unknown
 ): Effect.Effect<A, SvcError> =>
@@ -700,7 +669,7 @@ const send = (
  * the schema's output. Without a schema, `A` is the caller's word for what the server sends.
  */
 const decode = <A>(
-  line: ClientLine,
+  line: ClientDialect,
   response: ApiSuccess<unknown>,
   schema: unknown
 ): Effect.Effect<ApiSuccess<A>, DecodeError> => {
@@ -798,7 +767,7 @@ export const request = <A>(
 ): Effect.Effect<ApiSuccess<A>, SvcError> =>
   state.line.withFiber((fiber) => {
     const line = state.line
-    const checked = checkRequest(line.values, endpoint, options, state)
+    const checked = checkRequest(line, endpoint, options, state)
     if ("_tag" in checked) {
       const error = invalidRequest(checked)
       state.report(error)
@@ -817,7 +786,7 @@ export const request = <A>(
       interruptible:
         state.face === "effect" || options.signal !== undefined || totalTimeoutMillis > 0,
       // the facade records nothing
-      trace: state.face === "effect" ? line.tracing?.start() : undefined
+      trace: state.tracing?.start()
     }
     // what the message of a timeout names: the request as the caller made it
     const target = (): Target => ({ method, url: joinUrl(state.baseUrl, endpoint) })
@@ -907,8 +876,8 @@ export const request = <A>(
         ? signalled
         : Effect.tapError(signalled, (error) => Effect.sync(() => state.report(error)))
     // the facade records nothing: nothing of the call's span is even described
-    if (settings.trace === undefined || line.tracing === undefined) return reported
-    return line.tracing.traced(
+    if (settings.trace === undefined || state.tracing === undefined) return reported
+    return state.tracing.traced(
       fiber,
       settings.trace,
       { state, method, endpoint, options },

@@ -15,6 +15,12 @@ export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([
   504 // Gateway Timeout
 ])
 
+/** First backoff delay, in milliseconds; each retry doubles it, with ±20 % jitter. */
+export const BASE_DELAY_MILLIS = 300
+
+/** No wait between tries is longer than this (ms), whether from backoff or `Retry-After`. */
+export const MAX_DELAY_MILLIS = 30_000
+
 /** Methods that may be repeated without changing the outcome. */
 const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(["GET", "PUT", "DELETE", "HEAD", "OPTIONS"])
 

@@ -4,6 +4,7 @@
  */
 import * as Effect from "effect/Effect"
 import type * as Layer from "effect/Layer"
+import { foldError } from "../../src/common/client.js"
 import {
   type ApiResponse,
   SvcClient,
@@ -11,7 +12,6 @@ import {
   type SvcConfig,
   type SvcError
 } from "../../src/v3/Client/index.js"
-import { foldError } from "../../src/v3/Client/internal/facade.js"
 import type { ClientUnderTest, Settings } from "./conformance/suite.js"
 
 /** The Effect API from `layerOf`, each request folded into an `ApiResponse` as the facade does. */

@@ -1,7 +1,6 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import type * as HttpServerResponse from "effect/http/HttpServerResponse"
-import { line } from "../../Client/internal/line.js"
 import { guardsOf } from "../../common/guards.js"
 import {
   guardSettings as checkGuardOptions,
@@ -9,6 +8,7 @@ import {
   type GuardSettings
 } from "../../core/authOptions.js"
 import { guest, permissionCheck, userTypeCheck } from "../../core/authRules.js"
+import { client as line } from "../../internal/dialect.js"
 import { AuthContext, type AuthenticatedUser, CurrentUser } from "../CurrentUser.js"
 import type { GuardOptions, PermissionOptions } from "../Guards.js"
 import {

@@ -8,8 +8,8 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as SchemaIssue from "effect/SchemaIssue"
-import { line as values } from "../../Client/internal/line.js"
 import type { AuthLine } from "../../common/authLine.js"
+import { client as values } from "../../internal/dialect.js"
 import { SessionData } from "../SessionData.js"
 
 const decode = Schema.decodeUnknownResult(SessionData)

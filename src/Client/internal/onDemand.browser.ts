@@ -6,10 +6,9 @@
 import * as Config from "effect/Config"
 import * as Schema from "effect/Schema"
 import * as SchemaIssue from "effect/SchemaIssue"
-import * as HttpClientTransport from "./httpClientTransport.js"
+import { adapter } from "../../internal/httpClient.js"
 
-export const loadAdapter = (): Promise<typeof HttpClientTransport> =>
-  Promise.resolve(HttpClientTransport)
+export const loadAdapter = (): Promise<typeof adapter> => Promise.resolve(adapter)
 
 export const loadConfigError = (): Promise<(message: string) => Config.ConfigError> =>
   Promise.resolve(

@@ -15,7 +15,12 @@ import type * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import type * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
-import type { ApiResponse, ApiSuccess } from "../../core/ApiResponse.js"
+import { loadAdapter } from "#httpClientAdapter"
+import * as facade from "../../common/facade.js"
+import type { ClientFace, OnFace, RequestResult } from "../../common/service.js"
+import * as service from "../../common/service.js"
+import { callTracing } from "../../common/tracing.js"
+import type { ApiSuccess } from "../../core/ApiResponse.js"
 import type { ConfigOf, RequestOptionsOf } from "../../core/config.js"
 import type { HttpMethod } from "../../core/http.js"
 import type {
@@ -29,17 +34,18 @@ import type { StandardSchemaV1 } from "../../core/standardSchema.js"
 import type { FetchFunction } from "../../core/transport.fetch.js"
 import type { Params } from "../../core/url.js"
 import type { QueryBuilder } from "../../Query/index.js"
-import * as facade from "./internal/facade.js"
-import * as service from "./internal/service.js"
-import * as viaHttpClient from "./internal/viaHttpClient.js"
+import * as dialect from "../internal/dialect.js"
 import type { SvcError } from "./SvcError.js"
 
 export type {
+  ClientFace,
   FetchFunction,
   HttpMethod,
+  OnFace,
   RedirectMode,
   RequestConfig,
   RequestInterceptor,
+  RequestResult,
   ResponseInterceptor,
   ResponseType,
   StandardSchemaV1
@@ -76,35 +82,6 @@ export interface RequestOptions<A = unknown, I = A>
     Duration.DurationInput,
     Schedule.Schedule<unknown, SvcError>
   > {}
-
-/**
- * The two faces of a client: `"effect"`, the Effect API; `"promise"`, the Promise facade.
- *
- * @since 0.1.0
- * @category models
- */
-export type ClientFace = "effect" | "promise"
-
-/**
- * What a request gives on each face: an Effect that succeeds with an {@link ApiSuccess} or fails
- * with a {@link SvcError}; a promise of an {@link ApiResponse} that never rejects.
- *
- * @since 0.1.0
- * @category models
- */
-export type RequestResult<F extends ClientFace, A> = F extends "effect"
-  ? Effect.Effect<ApiSuccess<A>, SvcError>
-  : Promise<ApiResponse<A>>
-
-/**
- * The Effect API's type where `F` is `"effect"`, the facade's otherwise.
- *
- * @since 0.1.0
- * @category models
- */
-export type OnFace<F extends ClientFace, OnEffect, OnPromise> = F extends "effect"
-  ? OnEffect
-  : OnPromise
 
 /**
  * The client's surface, declared once for both faces: {@link SvcClientService} (the Effect API)
@@ -179,6 +156,26 @@ export interface ClientSurface<F extends ClientFace> {
 export interface SvcClientService extends ClientSurface<"effect"> {}
 
 /**
+ * `@effect/platform`'s `HttpClient` tag, by its key: the same service, without loading the platform
+ * on Node before a layer needs it.
+ */
+const HttpClientService = /*#__PURE__*/ Context.GenericTag<HttpClient.HttpClient>(
+  "@effect/platform/HttpClient"
+)
+
+/** The Effect API's calls: each a span, its duration recorded. */
+const effectTracing = /*#__PURE__*/ callTracing(dialect.client, dialect.tracing)
+
+/** The Effect API over the facade's transport. */
+const fromDefaultTransport = (baseUrl: string, config?: SvcConfig): SvcClientService =>
+  service.fromDefaultTransport(
+    dialect.client,
+    effectTracing,
+    baseUrl,
+    config
+  ) as unknown as SvcClientService
+
+/**
  * The Effect service and, as a class, the Promise facade.
  *
  * - `yield* SvcClient` (with {@link SvcClient.layer}) gives the Effect API.
@@ -216,7 +213,14 @@ export class SvcClient extends /*#__PURE__*/ Context.Tag("svc-sdk/SvcClient")<
     baseUrl: string,
     config?: SvcConfig
   ): Effect.Effect<SvcClientService, never, HttpClient.HttpClient> =>
-    viaHttpClient.make(baseUrl, config)
+    service.fromHttpClient(
+      dialect.client,
+      effectTracing,
+      baseUrl,
+      config,
+      HttpClientService,
+      loadAdapter
+    ) as Effect.Effect<SvcClientService, never, HttpClient.HttpClient>
 
   /**
    * Provides {@link SvcClient}; the transport is the `HttpClient` you provide.
@@ -228,7 +232,7 @@ export class SvcClient extends /*#__PURE__*/ Context.Tag("svc-sdk/SvcClient")<
     baseUrl: string,
     config?: SvcConfig
   ): Layer.Layer<SvcClient, never, HttpClient.HttpClient> =>
-    Layer.effect(SvcClient, viaHttpClient.make(baseUrl, config))
+    Layer.effect(SvcClient, SvcClient.make(baseUrl, config))
 
   /**
    * Provides {@link SvcClient} over the facade's own transport — undici through its global
@@ -254,7 +258,7 @@ export class SvcClient extends /*#__PURE__*/ Context.Tag("svc-sdk/SvcClient")<
    * @category layers
    */
   static readonly layerDefault = (baseUrl: string, config?: SvcConfig): Layer.Layer<SvcClient> =>
-    Layer.succeed(SvcClient, service.fromDefaultTransport(baseUrl, config))
+    Layer.succeed(SvcClient, fromDefaultTransport(baseUrl, config))
 
   /**
    * {@link SvcClient.layerDefault} with its settings read from `Config`: a base URL that is not an
@@ -283,7 +287,7 @@ export class SvcClient extends /*#__PURE__*/ Context.Tag("svc-sdk/SvcClient")<
       SvcClient,
       Effect.flatMap(config, ({ baseUrl, ...settings }) =>
         Effect.try({
-          try: () => service.fromDefaultTransport(baseUrl, settings),
+          try: () => fromDefaultTransport(baseUrl, settings),
           catch: (cause) =>
             ConfigError.InvalidData([], cause instanceof Error ? cause.message : String(cause))
         })
@@ -296,7 +300,7 @@ export class SvcClient extends /*#__PURE__*/ Context.Tag("svc-sdk/SvcClient")<
    */
   constructor(baseUrl: string, config?: SvcConfig) {
     super(undefined as never)
-    facade.mark(Object.assign(this, facade.make(baseUrl, config)))
+    facade.mark(Object.assign(this, facade.make(dialect.client, baseUrl, config)))
   }
 
   /** `createSvc`'s facades are instances too, though made without the class. */
@@ -334,4 +338,4 @@ export interface SvcClient extends SvcClientFacade {}
 // made without the class, so that an app using only the facade bundles none of its Effect layers;
 // the class adds no runtime member to a facade (its instance type's other fields are type-level)
 export const createSvc = (baseUrl: string, config?: SvcConfig): SvcClient =>
-  facade.make(baseUrl, config) as SvcClient
+  facade.make(dialect.client, baseUrl, config) as unknown as SvcClient

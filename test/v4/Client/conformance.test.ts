@@ -15,7 +15,7 @@ import {
   type SvcConfig,
   type SvcError
 } from "../../../src/Client/index.js"
-import { foldError } from "../../../src/Client/internal/facade.js"
+import { foldError } from "../../../src/common/client.js"
 import { type ClientUnderTest, conformance, type Settings } from "../../Client/conformance/suite.js"
 
 /** The Effect API from `layerOf`, each request folded into an `ApiResponse` as the facade does. */

@@ -14,7 +14,7 @@ import {
   rejection,
   userTypeCheck
 } from "../../../core/authRules.js"
-import { line } from "../../Client/internal/line.js"
+import { client as line } from "../../internal/dialect.js"
 import { AuthContext, type AuthenticatedUser, CurrentUser } from "../CurrentUser.js"
 import type { GuardOptions, PermissionOptions } from "../Guards.js"
 import {

@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type { AuthLine } from "../../../common/authLine.js"
-import { line as values } from "../../Client/internal/line.js"
+import { client as values } from "../../internal/dialect.js"
 import { SessionData } from "../SessionData.js"
 
 const decode = Schema.decodeUnknownEither(SessionData)

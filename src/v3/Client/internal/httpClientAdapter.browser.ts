@@ -3,7 +3,6 @@
  * uses `SvcClient.layer` tree-shakes it with the platform, where an `import()` would leave a chunk
  * whose shared code the page loads at once.
  */
-import * as Effect from "effect/Effect"
-import { fromHttpClient } from "./httpClientTransport.js"
+import { adapter } from "../../internal/httpClient.js"
 
-export const loadAdapter: Effect.Effect<typeof fromHttpClient> = Effect.succeed(fromHttpClient)
+export const loadAdapter = (): Promise<typeof adapter> => Promise.resolve(adapter)

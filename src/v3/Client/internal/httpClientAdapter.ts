@@ -2,10 +2,7 @@
  * The `HttpClient` adapter on Node, Bun and Deno, loaded by the first `SvcClient.layer` that needs
  * it: importing svc-sdk does not load `@effect/platform`.
  */
-import * as Effect from "effect/Effect"
-import type { fromHttpClient } from "./httpClientTransport.js"
+import type { adapter } from "../../internal/httpClient.js"
 
-export const loadAdapter: Effect.Effect<typeof fromHttpClient> = Effect.promise(async () => {
-  const adapter = await import("./httpClientTransport.js")
-  return adapter.fromHttpClient
-})
+export const loadAdapter = (): Promise<typeof adapter> =>
+  import("../../internal/httpClient.js").then((module) => module.adapter)

@@ -1,15 +1,14 @@
 /**
- * The one exchange of the Effect 3 binding: a transport's `Send` as an Effect, bounded by the try's
- * deadline on the fiber's `Clock` and aborted when the fiber is interrupted. Every transport (undici,
- * fetch, the `HttpClient` adapter) runs its exchanges here: this is the pipeline's one time limit
- * for a try.
+ * The one exchange: a transport's `Send` as an Effect, bounded by the try's deadline on the fiber's
+ * `Clock` and aborted when the fiber is interrupted. Every transport (undici, fetch, the
+ * `HttpClient` adapter) runs its exchanges here, on both lines: this is the pipeline's one time
+ * limit for a try.
  */
 
 import type * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import type { Transport } from "../../common/client.js"
 import {
   type Abort,
   type Outcome,
@@ -18,23 +17,25 @@ import {
   type TransportRequest,
   type TransportResponse,
   timedOut
-} from "../../core/transport.js"
+} from "../core/transport.js"
+import type { ClientDialect } from "./dialect.js"
 
 /**
  * Sends `request` with `send`. Past `request.deadline` (a time of the fiber's `Clock`), the exchange
  * is aborted and fails with `TimedOut`; every redirect hop of a try carries the try's deadline.
- * Interrupting the fiber aborts the exchange (Effect.async's canceler) — unless `interruptible` is
+ * Interrupting the fiber aborts the exchange (the callback's canceler) — unless `interruptible` is
  * `false`: the facade says so for a request that nothing but its own deadline can end (no signal, no
  * `totalTimeout`), which then registers no interruption handler. On Effect 3 that handler costs a
  * request about 13 µs of client CPU and a fifth of the facade's throughput (measured).
  */
 export const exchange = (
+  line: ClientDialect,
   send: Send,
   request: TransportRequest,
   interruptible = true
 ): Effect.Effect<TransportResponse, TransportFailure> =>
   Effect.clockWith((clock) =>
-    Effect.callback<TransportResponse, TransportFailure>((resume) => {
+    line.callback<TransportResponse, TransportFailure>((resume) => {
       let settled = false
       let cancelTimer: (() => void) | undefined
       let abort: Abort | undefined
@@ -48,9 +49,9 @@ export const exchange = (
       }
       const deadline = request.deadline
       if (deadline !== undefined) {
-        const left = deadline - clock.currentTimeMillisUnsafe()
+        const left = deadline - line.now(clock)
         if (left <= 0) return resume(Effect.fail(timedOut))
-        cancelTimer = startTimer(clock, left, () => {
+        cancelTimer = startTimer(line, clock, left, () => {
           settle(timedOut)
           abort?.(new Error("Request timed out"))
         })
@@ -71,10 +72,15 @@ const liveClock = /*#__PURE__*/ Effect.runSync(Effect.clockWith(Effect.succeed))
 /**
  * Calls `onTime` after `millis` on `clock`; returns how to cancel. On Effect's live `Clock` that is
  * the plain timer its own `sleep` sets (a sleep on a fiber of its own would add ~9 µs to every try,
- * and `Effect.timeoutFail` ~22 µs: measured); on any other `Clock` it is that Clock's `sleep`, on a
+ * and Effect's own timeout ~22 µs: measured); on any other `Clock` it is that Clock's `sleep`, on a
  * fiber of its own.
  */
-const startTimer = (clock: Clock.Clock, millis: number, onTime: () => void): (() => void) => {
+const startTimer = (
+  line: ClientDialect,
+  clock: Clock.Clock,
+  millis: number,
+  onTime: () => void
+): (() => void) => {
   if (clock === liveClock) {
     const timer = setTimeout(onTime, millis)
     return () => clearTimeout(timer)
@@ -83,18 +89,21 @@ const startTimer = (clock: Clock.Clock, millis: number, onTime: () => void): (()
   sleeping.addObserver((exit) => {
     if (Exit.isSuccess(exit)) onTime()
   })
-  return () => sleeping.interruptUnsafe()
+  return () => line.interrupt(sleeping)
 }
 
 /**
- * A transport as the pipeline uses it (`common/client.ts`): one hop, as an Effect;
+ * How the program reaches the network: one exchange (a redirect hop) as an Effect;
  * `interruptible: false` when nothing can interrupt the fiber but the request itself (see
  * {@link exchange}).
  */
-export type { Transport }
+export type Transport = (
+  request: TransportRequest,
+  interruptible: boolean
+) => Effect.Effect<TransportResponse, TransportFailure>
 
 /** A plain transport (undici, fetch) as the pipeline uses it. */
 export const fromSend =
-  (send: Send): Transport =>
+  (line: ClientDialect, send: Send): Transport =>
   (request, interruptible) =>
-    exchange(send, request, interruptible)
+    exchange(line, send, request, interruptible)

@@ -1,0 +1,149 @@
+/**
+ * What the shared code needs of an Effect line that the two Effects spell differently: the
+ * dialect. Each line gives it once, in its `internal/dialect.ts` (`src/internal/dialect.ts` for
+ * Effect 4, `src/v3/internal/dialect.ts` for Effect 3), member for member in the order below, so
+ * that a `diff` of the two files is the list of differences between the Effects svc-sdk uses.
+ *
+ * A dialect comes in sections that load apart: what a Promise facade needs (`ClientDialect`), what
+ * only the Effect API's calls record (`TracingDialect`), the `HttpClient` adapter's platform
+ * modules, loaded when a layer first needs them (`HttpClientDialect`, in `internal/httpClient.ts`),
+ * and the server half's (`AuthDialect`). Everything else is written once, against the part of
+ * Effect's API both lines spell the same.
+ */
+import type * as Cause from "effect/Cause"
+import type * as Clock from "effect/Clock"
+import type * as Effect from "effect/Effect"
+import type * as Exit from "effect/Exit"
+import type * as Scope from "effect/Scope"
+import type * as Tracer from "effect/Tracer"
+import type { LineValues } from "../core/options.js"
+import type { SvcError } from "./SvcError.js"
+
+/** A fiber, as the shared code handles one: observed, and interrupted with the dialect's `interrupt`. */
+export interface RunningFiber<A, E> {
+  readonly addObserver: (observer: (exit: Exit.Exit<A, E>) => void) => unknown
+}
+
+/**
+ * The request program's, the exchange's and the facade's share of a line. `LineValues` tell the
+ * shared option checks the line's `Duration` inputs, `Schedule`s and `Schema`s.
+ */
+export interface ClientDialect extends LineValues {
+  /** The default schedule: backoff, `attempts` retries. */
+  readonly backoff: (attempts: number) => unknown
+  /** `effect` again on `schedule` while it fails transiently, a `Retry-After` setting the wait. */
+  readonly retry: <A>(
+    effect: Effect.Effect<A, SvcError>,
+    schedule: unknown
+  ) => Effect.Effect<A, SvcError>
+  /** The clock's time, in milliseconds. */
+  readonly now: (clock: Clock.Clock) => number
+  /** `effect`, or `onTimeout()`'s failure once `millis` have passed on the fiber's clock. */
+  readonly timeout: <A, E, R, E2>(
+    effect: Effect.Effect<A, E, R>,
+    millis: number,
+    onTimeout: () => E2
+  ) => Effect.Effect<A, E | E2, R>
+  /** An Effect resumed by a callback; the returned Effect runs when it is interrupted. */
+  readonly callback: <A, E>(
+    register: (resume: (effect: Effect.Effect<A, E>) => void) => void | Effect.Effect<void>
+  ) => Effect.Effect<A, E>
+  /** Lets the fiber's turn end. */
+  readonly yieldNow: Effect.Effect<void>
+  /** Runs `f` with the current fiber (for the call's span). */
+  readonly withFiber: <A, E>(f: (fiber: unknown) => Effect.Effect<A, E>) => Effect.Effect<A, E>
+  /** Decodes `data` with an `effect/Schema` of this line: its output, or the message and cause. */
+  readonly decodeSchema: (
+    schema: unknown,
+    data: unknown
+  ) => Effect.Effect<unknown, { readonly message: string; readonly cause: unknown }>
+  /** The first failure of a cause, if any (`undefined` else). */
+  readonly failureOf: <E>(cause: Cause.Cause<E>) => E | undefined
+  /** Whether a cause holds interruptions only. */
+  readonly isInterruptedOnly: (cause: Cause.Cause<unknown>) => boolean
+  /** Interrupts a fiber without waiting for it. */
+  readonly interrupt: (fiber: unknown) => void
+  /** Runs `effect` on a fiber of its own, with the caller's services (its span, `Clock`, …). */
+  readonly forkInContext: <A, E>(
+    effect: Effect.Effect<A, E>
+  ) => Effect.Effect<() => RunningFiber<A, E>>
+  /**
+   * The facade's runners: Effect's default runtime, with the tracer (and on Effect 3 the fiber
+   * metrics) off — the facade's users have no tracer to read its spans. Set once, per line.
+   */
+  readonly runFork: <A, E>(effect: Effect.Effect<A, E>) => RunningFiber<A, E>
+  readonly runPromise: <A, E>(effect: Effect.Effect<A, E>) => Promise<A>
+}
+
+/** A histogram series of the request duration, recorded in the step that ends a call. */
+export interface DurationRecorder {
+  readonly record: (seconds: number, fiber: unknown) => void
+}
+
+/** What the Effect API's calls record: a span around each, and its duration. */
+export interface TracingDialect {
+  /** The request-duration histogram's series for these attribute values. */
+  readonly histogram: (attributes: Readonly<Record<string, string>>) => DurationRecorder
+  /** The span's name, as the line's own `HttpClient` names its client spans. */
+  readonly spanName: (method: string) => string
+  /** The fiber's clock, in nanoseconds. */
+  readonly nanos: (fiber: unknown) => () => bigint
+  /** Whether the fiber's tracer is on, and whether its spans are timed. */
+  readonly tracerEnabled: (fiber: unknown) => boolean
+  readonly timingEnabled: (fiber: unknown) => boolean
+  /** `effect`, its spans children of `span`. */
+  readonly withParentSpan: <A, E>(
+    effect: Effect.Effect<A, E>,
+    span: Tracer.Span
+  ) => Effect.Effect<A, E>
+}
+
+/** A response of an `HttpClient`, as the adapter reads it. */
+export interface PlatformResponse {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly request: { readonly url: string }
+  readonly stream: unknown
+}
+
+/**
+ * The `HttpClient` adapter's share of a line: the platform's HTTP modules (`effect/http` on
+ * Effect 4, `@effect/platform` on Effect 3), loaded when a layer first needs them.
+ */
+export interface HttpClientDialect {
+  /** The client, each exchange of it in a scope whose end aborts what is left of it. */
+  readonly withScope: (client: unknown) => unknown
+  /** A request with these headers and no body. */
+  readonly request: (
+    method: string,
+    url: string,
+    headers: Readonly<Record<string, string>>
+  ) => unknown
+  /** The request with a text body. */
+  readonly bodyText: (request: unknown, text: string, contentType: string | undefined) => unknown
+  /** The request with a byte body; without a type it goes without a `Content-Type`. */
+  readonly bodyBytes: (
+    request: unknown,
+    bytes: Uint8Array,
+    contentType: string | undefined
+  ) => unknown
+  readonly url: (request: unknown) => string
+  readonly execute: (
+    client: unknown,
+    request: unknown
+  ) => Effect.Effect<PlatformResponse, unknown, Scope.Scope>
+  /** Folds a response's body stream, chunk by chunk. */
+  readonly fold: <S, E>(
+    stream: unknown,
+    initial: S,
+    f: (state: S, chunk: Uint8Array) => Effect.Effect<S, E>
+  ) => Effect.Effect<S, unknown>
+  /**
+   * `effect` with redirects left to svc-sdk (fetch's `redirect: "manual"`), these headers redacted
+   * in the client's records, and the client's own span off.
+   */
+  readonly quiet: <A, E>(
+    effect: Effect.Effect<A, E>,
+    secretHeaders: ReadonlyArray<string>
+  ) => Effect.Effect<A, E>
+}

@@ -1,0 +1,105 @@
+/**
+ * The Promise facade, for both lines: runs the Effect API's programs (`service.ts`) over the
+ * runtime's transport, on the line's facade runtime (tracer off), and folds failures into
+ * `ApiResponse`. It never throws from a request and never rejects.
+ */
+import * as Cause from "effect/Cause"
+import type * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import { defaultTransport } from "#transport"
+import type { ApiFailure, ApiResponse, ApiSuccess } from "../core/ApiResponse.js"
+import { type ClientConfig, foldError, makeState } from "./client.js"
+import type { ClientDialect } from "./dialect.js"
+import { fromSend } from "./exchange.js"
+import type { SvcError } from "./SvcError.js"
+import { type Face, fromState, type Surface, transportFor } from "./service.js"
+
+const describeDefect = (line: ClientDialect, cause: Cause.Cause<never>): Error => {
+  const defect = Cause.squash(cause)
+  if (defect instanceof Error) return defect
+  return new Error(line.isInterruptedOnly(cause) ? "Request interrupted" : String(defect))
+}
+
+/** Runs a request program to an `ApiResponse`; resolves in every case. */
+const run = <A>(
+  line: ClientDialect,
+  report: (error: Error) => void,
+  program: Effect.Effect<ApiSuccess<A>, SvcError>
+): Promise<ApiResponse<A>> =>
+  new Promise((resolve) => {
+    const unexpected = (cause: unknown): ApiFailure => {
+      const error = cause instanceof Error ? cause : new Error(String(cause))
+      report(error)
+      return {
+        success: false,
+        status: 0,
+        error: error.message || "Request failed",
+        code: "NETWORK_ERROR"
+      }
+    }
+    const settle = (exit: Exit.Exit<ApiSuccess<A>, SvcError>): ApiResponse<A> => {
+      if (Exit.isSuccess(exit)) return exit.value
+      const failure = line.failureOf(exit.cause)
+      if (failure !== undefined) return foldError(failure)
+      return unexpected(describeDefect(line, exit.cause as Cause.Cause<never>))
+    }
+    // the fiber's own observer settles the promise: no promise of Effect's in between
+    try {
+      line.runFork(program).addObserver((exit) => {
+        try {
+          resolve(settle(exit))
+        } catch (cause) {
+          resolve(unexpected(cause))
+        }
+      })
+    } catch (cause) {
+      resolve(unexpected(cause))
+    }
+  })
+
+/** Runs a program that never fails; a defect goes to `onError`. */
+const runVoid = (
+  line: ClientDialect,
+  report: (error: Error) => void,
+  program: Effect.Effect<void>
+): Promise<void> =>
+  line
+    .runPromise(program)
+    .catch((cause: unknown) => report(cause instanceof Error ? cause : new Error(String(cause))))
+
+const facades = new WeakSet<object>()
+
+/** Records `value` as a facade, for `instanceof SvcClient`. */
+export const mark = <A extends object>(value: A): A => {
+  facades.add(value)
+  return value
+}
+
+export const isFacade = (value: unknown): boolean =>
+  typeof value === "object" && value !== null && facades.has(value)
+
+/** The facade's face: every method runs its program, resolving whatever happens. */
+const promiseFace = (line: ClientDialect, report: (error: Error) => void): Face<"promise"> => ({
+  request: (program) => run(line, report, program),
+  sessionId: (program) =>
+    line.runPromise(program).then(
+      (id) => (Option.isSome(id) ? Redacted.value(id.value) : null),
+      () => null
+    ),
+  hasSession: (program) => line.runPromise(program).catch(() => false),
+  changeThen: (change, then) => runVoid(line, report, then(change())),
+  change: (change) => change()
+})
+
+/** The facade over a fresh client: `config.fetch`, else the runtime's transport. */
+export const make = (
+  line: ClientDialect,
+  baseUrl: string,
+  config?: ClientConfig
+): Surface<"promise"> => {
+  const state = makeState(line, undefined, baseUrl, config)
+  const transport = transportFor(line, config, () => fromSend(line, defaultTransport))
+  return mark(fromState(state, transport, promiseFace(line, state.report)))
+}

@@ -1,0 +1,145 @@
+/**
+ * A transport over any Effect `HttpClient`, for Effect users who choose their own
+ * (`NodeHttpClient.layerUndici`, `FetchHttpClient.layer`, a test client), on both lines: the line's
+ * `HttpClientDialect` gives its platform modules. Redirects are left to the pipeline (`FetchHttpClient`
+ * is told `redirect: "manual"`), and a followed redirect's body is never read: each exchange runs in
+ * a scope whose end aborts whatever is left of it. Compressed bodies the client hands over as sent
+ * are decompressed as the runtime's own transport does (zlib on Node, `DecompressionStream`
+ * elsewhere).
+ */
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import { decompress } from "#transport"
+import {
+  answered,
+  concat,
+  describeCause,
+  failed,
+  isFollowedRedirect,
+  redirectAnswer,
+  type TransportFailure,
+  type TransportResponse,
+  tooLarge
+} from "../core/transport.js"
+import type { ClientDialect, HttpClientDialect } from "./dialect.js"
+import { exchange, type Transport } from "./exchange.js"
+
+class TooLarge {
+  readonly _tag = "TooLarge"
+  constructor(readonly status: number) {}
+}
+
+/**
+ * Decompresses a body the client handed over as sent (undici-based clients do; fetch-based ones
+ * decompress themselves): a body that does not decode is taken as already decoded.
+ */
+const decompressIfEncoded = (bytes: Uint8Array, encoding: string | undefined, limit: number) =>
+  decompress(bytes, encoding, limit).catch(() => bytes)
+
+/** A transport that sends through `httpClient`. */
+export const fromHttpClient = (
+  line: ClientDialect,
+  http: HttpClientDialect,
+  httpClient: unknown
+): Transport => {
+  const client = http.withScope(httpClient)
+  return (request) => {
+    let outgoing = http.request(request.method, request.url, request.headers)
+    if (request.body !== undefined) {
+      const contentType = request.headers["content-type"]
+      outgoing =
+        typeof request.body === "string"
+          ? http.bodyText(outgoing, request.body, contentType)
+          : http.bodyBytes(outgoing, request.body, contentType)
+    }
+    const sent = http.execute(client, outgoing).pipe(
+      Effect.flatMap((response) => {
+        if (response.request.url !== http.url(outgoing)) {
+          // an HttpClient that follows redirects itself (HttpClient.followRedirects) went where
+          // no origin check was made: say so rather than answer as if nothing happened
+          return Effect.fail(
+            failed(
+              "the HttpClient followed a redirect itself; give SvcClient.layer one that does not: svc-sdk follows redirects, checking each hop's origin"
+            )
+          )
+        }
+        const headers = { ...response.headers }
+        if (request.followRedirects && isFollowedRedirect(response.status, headers)) {
+          // followed on its headers: the scope's end aborts the unread body
+          return Effect.succeed(redirectAnswer(response.status, "", headers))
+        }
+        return http
+          .fold(response.stream, { chunks: [] as Array<Uint8Array>, size: 0 }, (acc, chunk) => {
+            const size = acc.size + chunk.byteLength
+            if (size > request.maxResponseBytes) return Effect.fail(new TooLarge(response.status))
+            acc.chunks.push(chunk)
+            return Effect.succeed({ chunks: acc.chunks, size })
+          })
+          .pipe(
+            Effect.flatMap(({ chunks, size }) =>
+              Effect.tryPromise({
+                try: () =>
+                  decompressIfEncoded(
+                    concat(chunks, size),
+                    headers["content-encoding"],
+                    request.maxResponseBytes
+                  ),
+                catch: (cause) => failed("the body could not be decompressed", cause)
+              })
+            ),
+            Effect.flatMap((decoded) =>
+              decoded === "TooLarge"
+                ? Effect.fail(tooLarge(response.status))
+                : Effect.succeed<TransportResponse>({
+                    status: response.status,
+                    statusText: "",
+                    headers,
+                    body: decoded,
+                    hiddenRedirect: false
+                  })
+            )
+          )
+      }),
+      Effect.mapError(
+        (error): TransportFailure =>
+          error instanceof TooLarge
+            ? tooLarge(error.status)
+            : typeof error === "object" &&
+                error !== null &&
+                "_tag" in error &&
+                (error._tag === "TooLarge" || error._tag === "Failed")
+              ? (error as TransportFailure)
+              : // the platform's error quotes the request, query and all: keep what lies under it
+                failed(
+                  describeCause((error as { cause?: unknown }).cause ?? error),
+                  (error as { cause?: unknown }).cause
+                )
+      ),
+      Effect.scoped
+    )
+    // the client's spans record request headers: never the session's value; the call's own span
+    // (common/tracing.ts) stands for every exchange, and the pipeline adds its trace context to
+    // requests for the base URL's origin only: the client makes no span of its own (one would hold
+    // the URL's query as it is) and propagates nothing
+    const program = http.quiet(sent, request.secretHeaders)
+    // run as an exchange of its own, with the caller's services (its span, Clock and others), so
+    // that the try's deadline bounds it as it bounds every transport's
+    return Effect.flatMap(line.forkInContext(program), (fork) =>
+      exchange(
+        line,
+        (_, settle) => {
+          const fiber = fork()
+          fiber.addObserver((exit) => {
+            if (Exit.isSuccess(exit)) return settle(answered(exit.value))
+            const failure = line.failureOf(exit.cause)
+            const defect = Cause.squash(exit.cause)
+            settle(failure !== undefined ? failure : failed(describeCause(defect), defect))
+          })
+          return () => line.interrupt(fiber)
+        },
+        request
+      )
+    )
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * The client's surface over a client state and a transport, written once for both faces and both
+ * lines: the Effect API hands its programs back, the Promise facade (`facade.ts`) runs them.
+ */
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import type * as Redacted from "effect/Redacted"
+import { defaultTransport } from "#transport"
+import type { ApiResponse, ApiSuccess } from "../core/ApiResponse.js"
+import type { RequestInterceptor, ResponseInterceptor } from "../core/request.js"
+import { fetchTransport } from "../core/transport.fetch.js"
+import { QueryBuilder } from "../Query/index.js"
+import {
+  addInterceptor,
+  type CallTracing,
+  type ClientConfig,
+  type ClientFace,
+  type ClientRequestOptions,
+  type ClientState,
+  checkedSessionId,
+  makeState,
+  queryRequest,
+  removeHeader,
+  request,
+  setHeader
+} from "./client.js"
+import type { ClientDialect } from "./dialect.js"
+import { fromSend, type Transport } from "./exchange.js"
+import type { SvcError } from "./SvcError.js"
+import {
+  forgetSession,
+  persistSession,
+  rememberSession,
+  resolveSession,
+  unpersistSession
+} from "./session.js"
+
+export type { ClientFace }
+
+/**
+ * What a request gives on each face: an Effect that succeeds with an {@link ApiSuccess} or fails
+ * with a {@link SvcError}; a promise of an {@link ApiResponse} that never rejects.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type RequestResult<F extends ClientFace, A> = F extends "effect"
+  ? Effect.Effect<ApiSuccess<A>, SvcError>
+  : Promise<ApiResponse<A>>
+
+/**
+ * The Effect API's type where `F` is `"effect"`, the facade's otherwise.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type OnFace<F extends ClientFace, OnEffect, OnPromise> = F extends "effect"
+  ? OnEffect
+  : OnPromise
+
+/** The config the client was made with, with its current headers. */
+export const getConfig = (state: ClientState): ClientConfig => ({
+  ...state.config,
+  headers: { ...state.headers }
+})
+
+/** A client's surface on one face, as written here. */
+export type Surface<F extends ClientFace> = ReturnType<typeof fromState<F>>
+
+/**
+ * How a face gives back what the client does: the Effect API hands its programs back; the Promise
+ * facade runs them (facade.ts). Each member serves every method of one kind.
+ */
+export interface Face<F extends ClientFace> {
+  /** A request. */
+  readonly request: <A>(program: Effect.Effect<ApiSuccess<A>, SvcError>) => RequestResult<F, A>
+  /** The session id the next request would send. */
+  readonly sessionId: (
+    program: Effect.Effect<Option.Option<Redacted.Redacted<string>>>
+  ) => OnFace<F, Effect.Effect<Option.Option<Redacted.Redacted<string>>>, Promise<string | null>>
+  /** Whether there is a session. */
+  readonly hasSession: (
+    program: Effect.Effect<boolean>
+  ) => OnFace<F, Effect.Effect<boolean>, Promise<boolean>>
+  /** A change made at once (a bad argument throws), then a program that never fails. */
+  readonly changeThen: <A>(
+    change: () => A,
+    then: (changed: A) => Effect.Effect<void>
+  ) => OnFace<F, Effect.Effect<void>, Promise<void>>
+  /** A change made at once; a bad argument throws. */
+  readonly change: (change: () => void) => OnFace<F, Effect.Effect<void>, void>
+}
+
+/** The Effect API's face: every method gives its program. */
+export const effectFace: Face<"effect"> = {
+  request: (program) => program,
+  sessionId: (program) => program,
+  hasSession: (program) => program,
+  changeThen: (change, then) => Effect.suspend(() => then(change())),
+  change: (change) => Effect.sync(change)
+}
+
+/**
+ * The client's surface over a client state and a transport, on one face: written once. Each line's
+ * public module gives it that line's types (`ClientSurface<F>`, whose options are the line's own).
+ */
+export const fromState = <F extends ClientFace>(
+  state: ClientState,
+  transport: Transport,
+  face: Face<F>
+) => ({
+  get: (endpoint: string, options?: ClientRequestOptions) =>
+    face.request(request(state, transport, "GET", endpoint, undefined, options)),
+  delete: (endpoint: string, options?: ClientRequestOptions) =>
+    face.request(request(state, transport, "DELETE", endpoint, undefined, options)),
+  post: (endpoint: string, body?: unknown, options?: ClientRequestOptions) =>
+    face.request(request(state, transport, "POST", endpoint, body, options)),
+  put: (endpoint: string, body?: unknown, options?: ClientRequestOptions) =>
+    face.request(request(state, transport, "PUT", endpoint, body, options)),
+  patch: (endpoint: string, body?: unknown, options?: ClientRequestOptions) =>
+    face.request(request(state, transport, "PATCH", endpoint, body, options)),
+  query: (endpoint: string) =>
+    new QueryBuilder(endpoint, (query) => face.request(queryRequest(state, transport, query))),
+  getSessionId: () =>
+    face.sessionId(
+      Effect.map(resolveSession(state.session), (id) =>
+        id === undefined ? Option.none() : Option.some(id)
+      )
+    ),
+  hasSession: () =>
+    face.hasSession(Effect.map(resolveSession(state.session), (id) => id !== undefined)),
+  setSessionId: (id: string | Redacted.Redacted<string>) =>
+    face.changeThen(
+      () => {
+        const checked = checkedSessionId(id)
+        rememberSession(state.session, checked)
+        return checked
+      },
+      (checked) => persistSession(state.session, checked)
+    ),
+  clearSession: () =>
+    face.changeThen(
+      () => forgetSession(state.session),
+      () => unpersistSession(state.session)
+    ),
+  setHeader: (name: string, value: string) => face.change(() => setHeader(state, name, value)),
+  removeHeader: (name: string) => face.change(() => removeHeader(state, name)),
+  addRequestInterceptor: (interceptor: RequestInterceptor) =>
+    face.change(() => addInterceptor(state.requestInterceptors, interceptor)),
+  addResponseInterceptor: (interceptor: ResponseInterceptor) =>
+    face.change(() => addInterceptor(state.responseInterceptors, interceptor)),
+  getBaseUrl: () => state.baseUrl,
+  getConfig: () => getConfig(state)
+})
+
+/** The transport a config asks for: `config.fetch` when given, else `fallback`. */
+export const transportFor = (
+  line: ClientDialect,
+  config: ClientConfig | undefined,
+  fallback: () => Transport
+): Transport =>
+  config?.fetch === undefined ? fallback() : fromSend(line, fetchTransport(config.fetch))
+
+/** The Effect API over the facade's transport: `config.fetch`, else the runtime's (undici on Node, fetch elsewhere). */
+export const fromDefaultTransport = (
+  line: ClientDialect,
+  tracing: CallTracing,
+  baseUrl: string,
+  config?: ClientConfig
+): Surface<"effect"> =>
+  fromState(
+    makeState(line, tracing, baseUrl, config),
+    transportFor(line, config, () => fromSend(line, defaultTransport)),
+    effectFace
+  )
+
+/**
+ * The Effect API over the `HttpClient` in context (`client`), its adapter loaded by `load` (the
+ * line's `#onDemand`) — or over `config.fetch` when one is given. Validates at once (throws on
+ * bad input).
+ */
+export const fromHttpClient = <Client, R>(
+  line: ClientDialect,
+  tracing: CallTracing,
+  baseUrl: string,
+  config: ClientConfig | undefined,
+  httpClient: Effect.Effect<Client, never, R>,
+  load: () => Promise<(client: Client) => Transport>
+): Effect.Effect<Surface<"effect">, never, R> => {
+  const state = makeState(line, tracing, baseUrl, config)
+  return Effect.flatMap(httpClient, (client) =>
+    Effect.map(Effect.promise(load), (adapter) =>
+      fromState(
+        state,
+        transportFor(line, config, () => adapter(client)),
+        effectFace
+      )
+    )
+  )
+}

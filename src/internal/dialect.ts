@@ -1,0 +1,132 @@
+/**
+ * Effect 4's dialect: what the shared code (`src/common/`) needs of Effect 4 that Effect 3 spells
+ * otherwise. Member for member in the order of `common/dialect.ts`, as `src/v3/internal/dialect.ts`
+ * gives Effect 3's: a `diff` of the two files is the list of differences.
+ */
+import * as Cause from "effect/Cause"
+import { Clock } from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import type * as Fiber from "effect/Fiber"
+import * as Metric from "effect/Metric"
+import * as Option from "effect/Option"
+import * as References from "effect/References"
+import * as Schedule from "effect/Schedule"
+import type * as Schema from "effect/Schema"
+import type { ClientDialect, TracingDialect } from "../common/dialect.js"
+import type { SvcError } from "../common/SvcError.js"
+import { getHeader } from "../core/headers.js"
+import { BASE_DELAY_MILLIS, isTransient, MAX_DELAY_MILLIS, parseRetryAfter } from "../core/retry.js"
+import { DURATION_BOUNDARIES, DURATION_DESCRIPTION, DURATION_METRIC } from "../core/tracing.js"
+
+/** Effect 4's `Schema` type id: a string key whose value is itself. */
+const schemaTypeId = "~effect/Schema/Schema"
+
+/**
+ * The decoder is loaded only by a request that passes a schema: an app that never does neither
+ * loads nor bundles it. effect/SchemaParser (not effect/Schema) decodes, with effect/SchemaIssue's
+ * formatter for the message effect/Schema's `SchemaError` would have: the code a facade loads at
+ * once shares far less with the parser than with all of effect/Schema.
+ */
+const loadDecoder = async () => {
+  const [SchemaParser, SchemaIssue] = await Promise.all([
+    import("effect/SchemaParser"),
+    import("effect/SchemaIssue")
+  ])
+  return { SchemaParser, format: SchemaIssue.makeFormatterDefault() }
+}
+
+/** A schedule whose waits a `Retry-After` header on an `HttpError` sets, capped. */
+const honourRetryAfter = (
+  schedule: Schedule.Schedule<unknown, SvcError>
+): Schedule.Schedule<unknown, SvcError> =>
+  schedule.pipe(
+    Schedule.modifyDelay(({ input, duration, now }) => {
+      if (input._tag !== "HttpError") return Effect.succeed(duration)
+      const header = getHeader(input.headers, "retry-after")
+      const wait = header === undefined ? undefined : parseRetryAfter(header, now)
+      return Effect.succeed(
+        wait === undefined ? duration : Duration.millis(Math.min(wait, MAX_DELAY_MILLIS))
+      )
+    })
+  )
+
+/** The services the facade runs every program with: the tracer off. */
+const facadeServices = /*#__PURE__*/ Context.make(References.TracerEnabled, false)
+
+export const client: ClientDialect = {
+  durationMillis: (value) => {
+    const decoded = Duration.fromInput(value as Duration.Input)
+    return Option.isSome(decoded) ? Duration.toMillis(decoded.value) : undefined
+  },
+  isSchedule: Schedule.isSchedule,
+  // by its type id, as `Schema.isSchema` tests it, without importing effect/Schema: a facade that
+  // never decodes does not bundle it
+  isSchema: (value) =>
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    (value as { readonly [schemaTypeId]?: unknown })[schemaTypeId] === schemaTypeId,
+  backoff: (attempts) =>
+    Schedule.max([
+      Schedule.jittered(Schedule.exponential(Duration.millis(BASE_DELAY_MILLIS), 2)).pipe(
+        Schedule.modifyDelay(({ duration }) =>
+          Effect.succeed(Duration.min(duration, Duration.millis(MAX_DELAY_MILLIS)))
+        )
+      ),
+      Schedule.recurs(attempts)
+    ]),
+  retry: (effect, schedule) =>
+    Effect.retry(effect, {
+      schedule: honourRetryAfter(schedule as Schedule.Schedule<unknown, SvcError>),
+      while: isTransient
+    }),
+  now: (clock) => clock.currentTimeMillisUnsafe(),
+  timeout: (effect, millis, onTimeout) =>
+    Effect.timeoutOrElse(effect, {
+      duration: Duration.millis(millis),
+      orElse: () => Effect.fail(onTimeout())
+    }),
+  callback: (register) => Effect.callback((resume) => register(resume)),
+  yieldNow: Effect.yieldNow,
+  withFiber: (f) => Effect.withFiber((fiber) => f(fiber)),
+  decodeSchema: (schema, data) =>
+    Effect.flatMap(Effect.promise(loadDecoder), ({ SchemaParser, format }) =>
+      Effect.mapError(
+        SchemaParser.decodeUnknownEffect(schema as Schema.Codec<unknown, unknown>)(data),
+        (issue) => ({ message: format(issue), cause: issue })
+      )
+    ),
+  failureOf: (cause) => Option.getOrUndefined(Cause.findErrorOption(cause)),
+  isInterruptedOnly: Cause.hasInterruptsOnly,
+  interrupt: (fiber) => (fiber as Fiber.Fiber<unknown, unknown>).interruptUnsafe(),
+  forkInContext: (effect) =>
+    Effect.map(Effect.context<never>(), (context) => () => Effect.runForkWith(context)(effect)),
+  runFork: /*#__PURE__*/ Effect.runForkWith(facadeServices),
+  runPromise: /*#__PURE__*/ Effect.runPromiseWith(facadeServices)
+}
+
+export const tracing: TracingDialect = {
+  histogram: (attributes) => {
+    const metric = Metric.histogram(DURATION_METRIC, {
+      description: DURATION_DESCRIPTION,
+      boundaries: DURATION_BOUNDARIES,
+      attributes
+    })
+    return {
+      record: (seconds, fiber) =>
+        metric.updateUnsafe(seconds, (fiber as Fiber.Fiber<unknown, unknown>).context)
+    }
+  },
+  spanName: (method) => method,
+  nanos: (fiber) => {
+    const clock = (fiber as Fiber.Fiber<unknown, unknown>).getRef(Clock)
+    return () => clock.currentTimeNanosUnsafe()
+  },
+  tracerEnabled: (fiber) =>
+    (fiber as Fiber.Fiber<unknown, unknown>).getRef(References.TracerEnabled),
+  timingEnabled: (fiber) =>
+    (fiber as Fiber.Fiber<unknown, unknown>).getRef(References.TracerTimingEnabled),
+  withParentSpan: (effect, span) =>
+    Effect.withParentSpan(effect, span, { captureStackTrace: false })
+}

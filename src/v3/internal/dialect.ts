@@ -1,0 +1,155 @@
+/**
+ * Effect 3's dialect: what the shared code (`src/common/`) needs of Effect 3 that Effect 4 spells
+ * otherwise. Member for member in the order of `common/dialect.ts`, as `src/internal/dialect.ts`
+ * gives Effect 4's: a `diff` of the two files is the list of differences.
+ */
+import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import type * as Fiber from "effect/Fiber"
+import * as FiberId from "effect/FiberId"
+import * as FiberRef from "effect/FiberRef"
+import * as Metric from "effect/Metric"
+import * as MetricBoundaries from "effect/MetricBoundaries"
+import * as MetricKey from "effect/MetricKey"
+import * as MetricLabel from "effect/MetricLabel"
+import * as Option from "effect/Option"
+import * as Runtime from "effect/Runtime"
+import * as RuntimeFlags from "effect/RuntimeFlags"
+import * as Schedule from "effect/Schedule"
+import type * as Schema from "effect/Schema"
+import type { ClientDialect, TracingDialect } from "../../common/dialect.js"
+import type { SvcError } from "../../common/SvcError.js"
+import { getHeader } from "../../core/headers.js"
+import {
+  BASE_DELAY_MILLIS,
+  isTransient,
+  MAX_DELAY_MILLIS,
+  parseRetryAfter
+} from "../../core/retry.js"
+import { DURATION_BOUNDARIES, DURATION_DESCRIPTION, DURATION_METRIC } from "../../core/tracing.js"
+
+/**
+ * effect/ParseResult is loaded only by a request that passes a schema: an app that never does
+ * neither loads nor bundles it (nor effect/Schema, which the app's own schema brings).
+ */
+const loadDecoder = () => import("effect/ParseResult")
+
+/** A schedule whose waits a `Retry-After` header on an `HttpError` sets, capped. */
+const honourRetryAfter = (
+  schedule: Schedule.Schedule<unknown, SvcError>
+): Schedule.Schedule<SvcError, SvcError> =>
+  schedule.pipe(
+    Schedule.zipRight(Schedule.identity<SvcError>()),
+    Schedule.modifyDelayEffect((error, delay) => {
+      if (error._tag !== "HttpError") return Effect.succeed(delay)
+      const header = getHeader(error.headers, "retry-after")
+      if (header === undefined) return Effect.succeed(delay)
+      return Effect.map(Clock.currentTimeMillis, (now) => {
+        const wait = parseRetryAfter(header, now)
+        return wait === undefined ? delay : Duration.millis(Math.min(wait, MAX_DELAY_MILLIS))
+      })
+    })
+  )
+
+/**
+ * The runtime the facade runs every program on: Effect's default one, without telemetry. The
+ * fiber metrics (on in Effect 3's default runtime) would update five metrics, a histogram among
+ * them, for every request's fiber. Both are switched off once, with the Runtime module's own
+ * setters (a `ManagedRuntime` over the same switches as layers adds ~4 kB gzip to a browser
+ * bundle: measured).
+ */
+export const facadeRuntime = /*#__PURE__*/ Runtime.setFiberRef(
+  /*#__PURE__*/ Runtime.disableRuntimeFlag(Runtime.defaultRuntime, RuntimeFlags.RuntimeMetrics),
+  FiberRef.currentTracerEnabled,
+  false
+)
+
+const durationKey = /*#__PURE__*/ MetricKey.histogram(
+  DURATION_METRIC,
+  /*#__PURE__*/ MetricBoundaries.fromIterable(DURATION_BOUNDARIES),
+  DURATION_DESCRIPTION
+)
+
+export const client: ClientDialect = {
+  durationMillis: (value) => {
+    const decoded = Duration.decodeUnknown(value)
+    return Option.isSome(decoded) ? Duration.toMillis(decoded.value) : undefined
+  },
+  isSchedule: Schedule.isSchedule,
+  // by its symbol, without importing effect/Schema: a facade that never decodes does not bundle it
+  isSchema: (value) =>
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    Symbol.for("effect/Schema") in value,
+  backoff: (attempts) =>
+    Schedule.exponential(Duration.millis(BASE_DELAY_MILLIS), 2).pipe(
+      Schedule.jittered,
+      Schedule.modifyDelay((_, delay) => Duration.min(delay, Duration.millis(MAX_DELAY_MILLIS))),
+      Schedule.intersect(Schedule.recurs(attempts))
+    ),
+  retry: (effect, schedule) =>
+    Effect.retry(effect, {
+      schedule: honourRetryAfter(schedule as Schedule.Schedule<unknown, SvcError>),
+      while: isTransient
+    }),
+  now: (clock) => clock.unsafeCurrentTimeMillis(),
+  timeout: (effect, millis, onTimeout) =>
+    Effect.timeoutFail(effect, { duration: Duration.millis(millis), onTimeout }),
+  callback: (register) => Effect.async((resume) => register(resume)),
+  yieldNow: Effect.yieldNow(),
+  withFiber: (f) => Effect.withFiberRuntime((fiber) => f(fiber)),
+  decodeSchema: (schema, data) =>
+    Effect.flatMap(Effect.promise(loadDecoder), (ParseResult) =>
+      Effect.mapError(
+        ParseResult.decodeUnknown(schema as Schema.Schema<unknown, unknown, never>)(data),
+        (issue) => {
+          const error = ParseResult.parseError(issue)
+          return { message: ParseResult.TreeFormatter.formatErrorSync(error), cause: error }
+        }
+      )
+    ),
+  failureOf: (cause) => Option.getOrUndefined(Cause.failureOption(cause)),
+  isInterruptedOnly: Cause.isInterruptedOnly,
+  interrupt: (fiber) =>
+    (fiber as Fiber.RuntimeFiber<unknown, unknown>).unsafeInterruptAsFork(FiberId.none),
+  forkInContext: (effect) =>
+    Effect.map(Effect.runtime<never>(), (runtime) => () => Runtime.runFork(runtime)(effect)),
+  runFork: /*#__PURE__*/ Runtime.runFork(facadeRuntime),
+  runPromise: /*#__PURE__*/ Runtime.runPromise(facadeRuntime)
+}
+
+export const tracing: TracingDialect = {
+  histogram: (attributes) => {
+    const metric = Metric.fromMetricKey(
+      MetricKey.taggedWithLabels(
+        durationKey,
+        Object.keys(attributes).map((name) => MetricLabel.make(name, attributes[name]!))
+      )
+    )
+    return {
+      record: (seconds, fiber) =>
+        metric.unsafeUpdate(
+          seconds,
+          (fiber as Fiber.RuntimeFiber<unknown, unknown>).getFiberRef(FiberRef.currentMetricLabels)
+        )
+    }
+  },
+  spanName: (method) => `http.client ${method}`,
+  nanos: (fiber) => {
+    const clock = Context.get(
+      (fiber as Fiber.RuntimeFiber<unknown, unknown>).currentDefaultServices,
+      Clock.Clock
+    )
+    return () => clock.unsafeCurrentTimeNanos()
+  },
+  tracerEnabled: (fiber) =>
+    (fiber as Fiber.RuntimeFiber<unknown, unknown>).getFiberRef(FiberRef.currentTracerEnabled),
+  timingEnabled: (fiber) =>
+    (fiber as Fiber.RuntimeFiber<unknown, unknown>).getFiberRef(
+      FiberRef.currentTracerTimingEnabled
+    ),
+  withParentSpan: (effect, span) => Effect.withParentSpan(effect, span)
+}
