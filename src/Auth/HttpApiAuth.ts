@@ -45,9 +45,10 @@ import { ErrorText } from "../core/authTexts.js"
 import { DEFAULT_SESSION_HEADER } from "../core/http.js"
 import type { AuthContext, CurrentUser } from "./CurrentUser.js"
 import type { GuardOptions, PermissionOptions } from "./Guards.js"
-import { authContext, guardSettings, userContext } from "./internal/guards.js"
-import { type Resolution, resolve } from "./internal/resolution.js"
+import { guards, type Resolution } from "./internal/guards.js"
 import { SessionValidator } from "./SessionValidator.js"
+
+const { authContext, guardSettings, resolve, userContext } = guards
 
 /*
  * Each error's text is one of its pinned texts (SPEC 6.3): that is how an answer finds its status,

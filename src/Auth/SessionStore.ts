@@ -16,9 +16,9 @@ import type { PlatformError } from "effect/PlatformError"
 import type * as KeyValueStore from "effect/persistence/KeyValueStore"
 import type * as Redacted from "effect/Redacted"
 import type { SessionStoreServiceOf } from "../common/authServices.js"
+import * as store from "../common/sessionStore.js"
 import type { RedisStoreOptionsOf, SessionLifetimesOf } from "../core/authOptions.js"
-import * as redisStore from "./internal/redisStore.js"
-import * as store from "./internal/sessionStore.js"
+import { auth } from "../internal/auth.js"
 import type { SessionData } from "./SessionData.js"
 import type { SessionStoreError } from "./SessionStoreError.js"
 import { SessionValidator } from "./SessionValidator.js"
@@ -56,6 +56,17 @@ export interface SessionStoreOptions extends SessionLifetimes {}
 export interface RedisStoreOptions
   extends RedisStoreOptionsOf<Duration.Input, string | Redacted.Redacted<string>> {}
 
+/** One of `effect/persistence`'s `KeyValueStore` layers, loaded when the layer is built. */
+const keyValueLayer = <E, R>(
+  pick: (module: typeof KeyValueStore) => Layer.Layer<KeyValueStore.KeyValueStore, E, R>
+): Layer.Layer<KeyValueStore.KeyValueStore, E, R> =>
+  Layer.unwrap(
+    Effect.map(
+      Effect.promise(() => import("effect/persistence/KeyValueStore")),
+      pick
+    )
+  )
+
 /**
  * Where issued sessions live. Entries are keyed by the SHA-256 of the id, so the store's contents
  * (files on disk, say) do not hold usable ids.
@@ -83,7 +94,14 @@ export class SessionStore extends Context.Service<SessionStore, SessionStoreServ
   static readonly layerKeyValueStore = (
     options?: SessionStoreOptions
   ): Layer.Layer<SessionStore, never, KeyValueStore.KeyValueStore> =>
-    Layer.effect(SessionStore, store.make(store.lifetimesFrom(options)))
+    Layer.effect(
+      SessionStore,
+      store.keyValueStoreOf(auth, options) as Effect.Effect<
+        SessionStoreService,
+        never,
+        KeyValueStore.KeyValueStore
+      >
+    )
 
   /**
    * Sessions in memory: lost when the process ends.
@@ -93,7 +111,7 @@ export class SessionStore extends Context.Service<SessionStore, SessionStoreServ
    */
   static readonly layerMemory = (options?: SessionStoreOptions): Layer.Layer<SessionStore> =>
     SessionStore.layerKeyValueStore(options).pipe(
-      Layer.provide(store.keyValueLayer((kv) => kv.layerMemory))
+      Layer.provide(keyValueLayer((kv) => kv.layerMemory))
     )
 
   /**
@@ -108,7 +126,7 @@ export class SessionStore extends Context.Service<SessionStore, SessionStoreServ
     options?: SessionStoreOptions
   ): Layer.Layer<SessionStore, PlatformError, FileSystem.FileSystem | Path.Path> =>
     SessionStore.layerKeyValueStore(options).pipe(
-      Layer.provide(store.keyValueLayer((kv) => kv.layerFileSystem(directory)))
+      Layer.provide(keyValueLayer((kv) => kv.layerFileSystem(directory)))
     )
 
   /**
@@ -124,7 +142,7 @@ export class SessionStore extends Context.Service<SessionStore, SessionStoreServ
   static readonly layerRedis = (
     options: RedisStoreOptions
   ): Layer.Layer<SessionStore, SessionStoreError> =>
-    Layer.effect(SessionStore, redisStore.make(redisStore.redisSettings(options)))
+    Layer.effect(SessionStore, store.connectedRedisStore(auth, options))
 
   /**
    * A `SessionValidator` that answers from the store: live ids are valid (and touched), others

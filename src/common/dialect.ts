@@ -12,12 +12,15 @@
  */
 import type * as Cause from "effect/Cause"
 import type * as Clock from "effect/Clock"
+import type * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type * as Exit from "effect/Exit"
 import type * as Scope from "effect/Scope"
 import type * as Tracer from "effect/Tracer"
 import type { LineValues } from "../core/options.js"
+import type { Decoded } from "./authRequest.js"
 import type { SvcError } from "./SvcError.js"
+import type { KeyValues } from "./sessionStore.js"
 
 /** A fiber, as the shared code handles one: observed, and interrupted with the dialect's `interrupt`. */
 export interface RunningFiber<A, E> {
@@ -146,4 +149,47 @@ export interface HttpClientDialect {
     effect: Effect.Effect<A, E>,
     secretHeaders: ReadonlyArray<string>
   ) => Effect.Effect<A, E>
+}
+
+/**
+ * The server half's share of a line (`internal/auth.ts`): what the guards, validators and stores
+ * need of its Effect and its HTTP server modules. `client` is the line's client dialect (its
+ * `Duration` inputs, timeouts and causes).
+ */
+export interface AuthDialect<Session> {
+  readonly client: ClientDialect
+  /** The line's `SessionData` decoding. */
+  readonly decodeSession: (value: unknown) => Decoded<Session>
+  /** The line's clock, as a function that reads it at once. */
+  readonly clock: Effect.Effect<() => number>
+  /**
+   * Effect's `Cache` of the line over `lookup`: a failed lookup is dropped from it at once, so the
+   * next `get` asks again.
+   */
+  readonly cache: <A, E>(
+    lookup: (key: string) => Effect.Effect<A, E>,
+    capacity: number,
+    timeToLive: (exit: Exit.Exit<A, E>) => number
+  ) => Effect.Effect<(key: string) => Effect.Effect<A, E>>
+  /** The fiber's services, for `f`. */
+  readonly contextWithEffect: <A, E, R>(
+    f: (context: Context.Context<never>) => Effect.Effect<A, E, R>
+  ) => Effect.Effect<A, E, R>
+  /** `self` with these services provided. */
+  readonly provideContext: <A, E, R>(
+    self: Effect.Effect<A, E, R>,
+    context: Context.Context<never>
+  ) => Effect.Effect<A, E, R>
+  /** A service key of the line (`Context.Service`, `Context.GenericTag`), by its key string. */
+  readonly serviceKey: (key: string) => unknown
+  /** A lock: `effect`, one at a time. */
+  readonly makeLock: Effect.Effect<
+    <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  >
+  /** The application's `KeyValueStore` (the line's service), as the stores use it. */
+  readonly keyValueStore: Effect.Effect<KeyValues, never, unknown>
+  /** The line's `HttpServerRequest` key. */
+  readonly serverRequest: unknown
+  /** `{"error": text}` as `application/json`, with `status`. */
+  readonly errorResponse: (status: number, text: string) => unknown
 }

@@ -1,40 +1,34 @@
 /**
- * The four guards of both lines over what a line gives them: its resolution (`resolution.ts`), its
- * error response, and how it provides the user or the `AuthContext` to the handler.
+ * The four guards of both lines, over a line's dialect and service keys: its resolution
+ * (`resolution.ts`), its error response, and how it provides the user or the `AuthContext` to the
+ * handler. Each line's `Auth/internal/guards.ts` makes them once, with its types.
  */
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import type { GuardSettings } from "../core/authOptions.js"
 import {
+  guardSettings as checkGuardOptions,
+  type GuardOptionsOf,
+  type GuardSettings,
+  type PermissionOptionsOf
+} from "../core/authOptions.js"
+import {
+  type AuthenticatedUserOf,
   authenticatedOnly,
   authenticationRequired,
   type Check,
+  guest,
+  permissionCheck,
   type Rejection,
   type Resolution,
-  type SessionFields
+  type SessionFields,
+  userTypeCheck
 } from "../core/authRules.js"
+import type { AuthDialect } from "./dialect.js"
+import { type ResolutionKeys, resolver } from "./resolution.js"
 
-/**
- * What the guards need of a line. `UserServices` and `ContextServices` are what a guard gives its
- * handler (`CurrentUser` and `AuthContext`, or `AuthContext` alone).
- */
-export interface GuardLine<User, Response, Requirements, UserServices, ContextServices> {
-  readonly resolve: <A, E, R>(
-    settings: GuardSettings,
-    next: (resolution: Resolution<User>, known: boolean) => Effect.Effect<A, E, R>
-  ) => Effect.Effect<A, E, R | Requirements>
-  /** `{"error": text}` as `application/json`, with `status`. */
-  readonly errorResponse: (status: number, text: string) => Response
-  /** `self` with the user (`CurrentUser`, `AuthContext`) and the resolution provided. */
-  readonly withUser: <A, E, R>(
-    self: Effect.Effect<A, E, R>,
-    resolution: Resolution<User>,
-    user: User
-  ) => Effect.Effect<A, E, Exclude<R, UserServices>>
-  /** `self` with the user or the guest as `AuthContext`, and the resolution, provided. */
-  readonly withAuthContext: <A, E, R>(
-    self: Effect.Effect<A, E, R>,
-    resolution: Resolution<User>
-  ) => Effect.Effect<A, E, Exclude<R, ContextServices>>
+/** The service keys of a line's guards: what they read, and what they provide. */
+export interface GuardKeys extends Omit<ResolutionKeys, "established"> {
+  readonly authContext: unknown
 }
 
 /**
@@ -44,21 +38,63 @@ export interface GuardLine<User, Response, Requirements, UserServices, ContextSe
 export const spanUserId = (userId: string): Effect.Effect<void> =>
   Effect.annotateCurrentSpan("user.id", userId)
 
+/**
+ * The guards of a line. `Requirements` are what a guard needs (the line's `SessionValidator` and
+ * `HttpServerRequest`), `UserServices` and `ContextServices` what it gives its handler
+ * (`CurrentUser` and `AuthContext`, or `AuthContext` alone), `Response` the line's response.
+ */
 export const guardsOf = <
-  User extends { readonly session: SessionFields },
+  Session extends SessionFields,
   Response,
   Requirements,
   UserServices,
   ContextServices
 >(
-  line: GuardLine<User, Response, Requirements, UserServices, ContextServices>
+  line: AuthDialect<Session>,
+  keys: GuardKeys
 ) => {
+  type User = AuthenticatedUserOf<Session>
+  /** Set by the first guard of a request for the guards it wraps. */
+  const established = line.serviceKey("svc-sdk/Auth/EstablishedResolution")
+  const resolveIn = resolver(line, { ...keys, established })
+
+  /**
+   * The established resolution if an earlier guard set one (`known`), else a fresh one: read the
+   * id, and ask the validator only for a well-formed one.
+   */
+  const resolve = <A, E, R>(
+    settings: GuardSettings,
+    next: (resolution: Resolution<User>, known: boolean) => Effect.Effect<A, E, R>
+  ): Effect.Effect<A, E, R | Requirements> => resolveIn(settings, next)
+
+  /** Every default in one place; bad options throw here, when the guard is made. */
+  const guardSettings = (guard: string, options: GuardOptionsOf<unknown> | undefined) =>
+    checkGuardOptions(line.client.durationMillis, guard, options)
+
+  /**
+   * What a guard provides to what it wraps: the user (or the guest) and the resolution, for later
+   * guards. One small context, merged once into the handler's.
+   */
+  const userContext = (resolution: Resolution<User>, user: User): Context.Context<UserServices> =>
+    Context.make(established as never, resolution).pipe(
+      Context.add(keys.authContext as never, user),
+      Context.add(keys.currentUser as never, user)
+    ) as Context.Context<UserServices>
+
+  const authContext = (resolution: Resolution<User>): Context.Context<ContextServices> =>
+    Context.make(established as never, resolution).pipe(
+      Context.add(
+        keys.authContext as never,
+        resolution._tag === "Authenticated" ? resolution.user : guest
+      )
+    ) as Context.Context<ContextServices>
+
   /** The user's id on the current span (the app opted in), then the handler. */
   const annotated = <A, E, R>(user: User, handler: Effect.Effect<A, E, R>) =>
     Effect.flatMap(spanUserId(user.session.user_id), () => handler)
 
   const refusal = (refused: Rejection) =>
-    Effect.succeed(line.errorResponse(refused.status, refused.text))
+    Effect.succeed(line.errorResponse(refused.status, refused.text) as Response)
 
   /**
    * Runs `check` on the established resolution (or a fresh one) and either answers with its
@@ -70,13 +106,16 @@ export const guardsOf = <
     <A, E, R>(
       self: Effect.Effect<A, E, R>
     ): Effect.Effect<A | Response, E, Exclude<R, UserServices> | Requirements> =>
-      line.resolve(
+      resolve(
         settings,
         (resolution, known): Effect.Effect<A | Response, E, Exclude<R, UserServices>> => {
           const refused = check(resolution, known)
           if (refused !== undefined) return refusal(refused)
           if (resolution._tag !== "Authenticated") return refusal(authenticationRequired)
-          const handler = line.withUser(self, resolution, resolution.user)
+          const handler = line.provideContext(
+            self,
+            userContext(resolution, resolution.user)
+          ) as Effect.Effect<A, E, Exclude<R, UserServices>>
           return settings.spanUserId ? annotated(resolution.user, handler) : handler
         }
       )
@@ -87,17 +126,37 @@ export const guardsOf = <
     <A, E, R>(
       self: Effect.Effect<A, E, R>
     ): Effect.Effect<A, E, Exclude<R, ContextServices> | Requirements> =>
-      line.resolve(settings, (resolution) => {
-        const handler = line.withAuthContext(self, resolution)
+      resolve(settings, (resolution) => {
+        const handler = line.provideContext(
+          self,
+          authContext(resolution) as Context.Context<never>
+        ) as Effect.Effect<A, E, Exclude<R, ContextServices>>
         return settings.spanUserId && resolution._tag === "Authenticated"
           ? annotated(resolution.user, handler)
           : handler
       })
 
   return {
-    requireAuth: (settings: GuardSettings) => authenticated(settings, authenticatedOnly),
-    optionalAuth: optional,
-    /** A guard that refuses what `check` refuses, after authenticating. */
-    checked: authenticated
+    resolve,
+    guardSettings,
+    userContext,
+    authContext,
+    requireAuth: (options?: GuardOptionsOf<unknown>) =>
+      authenticated(guardSettings("requireAuth", options), authenticatedOnly),
+    optionalAuth: (options?: GuardOptionsOf<unknown>) =>
+      optional(guardSettings("optionalAuth", options)),
+    requireUserType: (
+      typeOrTypes: string | ReadonlyArray<string>,
+      options?: GuardOptionsOf<unknown>
+    ) =>
+      authenticated(
+        guardSettings("requireUserType", options),
+        userTypeCheck("requireUserType", typeOrTypes)
+      ),
+    requirePermission: (permission: string, options?: PermissionOptionsOf<unknown, Session>) =>
+      authenticated(
+        guardSettings("requirePermission", options),
+        permissionCheck("requirePermission", permission, options)
+      )
   }
 }

@@ -13,8 +13,9 @@ import {
   readFailure,
   type ServiceAnswer
 } from "../core/authService.js"
-import type { AuthLine, ClientGet } from "./authLine.js"
+import type { ClientGet } from "./authRequest.js"
 import type { SessionValidatorServiceOf } from "./authServices.js"
+import type { AuthDialect } from "./dialect.js"
 import { SessionValidatorUnavailable } from "./SessionValidatorUnavailable.js"
 
 /** The client's config for the auth service: `makeClient` is the line's `SvcClient.make`. */
@@ -32,7 +33,7 @@ export const clientConfig = (settings: HttpValidatorSettings) =>
 
 /** The validator over `client`, the line's svc-sdk client made with {@link clientConfig}. */
 export const http = <Session, R>(
-  line: Pick<AuthLine<Session>, "decodeSession">,
+  line: Pick<AuthDialect<Session>, "decodeSession">,
   settings: HttpValidatorSettings,
   client: Effect.Effect<ClientGet, never, R>
 ): Effect.Effect<SessionValidatorServiceOf<Session>, never, R> =>
@@ -53,7 +54,7 @@ export const http = <Session, R>(
   }))
 
 const sessionOf = <Session>(
-  line: Pick<AuthLine<Session>, "decodeSession">,
+  line: Pick<AuthDialect<Session>, "decodeSession">,
   answer: ServiceAnswer
 ): Effect.Effect<Option.Option<Session>, SessionValidatorUnavailable> => {
   switch (answer._tag) {

@@ -1,26 +1,44 @@
 /**
  * How a guard of either line comes to its resolution: the one an earlier guard established on the
  * request, else a fresh one — read the id, ask the validator only for a well-formed one. The line
- * gives its services and the few functions its Effect spells its own way (`authLine.ts`).
+ * gives its service keys and its dialect (`dialect.ts`).
  */
 import type * as Cause from "effect/Cause"
-import type * as Context from "effect/Context"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type { GuardSettings } from "../core/authOptions.js"
 import * as rules from "../core/authRules.js"
-import type { AuthLine, LineServices } from "./authLine.js"
+import type { RequestOf } from "./authRequest.js"
 import type { SessionValidatorServiceOf } from "./authServices.js"
+import type { AuthDialect } from "./dialect.js"
 import { SessionValidatorUnavailable } from "./SessionValidatorUnavailable.js"
 
 type User<Session> = rules.AuthenticatedUserOf<Session>
 
+/**
+ * The service keys a line's guards read from a request's context: its `SessionValidator`, its
+ * `CurrentUser` and the resolution its first guard establishes.
+ */
+export interface ResolutionKeys {
+  readonly validator: unknown
+  readonly currentUser: unknown
+  readonly established: unknown
+}
+
+/** A service of the context, by a line's key (each line's `Context.get` takes its own keys). */
+const get = <A>(context: Context.Context<never>, key: unknown): A =>
+  Context.get(context, key as never) as A
+
+const getOption = <A>(context: Context.Context<never>, key: unknown): Option.Option<A> =>
+  Context.getOption(context, key as never) as Option.Option<A>
+
 /** The resolve of a line: `resolve(settings, next)` calls `next` with the request's resolution. */
 export const resolver = <Session extends object>(
-  line: AuthLine<Session>,
-  services: LineServices<Session, User<Session>>
+  line: AuthDialect<Session>,
+  keys: ResolutionKeys
 ) => {
   type Resolution = rules.Resolution<User<Session>>
   type Answer = Exit.Exit<Option.Option<Session>, SessionValidatorUnavailable>
@@ -49,12 +67,12 @@ export const resolver = <Session extends object>(
    * `CurrentUser` — when these guards made its user.
    */
   const established = (context: Context.Context<never>): Resolution | undefined => {
-    const resolution = services.established(context)
+    const resolution = getOption<Resolution>(context, keys.established)
     if (Option.isSome(resolution)) {
       const found = resolution.value
       return found._tag !== "Authenticated" || validated.has(found.user) ? found : undefined
     }
-    const user = services.currentUser(context)
+    const user = getOption<User<Session>>(context, keys.currentUser)
     return Option.isSome(user) && validated.has(user.value)
       ? { _tag: "Authenticated", user: user.value }
       : undefined
@@ -75,7 +93,7 @@ export const resolver = <Session extends object>(
     const limited =
       timeoutMillis === undefined
         ? validation
-        : line.timeoutFail(
+        : line.client.timeout(
             validation,
             timeoutMillis,
             () => new SessionValidatorUnavailable({ reason: "Timeout" })
@@ -89,8 +107,7 @@ export const resolver = <Session extends object>(
    * a stack trace goes into the log.
    */
   const logUnavailable = (cause: Cause.Cause<SessionValidatorUnavailable>) => {
-    const failure = line.failureOf(cause)
-    const reason = Option.isSome(failure) ? failure.value.reason : "Defect"
+    const reason = line.client.failureOf(cause)?.reason ?? "Defect"
     return Effect.logWarning(`Session validator unavailable (${reason})`).pipe(
       Effect.annotateLogs("module", "svc-sdk/Auth")
     )
@@ -118,9 +135,9 @@ export const resolver = <Session extends object>(
     line.contextWithEffect((context) => {
       const known = established(context)
       if (known !== undefined) return next(known, true)
-      const reading = rules.readRequest(services.request(context), settings)
+      const reading = rules.readRequest(get<RequestOf>(context, line.serverRequest), settings)
       if (reading._tag !== "Found") return next(reading, false)
-      const validator = services.validator(context)
+      const validator = get<SessionValidatorServiceOf<Session>>(context, keys.validator)
       const onAnswer = (resolution: Resolution) => next(resolution, false)
       // redacted from here on: the id never reaches a log, an error or a span
       const id = Redacted.make(reading.id)

@@ -16,7 +16,9 @@ import {
   checkUserId,
   deadlineOf,
   type Entry,
+  type LifetimeOptions,
   type Lifetimes,
+  lifetimesFrom,
   lifetimesOf,
   parseEntry,
   parseIndex,
@@ -26,8 +28,8 @@ import {
   redisClient,
   sha256
 } from "../core/sessionStore.js"
-import type { AuthLine } from "./authLine.js"
 import type { SessionStoreServiceOf } from "./authServices.js"
+import type { AuthDialect } from "./dialect.js"
 import { SessionStoreError } from "./SessionStoreError.js"
 import { SessionValidatorUnavailable } from "./SessionValidatorUnavailable.js"
 
@@ -40,17 +42,17 @@ export interface StoreLine<Session> {
   /** The line's `SessionData` decoding; `undefined` when a stored session does not decode. */
   readonly decodeSession: (value: unknown) => Session | undefined
   /** `self` failing with `onTimeout()` when it takes longer than `millis`. */
-  readonly timeoutFail: AuthLine<Session>["timeoutFail"]
+  readonly timeout: AuthDialect<Session>["client"]["timeout"]
 }
 
-/** What the stores need of a line, from its {@link AuthLine}. */
-export const storeLineOf = <Session>(line: AuthLine<Session>): StoreLine<Session> => ({
-  durationMillis: line.durationMillis,
+/** What the stores need of a line, from its dialect. */
+const storeLineOf = <Session>(line: AuthDialect<Session>): StoreLine<Session> => ({
+  durationMillis: line.client.durationMillis,
   decodeSession: (value) => {
     const decoded = line.decodeSession(value)
     return decoded._tag === "Session" ? decoded.session : undefined
   },
-  timeoutFail: line.timeoutFail
+  timeout: line.client.timeout
 })
 
 const digestOf = (value: string) => Effect.promise(() => sha256(value))
@@ -213,7 +215,7 @@ const connect = <Session>(
       (connection) => Effect.promise(() => connection.quit().catch(() => connection.disconnect()))
     )
     yield* line
-      .timeoutFail(
+      .timeout(
         Effect.tryPromise({
           try: () => redis.connect(),
           catch: (cause) => new SessionStoreError({ operation: "connect", cause })
@@ -229,12 +231,33 @@ const connect = <Session>(
     return redis
   })
 
-/** The Redis store over one connection, for the layer's lifetime. */
+/**
+ * The Redis store over one connection, for the layer's lifetime. Bad options throw here, where the
+ * layer is made.
+ */
 export const connectedRedisStore = <Session>(
-  line: StoreLine<Session>,
-  settings: RedisSettings
-): Effect.Effect<Store<Session>, SessionStoreError, Scope.Scope> =>
-  Effect.map(connect(line, settings), (redis) => redisStore(line, redis, settings))
+  dialect: AuthDialect<Session>,
+  options: Parameters<typeof redisSettings>[1]
+): Effect.Effect<Store<Session>, SessionStoreError, Scope.Scope> => {
+  const line = storeLineOf(dialect)
+  const settings = redisSettings(line.durationMillis, options)
+  return Effect.map(connect(line, settings), (redis) => redisStore(line, redis, settings))
+}
+
+/**
+ * The store over the application's `KeyValueStore` (the line's service), its index kept under a
+ * lock of its own. Bad options throw here, where the layer is made.
+ */
+export const keyValueStoreOf = <Session>(
+  dialect: AuthDialect<Session>,
+  options: LifetimeOptions
+): Effect.Effect<Store<Session>, never, unknown> => {
+  const line = storeLineOf(dialect)
+  const defaults = lifetimesFrom(line.durationMillis, options)
+  return Effect.flatMap(dialect.keyValueStore, (kv) =>
+    Effect.map(dialect.makeLock, (lock) => keyValueStore(line, kv, lock, defaults))
+  )
+}
 
 /**
  * The store over a connected Redis client (`core/sessionStore.ts` has its scripts): every time is

@@ -1,6 +1,6 @@
 /**
  * The session validators of both lines — `fromPromise`, `memory`, `cached` — over what a line gives
- * them (`authLine.ts`): its `SessionData` decoding, its clock and its `Cache`.
+ * them (`dialect.ts`): its `SessionData` decoding, its clock and its `Cache`.
  */
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -14,11 +14,11 @@ import {
   memoryEntryError,
   type SessionLookup
 } from "../core/authService.js"
-import type { AuthLine } from "./authLine.js"
 import type { SessionValidatorServiceOf } from "./authServices.js"
+import type { AuthDialect } from "./dialect.js"
 import { SessionValidatorUnavailable } from "./SessionValidatorUnavailable.js"
 
-type Line<Session> = Pick<AuthLine<Session>, "decodeSession" | "clock" | "cache">
+type Line<Session> = Pick<AuthDialect<Session>, "decodeSession" | "clock" | "cache">
 
 /** `null`/`undefined` → invalid; anything else must decode as `SessionData`. */
 export const decodeAnswer = <Session>(

@@ -16,7 +16,7 @@ export interface Lifetimes {
   readonly idleMillis: number
 }
 
-type LifetimeOptions = { readonly ttl?: unknown; readonly idleTimeout?: unknown } | undefined
+export type LifetimeOptions = { readonly ttl?: unknown; readonly idleTimeout?: unknown } | undefined
 
 /** The default lifetimes of a store's sessions; checked when the store is made. */
 export const lifetimesFrom = (

@@ -1,97 +1,25 @@
-import * as Context from "effect/Context"
-import * as Effect from "effect/Effect"
+/**
+ * This line's guards (`common/guards.ts`), made once over its dialect and service keys, so that
+ * every guard, router middleware and `HttpApi` middleware shares one resolution per request.
+ */
+import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import type * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { guardsOf } from "../../common/guards.js"
-import {
-  guardSettings as checkGuardOptions,
-  type GuardOptionsOf,
-  type GuardSettings
-} from "../../core/authOptions.js"
-import { guest, permissionCheck, userTypeCheck } from "../../core/authRules.js"
-import { client as line } from "../../internal/dialect.js"
+import type * as rules from "../../core/authRules.js"
+import { auth } from "../../internal/auth.js"
 import { AuthContext, type AuthenticatedUser, CurrentUser } from "../CurrentUser.js"
-import type { GuardOptions, PermissionOptions } from "../Guards.js"
-import {
-  EstablishedResolution,
-  type Resolution,
-  type ResolveRequirements,
-  resolve
-} from "./resolution.js"
-import { errorResponse } from "./responses.js"
+import type { SessionData } from "../SessionData.js"
+import { SessionValidator } from "../SessionValidator.js"
 
-/** Every default in one place; bad options throw here, when the guard is made. */
-export const guardSettings = (
-  guard: string,
-  options: GuardOptionsOf<unknown> | undefined
-): GuardSettings => checkGuardOptions(line.durationMillis, guard, options)
+/** The outcome of looking at a request's session: what every later guard on it reuses. */
+export type Resolution = rules.Resolution<AuthenticatedUser>
 
-/**
- * What a guard provides to what it wraps: the user (or the guest) and the resolution, for later
- * guards. One small context, merged once into the handler's.
- */
-export const userContext = (
-  resolution: Resolution,
-  user: AuthenticatedUser
-): Context.Context<EstablishedResolution | AuthContext | CurrentUser> =>
-  Context.make(EstablishedResolution, resolution).pipe(
-    Context.add(AuthContext, user),
-    Context.add(CurrentUser, user)
-  )
+export type GuardRequirements = SessionValidator | HttpServerRequest.HttpServerRequest
 
-export const authContext = (
-  resolution: Resolution
-): Context.Context<EstablishedResolution | AuthContext> =>
-  Context.make(EstablishedResolution, resolution).pipe(
-    Context.add(AuthContext, resolution._tag === "Authenticated" ? resolution.user : guest)
-  )
-
-export type GuardRequirements = ResolveRequirements
-
-/** The guards of `common/guards.ts`, over this line's resolution, response and context. */
-const guards = guardsOf<
-  AuthenticatedUser,
+export const guards = /*#__PURE__*/ guardsOf<
+  SessionData,
   HttpServerResponse.HttpServerResponse,
-  ResolveRequirements,
+  GuardRequirements,
   CurrentUser | AuthContext,
   AuthContext
->({
-  resolve,
-  errorResponse,
-  withUser: <A, E, R>(
-    self: Effect.Effect<A, E, R>,
-    resolution: Resolution,
-    user: AuthenticatedUser
-  ) =>
-    Effect.provideContext(self, userContext(resolution, user)) as Effect.Effect<
-      A,
-      E,
-      Exclude<R, CurrentUser | AuthContext>
-    >,
-  withAuthContext: <A, E, R>(self: Effect.Effect<A, E, R>, resolution: Resolution) =>
-    Effect.provideContext(self, authContext(resolution)) as Effect.Effect<
-      A,
-      E,
-      Exclude<R, AuthContext>
-    >
-})
-
-export const requireAuth = (options?: GuardOptions) =>
-  guards.requireAuth(guardSettings("requireAuth", options))
-
-export const optionalAuth = (options?: GuardOptions) =>
-  guards.optionalAuth(guardSettings("optionalAuth", options))
-
-export const requireUserType = (
-  typeOrTypes: string | ReadonlyArray<string>,
-  options?: GuardOptions
-) =>
-  guards.checked(
-    guardSettings("requireUserType", options),
-    userTypeCheck("requireUserType", typeOrTypes)
-  )
-
-export const requirePermission = (permission: string, options?: PermissionOptions) =>
-  guards.checked(
-    guardSettings("requirePermission", options),
-    permissionCheck("requirePermission", permission, options)
-  )
+>(auth, { validator: SessionValidator, currentUser: CurrentUser, authContext: AuthContext })

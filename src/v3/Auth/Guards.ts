@@ -15,7 +15,7 @@ import { nameOption } from "../../core/authOptions.js"
 import * as rules from "../../core/authRules.js"
 import { DEFAULT_SESSION_HEADER } from "../../core/http.js"
 import type { AuthContext, CurrentUser } from "./CurrentUser.js"
-import * as internal from "./internal/guards.js"
+import { guards } from "./internal/guards.js"
 import type { SessionData } from "./SessionData.js"
 import type { SessionValidator } from "./SessionValidator.js"
 
@@ -75,7 +75,7 @@ export type AuthGuard<Provides> = <A, E, R>(
  * @category guards
  */
 export const requireAuth: (options?: GuardOptions) => AuthGuard<CurrentUser | AuthContext> =
-  internal.requireAuth
+  guards.requireAuth
 
 /**
  * Never rejects: provides `AuthContext`, the user when the session is valid, `{ is_guest: true }`
@@ -85,8 +85,7 @@ export const requireAuth: (options?: GuardOptions) => AuthGuard<CurrentUser | Au
  * @since 0.1.0
  * @category guards
  */
-export const optionalAuth: (options?: GuardOptions) => AuthGuard<AuthContext> =
-  internal.optionalAuth
+export const optionalAuth: (options?: GuardOptions) => AuthGuard<AuthContext> = guards.optionalAuth
 
 /**
  * `requireAuth`, then the user's `user_type` must be `types` (one type) or one of `types` (a list),
@@ -109,7 +108,7 @@ export const optionalAuth: (options?: GuardOptions) => AuthGuard<AuthContext> =
 export const requireUserType: (
   types: string | ReadonlyArray<string>,
   options?: GuardOptions
-) => AuthGuard<CurrentUser | AuthContext> = internal.requireUserType
+) => AuthGuard<CurrentUser | AuthContext> = guards.requireUserType
 
 /**
  * `requireAuth`, then the session's `permissions` must include `permission` (administrators always
@@ -122,7 +121,7 @@ export const requireUserType: (
 export const requirePermission: (
   permission: string,
   options?: PermissionOptions
-) => AuthGuard<CurrentUser | AuthContext> = internal.requirePermission
+) => AuthGuard<CurrentUser | AuthContext> = guards.requirePermission
 
 /**
  * The default administrator test of `requirePermission`: `user_type === "admin"`.

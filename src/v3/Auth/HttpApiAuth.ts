@@ -30,20 +30,22 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { spanUserId } from "../../common/guards.js"
 import type { GuardSettings } from "../../core/authOptions.js"
-import { type Rejection, schemePlaces } from "../../core/authRules.js"
+import {
+  type Check,
+  permissionCheck,
+  type Rejection,
+  rejection,
+  schemePlaces,
+  userTypeCheck
+} from "../../core/authRules.js"
 import { ErrorText } from "../../core/authTexts.js"
 import { DEFAULT_SESSION_HEADER } from "../../core/http.js"
 import { type AuthenticatedUser, CurrentUser } from "./CurrentUser.js"
 import type { GuardOptions, PermissionOptions } from "./Guards.js"
-import {
-  type Check,
-  guardSettings,
-  permissionCheck,
-  rejection,
-  userTypeCheck
-} from "./internal/guards.js"
-import { resolve } from "./internal/resolution.js"
+import { guards } from "./internal/guards.js"
 import { SessionValidator } from "./SessionValidator.js"
+
+const { guardSettings, resolve } = guards
 
 /*
  * Each error's text is one of its pinned texts (SPEC 6.3): that is how an answer finds its status,

@@ -16,9 +16,9 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Redacted from "effect/Redacted"
 import type { SessionStoreServiceOf } from "../../common/authServices.js"
+import * as store from "../../common/sessionStore.js"
 import type { RedisStoreOptionsOf, SessionLifetimesOf } from "../../core/authOptions.js"
-import * as redisStore from "./internal/redisStore.js"
-import * as store from "./internal/sessionStore.js"
+import { auth } from "../internal/auth.js"
 import type { SessionData } from "./SessionData.js"
 import type { SessionStoreError } from "./SessionStoreError.js"
 import { SessionValidator } from "./SessionValidator.js"
@@ -85,7 +85,14 @@ export class SessionStore extends Context.Tag("svc-sdk/Auth/SessionStore")<
   static readonly layerKeyValueStore = (
     options?: SessionStoreOptions
   ): Layer.Layer<SessionStore, never, KeyValueStore.KeyValueStore> =>
-    Layer.effect(SessionStore, store.make(store.lifetimesFrom(options)))
+    Layer.effect(
+      SessionStore,
+      store.keyValueStoreOf(auth, options) as Effect.Effect<
+        SessionStoreService,
+        never,
+        KeyValueStore.KeyValueStore
+      >
+    )
 
   /**
    * Sessions in memory: lost when the process ends.
@@ -124,7 +131,7 @@ export class SessionStore extends Context.Tag("svc-sdk/Auth/SessionStore")<
   static readonly layerRedis = (
     options: RedisStoreOptions
   ): Layer.Layer<SessionStore, SessionStoreError> =>
-    Layer.scoped(SessionStore, redisStore.make(redisStore.redisSettings(options)))
+    Layer.scoped(SessionStore, store.connectedRedisStore(auth, options))
 
   /**
    * A `SessionValidator` that answers from the store: live ids are valid (and touched), others

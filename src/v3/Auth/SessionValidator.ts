@@ -9,12 +9,13 @@ import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { SessionValidatorServiceOf } from "../../common/authServices.js"
+import * as httpValidator from "../../common/httpValidator.js"
 import * as validators from "../../common/validators.js"
 import type { CacheOptionsOf, HttpValidatorOptionsOf } from "../../core/authOptions.js"
 import type * as core from "../../core/authService.js"
-import { type CacheSettings, cacheSettings } from "../../core/authService.js"
-import * as httpValidator from "./internal/httpValidator.js"
-import { line } from "./internal/line.js"
+import { type CacheSettings, cacheSettings, httpSettings } from "../../core/authService.js"
+import { SvcClient } from "../Client/SvcClient.js"
+import { auth } from "../internal/auth.js"
 import type { SessionData } from "./SessionData.js"
 
 export {
@@ -92,7 +93,7 @@ export class SessionValidator extends Context.Tag("svc-sdk/Auth/SessionValidator
    * @category constructors
    */
   static readonly fromPromise = (lookup: SessionLookup): Layer.Layer<SessionValidator> =>
-    Layer.succeed(SessionValidator, validators.fromPromise(line, lookup))
+    Layer.succeed(SessionValidator, validators.fromPromise(auth, lookup))
 
   /**
    * A validator over a fixed table of sessions (a `Map` or an object keyed by id). Throws a
@@ -102,7 +103,7 @@ export class SessionValidator extends Context.Tag("svc-sdk/Auth/SessionValidator
    * @category constructors
    */
   static readonly memory = (sessions: MemorySessions): Layer.Layer<SessionValidator> =>
-    Layer.succeed(SessionValidator, validators.memory(line, sessions))
+    Layer.succeed(SessionValidator, validators.memory(auth, sessions))
 
   /**
    * A validator that asks a remote auth service with the svc-sdk client: `GET <url>` with the id in
@@ -116,8 +117,11 @@ export class SessionValidator extends Context.Tag("svc-sdk/Auth/SessionValidator
    */
   static readonly http = (
     options: HttpValidatorOptions
-  ): Layer.Layer<SessionValidator, never, HttpClient.HttpClient> =>
-    Layer.effect(SessionValidator, httpValidator.http(httpValidator.httpSettings(options)))
+  ): Layer.Layer<SessionValidator, never, HttpClient.HttpClient> => {
+    const settings = httpSettings(auth.client.durationMillis, options)
+    const client = SvcClient.make(settings.url, httpValidator.clientConfig(settings))
+    return Layer.effect(SessionValidator, httpValidator.http(auth, settings, client))
+  }
 
   /**
    * Wraps a validator layer in Effect's `Cache`: a valid session costs one lookup per `ttl`, an
@@ -140,9 +144,12 @@ export class SessionValidator extends Context.Tag("svc-sdk/Auth/SessionValidator
     options?: CacheOptions
   ) => {
     if (Layer.isLayer(selfOrOptions)) {
-      return cachedLayer(selfOrOptions, cacheSettings(line.durationMillis, options as CacheOptions))
+      return cachedLayer(
+        selfOrOptions,
+        cacheSettings(auth.client.durationMillis, options as CacheOptions)
+      )
     }
-    const settings = cacheSettings(line.durationMillis, selfOrOptions as CacheOptions)
+    const settings = cacheSettings(auth.client.durationMillis, selfOrOptions as CacheOptions)
     return (self: Layer.Layer<SessionValidator, unknown, unknown>) => cachedLayer(self, settings)
   }) as typeof SessionValidator.cached
 }
@@ -153,5 +160,5 @@ const cachedLayer = <E, R>(
 ): Layer.Layer<SessionValidator, E, R> =>
   Layer.effect(
     SessionValidator,
-    Effect.flatMap(SessionValidator, (underlying) => validators.cached(line, underlying, settings))
+    Effect.flatMap(SessionValidator, (underlying) => validators.cached(auth, underlying, settings))
   ).pipe(Layer.provide(self))

@@ -1,0 +1,27 @@
+/**
+ * What the server half's shared code reads of a request, a session and the client, on both lines.
+ */
+import type * as Effect from "effect/Effect"
+import type { ServerRequestHead } from "../core/crossSite.js"
+
+/** A request as the guards read it: its head, cookies and URL. */
+export type RequestOf = ServerRequestHead & {
+  readonly cookies: Readonly<Record<string, string | undefined>>
+  readonly url: string
+}
+
+/** A session decoded, or where it failed to decode (the paths only: values may quote the id). */
+export type Decoded<Session> =
+  | { readonly _tag: "Session"; readonly session: Session }
+  | { readonly _tag: "NotSession"; readonly paths: string; readonly message: string }
+
+/** The answer of the svc-sdk client to a `GET`, or its failure, as the HTTP validator reads them. */
+export interface ClientGet {
+  readonly get: (
+    endpoint: string,
+    options: { readonly headers: Record<string, string>; readonly responseType: "text" }
+  ) => Effect.Effect<
+    { readonly status: number; readonly data: unknown },
+    { readonly _tag: string; readonly message: string; readonly status?: number }
+  >
+}

@@ -1,0 +1,77 @@
+/**
+ * Effect 4's dialect for the server half: what the guards, validators and stores (`src/common/`)
+ * need of Effect 4 and `effect/http` that Effect 3 spells otherwise, member for member in the order
+ * of `common/dialect.ts`'s `AuthDialect`, as `src/v3/internal/auth.ts` gives Effect 3's.
+ */
+import * as Cache from "effect/Cache"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import type * as KeyValueStore from "effect/persistence/KeyValueStore"
+import * as Schema from "effect/Schema"
+import * as SchemaIssue from "effect/SchemaIssue"
+import * as Semaphore from "effect/Semaphore"
+import { SessionData } from "../Auth/SessionData.js"
+import type { AuthDialect } from "../common/dialect.js"
+import { client } from "./dialect.js"
+
+const decode = /*#__PURE__*/ Schema.decodeUnknownResult(SessionData)
+
+const formatter = /*#__PURE__*/ SchemaIssue.makeFormatterStandardSchemaV1()
+
+/** Where a value failed to decode, without the values found there (they may quote the id). */
+const pathsOf = (issue: SchemaIssue.Issue): string =>
+  [
+    ...new Set(
+      formatter(issue).issues.map((found) =>
+        found.path === undefined || found.path.length === 0
+          ? "the root"
+          : found.path
+              .map((segment) => String(typeof segment === "object" ? segment.key : segment))
+              .join(".")
+      )
+    )
+  ].join(", ")
+
+/**
+ * `effect/persistence`'s `KeyValueStore` service, by its key: the same service, without loading
+ * `effect/persistence` (and the SQL modules it brings) when `svc-sdk/Auth` is imported.
+ */
+const KeyValueStoreService = /*#__PURE__*/ Context.Service<KeyValueStore.KeyValueStore>(
+  "effect/persistence/KeyValueStore"
+)
+
+export const auth: AuthDialect<SessionData> = {
+  client,
+  decodeSession: (value) => {
+    const decoded = decode(value)
+    return decoded._tag === "Success"
+      ? { _tag: "Session", session: decoded.success }
+      : {
+          _tag: "NotSession",
+          paths: pathsOf(decoded.failure.issue),
+          message: decoded.failure.message
+        }
+  },
+  clock: Effect.map(Clock.Clock, (clock) => () => clock.currentTimeMillisUnsafe()),
+  cache: (lookup, capacity, timeToLive) =>
+    Effect.map(
+      Cache.makeWith(lookup, { capacity, timeToLive }),
+      (cache) => (key) =>
+        Cache.get(cache, key).pipe(Effect.tapCause(() => Cache.invalidate(cache, key)))
+    ),
+  contextWithEffect: Effect.contextWith,
+  provideContext: (self, context) => Effect.provideContext(self, context),
+  serviceKey: (key) => Context.Service(key),
+  makeLock: Effect.map(Semaphore.make(1), (lock) => lock.withPermits(1)),
+  // removing what is already gone succeeds on Effect 4's stores
+  keyValueStore: Effect.map(KeyValueStoreService, (kv) => ({
+    get: kv.get,
+    set: kv.set,
+    remove: kv.remove
+  })),
+  serverRequest: HttpServerRequest.HttpServerRequest,
+  errorResponse: (status, text) => HttpServerResponse.jsonUnsafe({ error: text }, { status })
+}

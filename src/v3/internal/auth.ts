@@ -1,0 +1,67 @@
+/**
+ * Effect 3's dialect for the server half: what the guards, validators and stores (`src/common/`)
+ * need of Effect 3 and `@effect/platform` that Effect 4 spells otherwise, member for member in the
+ * order of `common/dialect.ts`'s `AuthDialect`, as `src/internal/auth.ts` gives Effect 4's.
+ */
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as KeyValueStore from "@effect/platform/KeyValueStore"
+import * as Cache from "effect/Cache"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import type { AuthDialect } from "../../common/dialect.js"
+import { SessionData } from "../Auth/SessionData.js"
+import { client } from "./dialect.js"
+
+const decode = /*#__PURE__*/ Schema.decodeUnknownEither(SessionData)
+
+/** Where a value failed to decode, without the values found there (they may quote the id). */
+const pathsOf = (error: ParseResult.ParseError): string =>
+  [
+    ...new Set(
+      ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) =>
+        issue.path.length === 0 ? "the root" : issue.path.map(String).join(".")
+      )
+    )
+  ].join(", ")
+
+export const auth: AuthDialect<SessionData> = {
+  client,
+  decodeSession: (value) => {
+    const decoded = decode(value)
+    return decoded._tag === "Right"
+      ? { _tag: "Session", session: decoded.right }
+      : {
+          _tag: "NotSession",
+          paths: pathsOf(decoded.left),
+          message: ParseResult.TreeFormatter.formatErrorSync(decoded.left)
+        }
+  },
+  clock: Effect.map(Effect.clock, (clock) => () => clock.unsafeCurrentTimeMillis()),
+  cache: (lookup, capacity, timeToLive) =>
+    Effect.map(
+      Cache.makeWith({ capacity, lookup, timeToLive }),
+      (cache) => (key) => cache.get(key).pipe(Effect.tapErrorCause(() => cache.invalidate(key)))
+    ),
+  contextWithEffect: Effect.contextWithEffect,
+  provideContext: (self, context) => Effect.provide(self, context),
+  serviceKey: (key) => Context.GenericTag(key),
+  makeLock: Effect.map(Effect.makeSemaphore(1), (lock) => lock.withPermits(1)),
+  keyValueStore: Effect.map(KeyValueStore.KeyValueStore, (kv) => ({
+    get: (key: string) => Effect.map(kv.get(key), Option.getOrUndefined),
+    set: kv.set,
+    // removing what is already gone is not a failure
+    remove: (key: string) =>
+      kv.remove(key).pipe(
+        Effect.catchIf(
+          (error) => error._tag === "SystemError" && error.reason === "NotFound",
+          () => Effect.void
+        )
+      )
+  })),
+  serverRequest: HttpServerRequest.HttpServerRequest,
+  errorResponse: (status, text) => HttpServerResponse.unsafeJson({ error: text }, { status })
+}
