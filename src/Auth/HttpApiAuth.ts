@@ -32,23 +32,25 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import type { unhandled } from "effect/Types"
 import { spanUserId } from "../common/guards.js"
+import { schemeSettings, schemesOf } from "../common/httpApiAuth.js"
 import type { GuardSettings } from "../core/authOptions.js"
 import {
   type Check,
   permissionCheck,
   type Rejection,
+  type Resolution as ResolutionOf,
   rejection,
-  schemePlaces,
   userTypeCheck
 } from "../core/authRules.js"
 import { ErrorText } from "../core/authTexts.js"
-import { DEFAULT_SESSION_HEADER } from "../core/http.js"
-import type { AuthContext, CurrentUser } from "./CurrentUser.js"
-import type { GuardOptions, PermissionOptions } from "./Guards.js"
-import { guards, type Resolution } from "./internal/guards.js"
+import type { AuthContext, AuthenticatedUser, CurrentUser } from "./CurrentUser.js"
+import { type GuardOptions, guards, type PermissionOptions } from "./Guards.js"
 import { SessionValidator } from "./SessionValidator.js"
 
 const { authContext, guardSettings, resolve, userContext } = guards
+
+/** The outcome of looking at a request's session: what every later guard on it reuses. */
+type Resolution = ResolutionOf<AuthenticatedUser>
 
 /*
  * Each error's text is one of its pinned texts (SPEC 6.3): that is how an answer finds its status,
@@ -164,19 +166,6 @@ export interface SchemeOptions {
  */
 export type Schemes = Readonly<Record<string, HttpApiSecurity.ApiKey>>
 
-const schemesOf = (options: SchemeOptions | undefined): Schemes => {
-  const settings = guardSettings("HttpApiAuth.Tag", options)
-  const schemes: Record<string, HttpApiSecurity.ApiKey> = {}
-  for (const [place, key] of schemePlaces(settings, options?.header ?? DEFAULT_SESSION_HEADER)) {
-    schemes[`${place}.${key}`] = HttpApiSecurity.apiKey({ key, in: place })
-  }
-  return schemes
-}
-
-/** The name read in `place`, or `false` when the middleware has no scheme there. */
-const keyIn = (schemes: Schemes, place: "header" | "cookie" | "query"): string | false =>
-  Object.values(schemes).find((scheme) => scheme.in === place)?.key ?? false
-
 /** What the middleware provides to the endpoints it wraps. */
 type Provided = CurrentUser | AuthContext
 
@@ -209,7 +198,7 @@ export const Tag =
   <const Id extends string>(id: Id, options?: SchemeOptions) =>
     HttpApiMiddleware.Service<Self, { provides: Provided }>()(id, {
       error: errors,
-      security: schemesOf(options)
+      security: schemesOf(guardSettings, HttpApiSecurity.apiKey, options)
     })
 
 /**
@@ -380,19 +369,12 @@ export const layer = <Self>(
   tag: AuthenticationTag<Self>,
   options?: LayerOptions
 ): Layer.Layer<Self, never, SessionValidator> => {
-  const header = keyIn(tag.security, "header")
-  const settings = guardSettings("HttpApiAuth.layer", {
-    ...options,
-    cookie: keyIn(tag.security, "cookie"),
-    query: keyIn(tag.security, "query")
-  })
-  // the sources are the schemes': a middleware without a header scheme reads no header
-  const source = { ...settings.source, header: header === false ? header : header.toLowerCase() }
+  const settings = schemeSettings(guardSettings, tag.security, options)
   return Layer.effect(
     tag,
     Effect.map(Effect.service(SessionValidator), (validator) => {
       const authenticate: SchemeMiddleware = (httpEffect) =>
-        Effect.flatMap(resolveWith({ ...settings, source }, validator), ({ resolution }) =>
+        Effect.flatMap(resolveWith(settings, validator), ({ resolution }) =>
           proceed(settings, httpEffect, resolution, undefined)
         )
       // The builder tries the schemes in turn until one succeeds, and answers with the last

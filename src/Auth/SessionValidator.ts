@@ -14,7 +14,7 @@ import * as httpValidator from "../common/httpValidator.js"
 import * as validators from "../common/validators.js"
 import type { CacheOptionsOf, HttpValidatorOptionsOf } from "../core/authOptions.js"
 import type * as core from "../core/authService.js"
-import { type CacheSettings, cacheSettings, httpSettings } from "../core/authService.js"
+import { httpSettings } from "../core/authService.js"
 import { auth } from "../internal/auth.js"
 import type { SessionData } from "./SessionData.js"
 
@@ -142,26 +142,5 @@ export class SessionValidator extends Context.Service<SessionValidator, SessionV
       self: Layer.Layer<SessionValidator, E, R>,
       options: CacheOptions
     ): Layer.Layer<SessionValidator, E, R>
-  } = ((
-    selfOrOptions: Layer.Layer<SessionValidator, unknown, unknown> | CacheOptions,
-    options?: CacheOptions
-  ) => {
-    if (Layer.isLayer(selfOrOptions)) {
-      return cachedLayer(
-        selfOrOptions,
-        cacheSettings(auth.client.durationMillis, options as CacheOptions)
-      )
-    }
-    const settings = cacheSettings(auth.client.durationMillis, selfOrOptions as CacheOptions)
-    return (self: Layer.Layer<SessionValidator, unknown, unknown>) => cachedLayer(self, settings)
-  }) as typeof SessionValidator.cached
+  } = validators.cachedLayer(auth, SessionValidator) as typeof SessionValidator.cached
 }
-
-const cachedLayer = <E, R>(
-  self: Layer.Layer<SessionValidator, E, R>,
-  settings: CacheSettings
-): Layer.Layer<SessionValidator, E, R> =>
-  Layer.effect(
-    SessionValidator,
-    Effect.flatMap(SessionValidator, (underlying) => validators.cached(auth, underlying, settings))
-  ).pipe(Layer.provide(self))

@@ -11,15 +11,12 @@ import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type { HttpClient } from "effect/http"
 import * as Layer from "effect/Layer"
-import type * as Option from "effect/Option"
-import type * as Redacted from "effect/Redacted"
 import type * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
 import { loadAdapter, loadConfigError } from "#onDemand"
 import * as facade from "../common/facade.js"
-import type { ClientFace, OnFace, RequestResult } from "../common/service.js"
+import type { ClientControls, ClientFace, OnFace, RequestResult } from "../common/service.js"
 import * as service from "../common/service.js"
-import { callTracing } from "../common/tracing.js"
 import type { ApiSuccess } from "../core/ApiResponse.js"
 import type { ConfigOf, RequestOptionsOf } from "../core/config.js"
 import type { HttpMethod } from "../core/http.js"
@@ -38,6 +35,7 @@ import type { QueryBuilder } from "../Query/index.js"
 import type { SvcError } from "./SvcError.js"
 
 export type {
+  ClientControls,
   ClientFace,
   FetchFunction,
   HttpMethod,
@@ -85,12 +83,13 @@ export interface RequestOptions<A = unknown, I = A>
 /**
  * The client's surface, declared once for both faces: {@link SvcClientService} (the Effect API)
  * is `ClientSurface<"effect">`, {@link SvcClientFacade} (the Promise facade) is
- * `ClientSurface<"promise">`.
+ * `ClientSurface<"promise">`. Its session, header and interceptor methods are the
+ * {@link ClientControls} both Effect lines share.
  *
  * @since 0.1.0
  * @category models
  */
-export interface ClientSurface<F extends ClientFace> {
+export interface ClientSurface<F extends ClientFace> extends ClientControls<F> {
   readonly get: <A = unknown, I = A>(
     endpoint: string,
     options?: RequestOptions<A, I>
@@ -116,32 +115,6 @@ export interface ClientSurface<F extends ClientFace> {
   ) => RequestResult<F, A>
   /** A query builder whose `get`/`post`/… send the request. */
   readonly query: <A = unknown>(endpoint: string) => QueryBuilder<RequestResult<F, A>>
-  /** The session id the next request would send, if any. */
-  readonly getSessionId: () => OnFace<
-    F,
-    Effect.Effect<Option.Option<Redacted.Redacted<string>>>,
-    Promise<string | null>
-  >
-  readonly hasSession: () => OnFace<F, Effect.Effect<boolean>, Promise<boolean>>
-  /**
-   * Takes effect at once and is persisted when storage exists. An invalid id (empty, whitespace,
-   * over 512 characters) is a `TypeError`: thrown at the call by the facade, a defect in the
-   * Effect API.
-   */
-  readonly setSessionId: (
-    id: OnFace<F, string | Redacted.Redacted<string>, string>
-  ) => OnFace<F, Effect.Effect<void>, Promise<void>>
-  readonly clearSession: () => OnFace<F, Effect.Effect<void>, Promise<void>>
-  /** For every later request; a bad name or value is a `TypeError`. */
-  readonly setHeader: (name: string, value: string) => OnFace<F, Effect.Effect<void>, void>
-  readonly removeHeader: (name: string) => OnFace<F, Effect.Effect<void>, void>
-  readonly addRequestInterceptor: (
-    interceptor: RequestInterceptor
-  ) => OnFace<F, Effect.Effect<void>, void>
-  readonly addResponseInterceptor: (
-    interceptor: ResponseInterceptor
-  ) => OnFace<F, Effect.Effect<void>, void>
-  readonly getBaseUrl: () => string
   readonly getConfig: () => SvcConfig
 }
 
@@ -160,17 +133,12 @@ export interface SvcClientService extends ClientSurface<"effect"> {}
  */
 const HttpClientService = /*#__PURE__*/ Context.Service<HttpClient.HttpClient>("effect/HttpClient")
 
-/** The Effect API's calls: each a span, its duration recorded. */
-const effectTracing = /*#__PURE__*/ callTracing(dialect.client, dialect.tracing)
+/** The Effect API: each call a span, its duration recorded. */
+const api = /*#__PURE__*/ service.effectApi(dialect.client, dialect.tracing)
 
 /** The Effect API over the facade's transport. */
-const fromDefaultTransport = (baseUrl: string, config?: SvcConfig): SvcClientService =>
-  service.fromDefaultTransport(
-    dialect.client,
-    effectTracing,
-    baseUrl,
-    config
-  ) as unknown as SvcClientService
+const fromDefaultTransport = (baseUrl: string, config?: SvcConfig) =>
+  api.fromDefaultTransport(baseUrl, config) as unknown as SvcClientService
 
 /**
  * The Effect service and, as a class, the Promise facade.
@@ -209,14 +177,11 @@ export class SvcClient extends /*#__PURE__*/ Context.Service<SvcClient, SvcClien
     baseUrl: string,
     config?: SvcConfig
   ): Effect.Effect<SvcClientService, never, HttpClient.HttpClient> =>
-    service.fromHttpClient(
-      dialect.client,
-      effectTracing,
-      baseUrl,
-      config,
-      HttpClientService,
-      loadAdapter
-    ) as Effect.Effect<SvcClientService, never, HttpClient.HttpClient>
+    api.fromHttpClient(baseUrl, config, HttpClientService, loadAdapter) as Effect.Effect<
+      SvcClientService,
+      never,
+      HttpClient.HttpClient
+    >
 
   /**
    * Provides {@link SvcClient}; the transport is the `HttpClient` you provide.

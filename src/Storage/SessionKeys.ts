@@ -3,6 +3,8 @@
  *
  * @since 0.1.0
  */
+
+import { isValidSessionId, MAX_SESSION_ID_LENGTH } from "../core/sessionId.js"
 import { firstAccepted, isCombinedStorage } from "./internal/combinedStorage.js"
 import { allOrFirstFailure } from "./internal/settle.js"
 import type { StorageAdapter } from "./StorageAdapter.js"
@@ -30,25 +32,7 @@ export const SESSION_KEYS = [
  */
 export const SESSION_STORAGE_KEY = "svc_session_id"
 
-/**
- * The longest session id accepted from storage.
- *
- * @since 0.1.0
- * @category constants
- */
-export const MAX_SESSION_ID_LENGTH = 512
-
-const SESSION_ID = /^[\x21-\x7e]{1,512}$/
-
-/**
- * 1 to 512 visible ASCII characters (0x21–0x7E): no whitespace, no C0 or C1 control characters, no
- * DEL, nothing outside ASCII. The same rule as the server's guards.
- *
- * @since 0.1.0
- * @category guards
- */
-export const isValidSessionId = (value: unknown): value is string =>
-  typeof value === "string" && SESSION_ID.test(value)
+export { isValidSessionId, MAX_SESSION_ID_LENGTH } from "../core/sessionId.js"
 
 /**
  * The first valid session id found under {@link SESSION_KEYS}, in order. A combined storage

@@ -24,7 +24,7 @@ import {
   request,
   setHeader
 } from "./client.js"
-import type { ClientDialect } from "./dialect.js"
+import type { ClientDialect, TracingDialect } from "./dialect.js"
 import { fromSend, type Transport } from "./exchange.js"
 import type { SvcError } from "./SvcError.js"
 import {
@@ -34,6 +34,7 @@ import {
   resolveSession,
   unpersistSession
 } from "./session.js"
+import { callTracing } from "./tracing.js"
 
 export type { ClientFace }
 
@@ -63,6 +64,43 @@ export const getConfig = (state: ClientState): ClientConfig => ({
   ...state.config,
   headers: { ...state.headers }
 })
+
+/**
+ * What a client offers besides its requests, on each face: its session, default headers,
+ * interceptors and base URL. Each line's `ClientSurface` adds the requests and the config, in
+ * that line's types.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ClientControls<F extends ClientFace> {
+  /** The session id the next request would send, if any. */
+  readonly getSessionId: () => OnFace<
+    F,
+    Effect.Effect<Option.Option<Redacted.Redacted<string>>>,
+    Promise<string | null>
+  >
+  readonly hasSession: () => OnFace<F, Effect.Effect<boolean>, Promise<boolean>>
+  /**
+   * Takes effect at once and is persisted when storage exists. An invalid id (empty, whitespace,
+   * over 512 characters) is a `TypeError`: thrown at the call by the facade, a defect in the
+   * Effect API.
+   */
+  readonly setSessionId: (
+    id: OnFace<F, string | Redacted.Redacted<string>, string>
+  ) => OnFace<F, Effect.Effect<void>, Promise<void>>
+  readonly clearSession: () => OnFace<F, Effect.Effect<void>, Promise<void>>
+  /** For every later request; a bad name or value is a `TypeError`. */
+  readonly setHeader: (name: string, value: string) => OnFace<F, Effect.Effect<void>, void>
+  readonly removeHeader: (name: string) => OnFace<F, Effect.Effect<void>, void>
+  readonly addRequestInterceptor: (
+    interceptor: RequestInterceptor
+  ) => OnFace<F, Effect.Effect<void>, void>
+  readonly addResponseInterceptor: (
+    interceptor: ResponseInterceptor
+  ) => OnFace<F, Effect.Effect<void>, void>
+  readonly getBaseUrl: () => string
+}
 
 /** A client's surface on one face, as written here. */
 export type Surface<F extends ClientFace> = ReturnType<typeof fromState<F>>
@@ -161,8 +199,23 @@ export const transportFor = (
 ): Transport =>
   config?.fetch === undefined ? fallback() : fromSend(line, fetchTransport(config.fetch))
 
+/** The Effect API of a line: each call traced, over the runtime's transport or an `HttpClient`. */
+export const effectApi = (line: ClientDialect, tracing: TracingDialect) => {
+  const traced = callTracing(line, tracing)
+  return {
+    fromDefaultTransport: (baseUrl: string, config?: ClientConfig) =>
+      fromDefaultTransport(line, traced, baseUrl, config),
+    fromHttpClient: <Client, R>(
+      baseUrl: string,
+      config: ClientConfig | undefined,
+      httpClient: Effect.Effect<Client, never, R>,
+      load: () => Promise<(client: Client) => Transport>
+    ) => fromHttpClient(line, traced, baseUrl, config, httpClient, load)
+  }
+}
+
 /** The Effect API over the facade's transport: `config.fetch`, else the runtime's (undici on Node, fetch elsewhere). */
-export const fromDefaultTransport = (
+const fromDefaultTransport = (
   line: ClientDialect,
   tracing: CallTracing,
   baseUrl: string,
@@ -179,7 +232,7 @@ export const fromDefaultTransport = (
  * line's `#onDemand`) — or over `config.fetch` when one is given. Validates at once (throws on
  * bad input).
  */
-export const fromHttpClient = <Client, R>(
+const fromHttpClient = <Client, R>(
   line: ClientDialect,
   tracing: CallTracing,
   baseUrl: string,

@@ -15,7 +15,7 @@ import {
 
 export { checkSessionId }
 
-import type { StorageAdapter } from "../Storage/StorageAdapter.js"
+import type { StorageAdapter } from "../core/storage.js"
 
 /** The session sources of one client. */
 export interface SessionSources {

@@ -4,10 +4,13 @@
  */
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import type { CacheOptionsOf } from "../core/authOptions.js"
 import {
   type CacheSettings,
+  cacheSettings,
   checkLookup,
   type MemorySessions,
   memoryEntries,
@@ -124,3 +127,30 @@ interface Settled<Session> {
   /** Clock time (ms) until which the answer holds. */
   readonly until: number
 }
+
+/**
+ * `SessionValidator.cached` of a line, over its service key: both call forms,
+ * `cached(layer, options)` and `layer.pipe(cached(options))`. Bad options throw at the call.
+ */
+export const cachedLayer =
+  <Session>(line: AuthDialect<Session>, key: unknown) =>
+  (selfOrOptions: unknown, options?: CacheOptionsOf<unknown>) => {
+    const wrap = (self: Layer.Layer<never, unknown, unknown>, settings: CacheSettings) =>
+      Layer.effect(
+        key as never,
+        Effect.flatMap(key as Effect.Effect<SessionValidatorServiceOf<Session>>, (underlying) =>
+          cached(line, underlying, settings)
+        )
+      ).pipe(Layer.provide(self))
+    if (Layer.isLayer(selfOrOptions)) {
+      return wrap(
+        selfOrOptions as Layer.Layer<never, unknown, unknown>,
+        cacheSettings(line.client.durationMillis, options as CacheOptionsOf<unknown>)
+      )
+    }
+    const settings = cacheSettings(
+      line.client.durationMillis,
+      selfOrOptions as CacheOptionsOf<unknown>
+    )
+    return (self: Layer.Layer<never, unknown, unknown>) => wrap(self, settings)
+  }

@@ -3,7 +3,7 @@
  * own (each line fills in its `Duration` input, `Schedule` and `Schema` types).
  */
 
-import type { StorageAdapter } from "../Storage/StorageAdapter.js"
+import type { StorageAdapter } from "../core/storage.js"
 import type { ApiResponse } from "./ApiResponse.js"
 import type { RedirectMode, RequestConfig } from "./request.js"
 import type { ResponseType } from "./response.js"

@@ -1,8 +1,28 @@
 /**
- * Where a guard finds the session id of a request (SPEC 6.2), on either Effect line's server.
+ * The session-id rule, the same on the client and the server, and where a guard finds the session
+ * id of a request (SPEC 6.2), on either Effect line's server.
  */
-import { isValidSessionId } from "../Storage/SessionKeys.js"
 import type { ServerRequestHead } from "./crossSite.js"
+
+/**
+ * The longest session id accepted from storage.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const MAX_SESSION_ID_LENGTH = 512
+
+const SESSION_ID = /^[\x21-\x7e]{1,512}$/
+
+/**
+ * 1 to 512 visible ASCII characters (0x21–0x7E): no whitespace, no C0 or C1 control characters, no
+ * DEL, nothing outside ASCII. The same rule as the server's guards.
+ *
+ * @since 0.1.0
+ * @category guards
+ */
+export const isValidSessionId = (value: unknown): value is string =>
+  typeof value === "string" && SESSION_ID.test(value)
 
 /** Where a guard looks for the session id; `false` switches a place off. */
 export interface SessionIdSource {

@@ -10,14 +10,15 @@ import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { guardsOf } from "../../common/guards.js"
 import type { GuardOptionsOf, PermissionOptionsOf } from "../../core/authOptions.js"
 import { nameOption } from "../../core/authOptions.js"
 import * as rules from "../../core/authRules.js"
 import { DEFAULT_SESSION_HEADER } from "../../core/http.js"
-import type { AuthContext, CurrentUser } from "./CurrentUser.js"
-import { guards } from "./internal/guards.js"
+import { auth } from "../internal/auth.js"
+import { AuthContext, CurrentUser } from "./CurrentUser.js"
 import type { SessionData } from "./SessionData.js"
-import type { SessionValidator } from "./SessionValidator.js"
+import { SessionValidator } from "./SessionValidator.js"
 
 /**
  * Where the session id is read and how long the validator may take. Checked when the guard is
@@ -34,6 +35,20 @@ export interface GuardOptions extends GuardOptionsOf<Duration.DurationInput> {}
  */
 export interface PermissionOptions
   extends PermissionOptionsOf<Duration.DurationInput, SessionData> {}
+
+/**
+ * The guards of this line (`common/guards.ts`), made once, so that every guard, router middleware
+ * and `HttpApi` middleware shares one resolution per request. Not exported by `svc-sdk/Auth`.
+ *
+ * @internal
+ */
+export const guards = /*#__PURE__*/ guardsOf<
+  SessionData,
+  HttpServerResponse.HttpServerResponse,
+  SessionValidator | HttpServerRequest.HttpServerRequest,
+  CurrentUser | AuthContext,
+  AuthContext
+>(auth, { validator: SessionValidator, currentUser: CurrentUser, authContext: AuthContext })
 
 /**
  * A guard: an `HttpMiddleware` that removes `Provides` from the handler's requirements and adds

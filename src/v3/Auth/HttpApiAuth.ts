@@ -29,20 +29,18 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { spanUserId } from "../../common/guards.js"
+import { schemeSettings, schemesOf } from "../../common/httpApiAuth.js"
 import type { GuardSettings } from "../../core/authOptions.js"
 import {
   type Check,
   permissionCheck,
   type Rejection,
   rejection,
-  schemePlaces,
   userTypeCheck
 } from "../../core/authRules.js"
 import { ErrorText } from "../../core/authTexts.js"
-import { DEFAULT_SESSION_HEADER } from "../../core/http.js"
 import { type AuthenticatedUser, CurrentUser } from "./CurrentUser.js"
-import type { GuardOptions, PermissionOptions } from "./Guards.js"
-import { guards } from "./internal/guards.js"
+import { type GuardOptions, guards, type PermissionOptions } from "./Guards.js"
 import { SessionValidator } from "./SessionValidator.js"
 
 const { guardSettings, resolve } = guards
@@ -154,19 +152,6 @@ export interface SchemeOptions {
  */
 export type Schemes = Readonly<Record<string, HttpApiSecurity.ApiKey>>
 
-const schemesOf = (options: SchemeOptions | undefined): Schemes => {
-  const settings = guardSettings("HttpApiAuth.Tag", options)
-  const schemes: Record<string, HttpApiSecurity.ApiKey> = {}
-  for (const [place, key] of schemePlaces(settings, options?.header ?? DEFAULT_SESSION_HEADER)) {
-    schemes[`${place}.${key}`] = HttpApiSecurity.apiKey({ key, in: place })
-  }
-  return schemes
-}
-
-/** The name read in `place`, or `false` when the middleware has no scheme there. */
-const keyIn = (schemes: Schemes, place: "header" | "cookie" | "query"): string | false =>
-  Object.values(schemes).find((scheme) => scheme.in === place)?.key ?? false
-
 /**
  * Makes an authentication middleware: put it on an `HttpApiGroup` or `HttpApiEndpoint` with
  * `.middleware(...)`, implement it with {@link layer}. Its endpoints get `CurrentUser`; the OpenAPI
@@ -189,7 +174,7 @@ export const Tag =
     HttpApiMiddleware.Tag<Self>()(id, {
       provides: CurrentUser,
       failure: AuthError,
-      security: schemesOf(options)
+      security: schemesOf(guardSettings, HttpApiSecurity.apiKey, options)
     })
 
 /**
@@ -312,18 +297,11 @@ export const layer = <Self>(
   tag: AuthenticationTag<Self>,
   options?: LayerOptions
 ): Layer.Layer<Self, never, SessionValidator> => {
-  const header = keyIn(tag.security, "header")
-  const settings = guardSettings("HttpApiAuth.layer", {
-    ...options,
-    cookie: keyIn(tag.security, "cookie"),
-    query: keyIn(tag.security, "query")
-  })
-  // the sources are the schemes': a middleware without a header scheme reads no header
-  const source = { ...settings.source, header: header === false ? header : header.toLowerCase() }
+  const settings = schemeSettings(guardSettings, tag.security, options)
   return Layer.effect(
     tag,
     Effect.map(SessionValidator, (validator) => {
-      const authenticate = resolveOnce({ ...settings, source }).pipe(
+      const authenticate = resolveOnce(settings).pipe(
         Effect.flatMap(({ resolution }) =>
           resolution._tag === "Authenticated"
             ? userOf(settings, resolution.user)

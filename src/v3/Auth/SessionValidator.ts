@@ -6,14 +6,13 @@
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
-import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { SessionValidatorServiceOf } from "../../common/authServices.js"
 import * as httpValidator from "../../common/httpValidator.js"
 import * as validators from "../../common/validators.js"
 import type { CacheOptionsOf, HttpValidatorOptionsOf } from "../../core/authOptions.js"
 import type * as core from "../../core/authService.js"
-import { type CacheSettings, cacheSettings, httpSettings } from "../../core/authService.js"
+import { httpSettings } from "../../core/authService.js"
 import { SvcClient } from "../Client/SvcClient.js"
 import { auth } from "../internal/auth.js"
 import type { SessionData } from "./SessionData.js"
@@ -139,26 +138,5 @@ export class SessionValidator extends Context.Tag("svc-sdk/Auth/SessionValidator
       self: Layer.Layer<SessionValidator, E, R>,
       options: CacheOptions
     ): Layer.Layer<SessionValidator, E, R>
-  } = ((
-    selfOrOptions: Layer.Layer<SessionValidator, unknown, unknown> | CacheOptions,
-    options?: CacheOptions
-  ) => {
-    if (Layer.isLayer(selfOrOptions)) {
-      return cachedLayer(
-        selfOrOptions,
-        cacheSettings(auth.client.durationMillis, options as CacheOptions)
-      )
-    }
-    const settings = cacheSettings(auth.client.durationMillis, selfOrOptions as CacheOptions)
-    return (self: Layer.Layer<SessionValidator, unknown, unknown>) => cachedLayer(self, settings)
-  }) as typeof SessionValidator.cached
+  } = validators.cachedLayer(auth, SessionValidator) as typeof SessionValidator.cached
 }
-
-const cachedLayer = <E, R>(
-  self: Layer.Layer<SessionValidator, E, R>,
-  settings: CacheSettings
-): Layer.Layer<SessionValidator, E, R> =>
-  Layer.effect(
-    SessionValidator,
-    Effect.flatMap(SessionValidator, (underlying) => validators.cached(auth, underlying, settings))
-  ).pipe(Layer.provide(self))
