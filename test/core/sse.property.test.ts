@@ -1,7 +1,7 @@
 /**
  * Properties of the server-sent events parser (src/core/sse.ts): however a body is split into
- * chunks (inside a multi-byte character, between CR and LF, inside a BOM), it yields what the body
- * parsed whole yields; and the whole body yields what a line-by-line reading of the HTML standard's
+ * chunks (inside a multi-byte character or a sequence that is not UTF-8, between CR and LF, inside
+ * a BOM), it yields what the body parsed whole yields; and the whole body yields what a line-by-line reading of the HTML standard's
  * steps yields.
  */
 import fc from "fast-check"
@@ -101,16 +101,39 @@ const line = fc.oneof(
   { weight: 5, arbitrary: fc.constant("") }
 )
 
-/** A whole body: lines with mixed line ends, maybe a BOM first, maybe an unterminated tail. */
+/** Bytes that are not UTF-8, or only the start of a character: each decodes to U+FFFD. */
+const invalid = fc.constantFrom(
+  [0xff],
+  [0xc3],
+  [0xe2, 0x80],
+  [0xf0, 0x9f, 0x98],
+  [0xf0, 0x80],
+  [0xed, 0xa0, 0x80],
+  [0xc0, 0xaf],
+  [0x80]
+)
+
+/**
+ * A whole body: lines with mixed line ends, maybe a BOM first, maybe an unterminated tail, and
+ * now and then bytes that are not UTF-8 in a line.
+ */
 const body = fc
   .record({
     bom: fc.constantFrom("", "\uFEFF", "\uFEFF\uFEFF"),
-    lines: fc.array(fc.tuple(line, fc.constantFrom("\n", "\r", "\r\n")), { maxLength: 40 }),
+    lines: fc.array(
+      fc.tuple(line, fc.constantFrom("\n", "\r", "\r\n"), fc.option(invalid, { freq: 8 })),
+      { maxLength: 40 }
+    ),
     tail: fc.oneof(fc.constant(""), line)
   })
-  .map(({ bom, lines, tail }) =>
-    encoder.encode(bom + lines.map(([text, end]) => text + end).join("") + tail)
-  )
+  .map(({ bom, lines, tail }) => {
+    const bytes: Array<number> = [...encoder.encode(bom)]
+    for (const [text, end, raw] of lines) {
+      bytes.push(...encoder.encode(text), ...(raw ?? []), ...encoder.encode(end))
+    }
+    bytes.push(...encoder.encode(tail))
+    return new Uint8Array(bytes)
+  })
 
 /** `bytes` split at `cuts` (positions in any order, repeats allowed: an empty chunk). */
 const split = (bytes: Uint8Array, cuts: ReadonlyArray<number>): Array<Uint8Array> => {
@@ -158,7 +181,8 @@ describe("makeSseParser properties", () => {
     // the bodies the properties draw do hold both cases
     const samples = fc.sample(body, { numRuns: 200, seed: 1 })
     const crlf = samples.some((bytes) => bytes.some((b, i) => b === 13 && bytes[i + 1] === 10))
-    const multiByte = samples.some((bytes) => bytes.some((b) => b >= 0xc0))
-    expect([crlf, multiByte]).toEqual([true, true])
+    const multiByte = samples.some((bytes) => bytes.some((b) => b >= 0xf0))
+    const notUtf8 = samples.some((bytes) => bytes.includes(0xff))
+    expect([crlf, multiByte, notUtf8]).toEqual([true, true, true])
   })
 })
