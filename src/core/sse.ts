@@ -3,9 +3,11 @@
  * (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation),
  * fed the body's bytes as they arrive.
  *
- * Each chunk is decoded once (UTF-8, streaming) and scanned once: the scan resumes where it
- * stopped, a line split over chunks is kept as the pieces that arrived (never scanned again)
- * and joined when its end arrives, and field values are slices of the decoded text.
+ * Each chunk is decoded once (UTF-8) and scanned once: the scan resumes where it stopped, a line
+ * split over chunks is kept as the pieces that arrived (never scanned again) and joined when its
+ * end arrives, and field values are slices of the decoded text. Decoding a chunk whole and
+ * scanning the text with `indexOf` measured 2–3× faster than scanning the bytes for line ends and
+ * decoding each value.
  */
 
 /**
@@ -62,6 +64,23 @@ export interface SseParser {
 const LF = 10
 const SPACE = 32
 const COLON = 58
+const BOM = 0xfeff
+
+/**
+ * Where the UTF-8 character split at the end of `bytes` starts (`bytes.length` when none is):
+ * a lead byte in the last three without all its continuation bytes after it. Decoding the bytes
+ * before it, then it with what follows, reads as decoding them all at once.
+ */
+const incompleteTail = (bytes: Uint8Array): number => {
+  const length = bytes.length
+  for (let i = length - 1; i >= 0 && i >= length - 3; i--) {
+    const byte = bytes[i] as number
+    if (byte >= 0x80 && byte <= 0xbf) continue
+    const size = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2
+    return byte >= 0xc2 && byte <= 0xf4 && length - i < size ? i : length
+  }
+  return length
+}
 
 /** Whether `text` between `start` and `end` is one or more ASCII digits. */
 const isDigits = (text: string, start: number, end: number): boolean => {
@@ -86,8 +105,15 @@ const isDigits = (text: string, start: number, end: number): boolean => {
  */
 export const makeSseParser = (options: SseParserOptions): SseParser => {
   const { onEvent, onComment } = options
-  // `ignoreBOM: false` strips one BOM at the start of each stream, split over chunks or not
-  const decoder = new TextDecoder("utf-8")
+  // Two decoders, neither stripping the BOM (done here): Node's reads ASCII 3–10× faster when never
+  // given `stream: true`, but text that is not ASCII ~1.5× slower than a streaming one; each chunk
+  // goes to the one that suited the chunk before. For the first, a character split between chunks
+  // waits in `held`; the streaming one keeps it itself.
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true })
+  const streamingDecoder = new TextDecoder("utf-8", { ignoreBOM: true })
+  let ascii = true
+  let held: Uint8Array | undefined
+  let atStart = true
   let lastEventId = options.lastEventId ?? ""
   let retry: number | undefined
   // the block being read (the standard's buffers)
@@ -183,17 +209,53 @@ export const makeSseParser = (options: SseParserOptions): SseParser => {
     }
   }
 
-  const push = (bytes: Uint8Array): void => {
-    const text = decoder.decode(bytes, { stream: true })
+  /** The text of the next chunk, not empty. */
+  const decode = (chunk: Uint8Array): string => {
+    if (!ascii) {
+      // the streaming decoder keeps a split character itself
+      const text =
+        held === undefined
+          ? streamingDecoder.decode(chunk, { stream: true })
+          : streamingDecoder.decode(held, { stream: true }) +
+            streamingDecoder.decode(chunk, { stream: true })
+      held = undefined
+      // back to the other decoder after an ASCII chunk that leaves no character split
+      ascii = text.length === chunk.length && incompleteTail(chunk) === chunk.length
+      return text
+    }
+    let bytes = chunk
+    if (held !== undefined) {
+      bytes = new Uint8Array(held.length + chunk.length)
+      bytes.set(held)
+      bytes.set(chunk, held.length)
+      held = undefined
+    }
+    const cut = incompleteTail(bytes)
+    if (cut < bytes.length) {
+      held = bytes.slice(cut)
+      bytes = bytes.subarray(0, cut)
+    }
+    const text = decoder.decode(bytes)
+    // as many UTF-16 code units as bytes: ASCII only
+    ascii = text.length === bytes.length
+    return text
+  }
+
+  const push = (chunk: Uint8Array): void => {
+    if (chunk.length === 0) return
+    const text = decode(chunk)
     const length = text.length
     if (length === 0) return
     let pos = 0
-    if (afterCR) {
+    if (atStart) {
+      atStart = false
+      if (text.charCodeAt(0) === BOM) pos = 1
+    } else if (afterCR) {
       afterCR = false
       if (text.charCodeAt(0) === LF) pos = 1
     }
+    // each searched again only once passed: the chunk is scanned once for LF and once for CR
     let lf = text.indexOf("\n", pos)
-    // searched again only once passed: each chunk is scanned once for LF and once for CR
     let cr = text.indexOf("\r", pos)
     while (true) {
       let end: number
@@ -202,30 +264,48 @@ export const makeSseParser = (options: SseParserOptions): SseParser => {
         if (lf === -1) break
         end = lf
         next = lf + 1
-        lf = text.indexOf("\n", next)
       } else {
         end = cr
         next = cr + 1
         if (next === length) afterCR = true
-        else if (text.charCodeAt(next) === LF) {
-          next++
-          lf = text.indexOf("\n", next)
-        }
-        cr = text.indexOf("\r", next)
+        else if (text.charCodeAt(next) === LF) next++
       }
       if (pending !== "") {
         const line = pending + text.slice(pos, end)
         pending = ""
         readField(line, 0, line.length)
       } else if (pos === end) endBlock()
-      else readField(text, pos, end)
+      else if (
+        // `data:`, most lines of most streams, read here
+        text.charCodeAt(pos) === 100 &&
+        text.charCodeAt(pos + 1) === 97 &&
+        text.charCodeAt(pos + 2) === 116 &&
+        text.charCodeAt(pos + 3) === 97 &&
+        text.charCodeAt(pos + 4) === COLON
+      ) {
+        // the character at `end` is CR or LF, never a space
+        const value = text.slice(text.charCodeAt(pos + 5) === SPACE ? pos + 6 : pos + 5, end)
+        data = dataLines === 0 ? value : `${data}\n${value}`
+        dataLines++
+      } else readField(text, pos, end)
+      // the blank line that ends most blocks, read without a search
+      if (text.charCodeAt(next) === LF) {
+        endBlock()
+        next++
+      }
       pos = next
+      if (lf !== -1 && lf < next) lf = text.indexOf("\n", next)
+      if (cr !== -1 && cr < next) cr = text.indexOf("\r", next)
     }
     if (pos < length) pending += pos === 0 ? text : text.slice(pos)
   }
 
   const end = (): void => {
-    decoder.decode()
+    // an incomplete character ends an unterminated line, dropped with it
+    held = undefined
+    streamingDecoder.decode()
+    ascii = true
+    atStart = true
     pending = ""
     afterCR = false
     idBuffer = lastEventId
