@@ -17,6 +17,9 @@
  * - `data`: the block's `data` lines joined with `\n` (or what a schema decoded from it);
  * - `id`: the stream's last event id at this event, `""` when none was set;
  * - `retry`: present when the event's block carried a valid `retry` field, with its value (ms).
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface SseEvent<T> {
   readonly event: string
@@ -25,7 +28,12 @@ export interface SseEvent<T> {
   readonly retry?: number
 }
 
-/** What {@link makeSseParser} calls, and where its stream starts. */
+/**
+ * What {@link makeSseParser} calls, and where its stream starts.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface SseParserOptions {
   /** Called with each event, in order, when the blank line that ends its block is read. */
   readonly onEvent: (event: SseEvent<string>) => void
@@ -45,6 +53,9 @@ export interface SseParserOptions {
 /**
  * A server-sent events parser: `push` each chunk of the body, `end` when the body ends. An
  * exception thrown by a callback propagates out of `push` and the rest of that chunk is not read.
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface SseParser {
   /** Parses the next bytes of the body, calling `onEvent` and `onComment` as lines complete. */
@@ -65,6 +76,7 @@ const LF = 10
 const SPACE = 32
 const COLON = 58
 const BOM = 0xfeff
+const STREAM: TextDecodeOptions = { stream: true }
 
 /**
  * Where the UTF-8 character split at the end of `bytes` starts (`bytes.length` when none is):
@@ -102,6 +114,9 @@ const isDigits = (text: string, start: number, end: number): boolean => {
  * parser.push(new TextEncoder().encode("event: delta\ndata: {\"token\":\"Hi\"}\n\n"))
  * // delta {"token":"Hi"}
  * parser.end()
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const makeSseParser = (options: SseParserOptions): SseParser => {
   const { onEvent, onComment } = options
@@ -215,9 +230,8 @@ export const makeSseParser = (options: SseParserOptions): SseParser => {
       // the streaming decoder keeps a split character itself
       const text =
         held === undefined
-          ? streamingDecoder.decode(chunk, { stream: true })
-          : streamingDecoder.decode(held, { stream: true }) +
-            streamingDecoder.decode(chunk, { stream: true })
+          ? streamingDecoder.decode(chunk, STREAM)
+          : streamingDecoder.decode(held, STREAM) + streamingDecoder.decode(chunk, STREAM)
       held = undefined
       // back to the other decoder after an ASCII chunk that leaves no character split
       ascii = text.length === chunk.length && incompleteTail(chunk) === chunk.length
