@@ -265,6 +265,22 @@ describe("makeSseParser", () => {
     expect(datas(r)).toEqual(["😀é"])
   })
 
+  it("decodes a character split between chunks, as the chunks turn from ASCII to not and back", () => {
+    const emoji = bytesOf("😀")
+    const e = bytesOf("é")
+    const r = run().push(
+      "data: a\n",
+      // not ASCII, and the next character split: it waits for its other bytes
+      new Uint8Array([...bytesOf("data: é"), ...emoji.subarray(0, 2)]),
+      new Uint8Array([...emoji.subarray(2), ...bytesOf("\n\ndata: b"), ...e.subarray(0, 1)]),
+      new Uint8Array([...e.subarray(1), ...bytesOf("\n")]),
+      "data: c\n",
+      new Uint8Array([...bytesOf("data: d"), ...e.subarray(0, 1)]),
+      new Uint8Array([...e.subarray(1), ...bytesOf("\n\n")])
+    )
+    expect(datas(r)).toEqual(["a\né😀", "bé\nc\ndé"])
+  })
+
   it("reads an invalid UTF-8 sequence as U+FFFD", () => {
     const r = run().push(new Uint8Array([...bytesOf("data:a"), 0xff, 0xc3, ...bytesOf("\n\n")]))
     expect(datas(r)).toEqual(["a\uFFFD\uFFFD"])
