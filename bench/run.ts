@@ -20,6 +20,7 @@ const sections: Record<
   spans: () => import("./tracing.js"),
   auth: () => import("./auth.js"),
   query: () => import("./query.js"),
+  sse: () => import("./sse.js"),
   size: () => import("./size.js"),
   footprint: () => import("./footprint.js")
 }
