@@ -306,6 +306,24 @@ export const conformance = (transport: TransportUnderTest): void => {
         expect(accept).toMatch(/br/)
       })
 
+      it("a FormData body goes as multipart, its boundary in the Content-Type", async () => {
+        const form = new FormData()
+        form.append("name", "Ada")
+        form.append("file", new Blob(["hello"], { type: "text/plain" }), "a.txt")
+        const echo = (await client().post("/echo", form)).data as Echo
+        const type = echo.headers["content-type"] ?? ""
+        expect(type).toMatch(/^multipart\/form-data; ?boundary=[^;\s]+$/)
+        // read back with that boundary, as a server would
+        const parsed = await new Response(echo.body, {
+          headers: { "content-type": type }
+        }).formData()
+        expect(parsed.get("name")).toBe("Ada")
+        const file = parsed.get("file") as File
+        // Bun gives a text Blob its charset: text/plain;charset=utf-8
+        const mediaType = file.type.split(";")[0]
+        expect([file.name, mediaType, await file.text()]).toEqual(["a.txt", "text/plain", "hello"])
+      })
+
       it("binary bodies arrive as the bytes sent", async () => {
         const response = await client().get("/bytes")
         expect(response.data).toBeInstanceOf(Uint8Array)
