@@ -640,7 +640,8 @@ const wireBody = (body: unknown): Effect.Effect<WireBody, InvalidRequestError> =
 /** The default request headers (SPEC 4.3.12); the caller's and the client's win. */
 const DEFAULT_HEADERS: Readonly<Record<string, string>> = {
   accept: "application/json, text/plain, */*",
-  "accept-encoding": "gzip, deflate, br"
+  // not deflate: the fetch of Deno and workerd hands it over undecoded (SPEC 4.3.7)
+  "accept-encoding": "gzip, br"
 }
 
 /**
