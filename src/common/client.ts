@@ -53,6 +53,7 @@ import {
   joinUrl,
   parseBaseUrl,
   redactUrls,
+  redactUrlsIn,
   urlForMessage
 } from "../core/url.js"
 import type { QueryRequest } from "../Query/index.js"
@@ -404,7 +405,7 @@ const failureOf = (
         reason: `request failed (${redactUrls(failure.reason)})`,
         method: request.method,
         url: urlForMessage(request.url),
-        cause: failure.cause
+        cause: redactUrlsIn(failure.cause)
       })
   }
 }
