@@ -6,5 +6,9 @@ import { type MswModules, mswSuite } from "./mswSuite.js"
 
 mswSuite(
   "msw 2 intercepts the facade on Node",
-  async () => ({ ...(await import("msw2")), ...(await import("msw2/node")) }) as MswModules
+  async (): Promise<MswModules> => ({
+    ...(await import("msw2")),
+    ...(await import("msw2/node")),
+    strict: { onUnhandledRequest: "error" }
+  })
 )

@@ -4,20 +4,37 @@
  * started listening, and never the network. The base URL is a real loopback server that answers
  * 418 and records what reaches it: a request msw let through shows there.
  */
-import type * as Msw from "msw"
-import type * as MswNode from "msw/node"
 import { afterAll, afterEach, assert, beforeAll, describe, expect, it } from "vitest"
 import { createSvc } from "../../src/v3/Client/index.js"
 import { startServer, type TestServer } from "./server.js"
 
-/** What the suite uses of one msw major. */
+type Json = string | number | boolean | null | JsonObject | ReadonlyArray<Json>
+type JsonObject = { readonly [key: string]: Json }
+
+type Resolver = (info: {
+  readonly params: Readonly<Record<string, unknown>>
+  readonly request: Request
+}) => Response | Promise<Response>
+
+/** What the suite uses of one msw major (the two majors' types differ past it). */
 export interface MswModules {
-  readonly http: typeof Msw.http
-  readonly HttpResponse: typeof Msw.HttpResponse
-  readonly setupServer: typeof MswNode.setupServer
+  readonly http: {
+    readonly get: (path: string, resolver: Resolver) => unknown
+    readonly post: (path: string, resolver: Resolver) => unknown
+  }
+  readonly HttpResponse: {
+    readonly json: (body: JsonObject, init?: ResponseInit) => Response
+    readonly arrayBuffer: (body: ArrayBuffer, init?: ResponseInit) => Response
+  }
+  readonly setupServer: (...handlers: Array<never>) => {
+    readonly listen: (options: object) => void
+    readonly close: () => void
+  }
+  /** `listen`'s options that make an unhandled request an error (msw 3 renamed the option). */
+  readonly strict: object
 }
 
-export const mswSuite = (title: string, load: () => Promise<MswModules>): void =>
+export const mswSuite = (title: string, load: () => Promise<MswModules>): void => {
   describe(title, () => {
     let network: TestServer
     let api: string
@@ -29,23 +46,28 @@ export const mswSuite = (title: string, load: () => Promise<MswModules>): void =
       network = await startServer(() => ({ status: 418, body: "the network answered" }))
       api = `${network.origin}/api`
       svc = createSvc(api, { sessionId: "s-msw", retryAttempts: 0 })
-      const { http, HttpResponse, setupServer } = await load()
+      const { http, HttpResponse, setupServer, strict } = await load()
       const server = setupServer(
-        http.get(`${api}/users/:id`, ({ params, request }) => {
-          seen.push(request.headers.get("x-session-id"))
-          return HttpResponse.json({ success: true, data: { id: params.id, name: "Ada" } })
-        }),
-        http.post(`${api}/users`, async ({ request }) =>
-          HttpResponse.json({ created: await request.json() }, { status: 201 })
-        ),
-        http.get(`${api}/broken`, () => HttpResponse.json({ error: "Nope" }, { status: 500 })),
-        http.get(`${api}/logo.png`, () =>
-          HttpResponse.arrayBuffer(new Uint8Array([137, 80, 78, 71]).buffer, {
-            headers: { "content-type": "image/png" }
-          })
-        )
+        ...([
+          http.get(`${api}/users/:id`, ({ params, request }) => {
+            seen.push(request.headers.get("x-session-id"))
+            return HttpResponse.json({
+              success: true,
+              data: { id: String(params.id), name: "Ada" }
+            })
+          }),
+          http.post(`${api}/users`, async ({ request }) =>
+            HttpResponse.json({ created: await request.json() }, { status: 201 })
+          ),
+          http.get(`${api}/broken`, () => HttpResponse.json({ error: "Nope" }, { status: 500 })),
+          http.get(`${api}/logo.png`, () =>
+            HttpResponse.arrayBuffer(new Uint8Array([137, 80, 78, 71]).buffer, {
+              headers: { "content-type": "image/png" }
+            })
+          )
+        ] as Array<never>)
       )
-      server.listen({ onUnhandledRequest: "error" })
+      server.listen(strict)
       stop = () => server.close()
     })
     afterEach(() => {
@@ -106,3 +128,4 @@ export const mswSuite = (title: string, load: () => Promise<MswModules>): void =
       expect(network.requests.splice(0).map((r) => r.path)).toEqual(["/api/users/7"])
     })
   })
+}
