@@ -25,6 +25,12 @@ export interface ClientUnderTest {
 export interface TransportUnderTest {
   readonly name: string
   readonly make: (baseUrl: string, config?: Settings) => ClientUnderTest
+  /**
+   * The reason phrase the transport reports for a 418 that came without one, where it makes one
+   * up: Deno's fetch reports its HTTP library's phrase, whatever the status line said. Otherwise
+   * the client's standard phrase is expected.
+   */
+  readonly reasonOf418?: string
 }
 
 interface Echo {
@@ -247,6 +253,29 @@ export const conformance = (transport: TransportUnderTest): void => {
       })
     })
 
+    describe("retry", () => {
+      const asked = (path: string) => server.seen.filter((seen) => seen.path === path).length
+
+      it("a 503 on a GET is retried, and the retry's answer is the result", async () => {
+        const response = await client({ retryAttempts: 2 }).get("/flaky/get")
+        expect(response).toMatchObject({ success: true, status: 200, data: { method: "GET" } })
+        expect(asked("/flaky/get")).toBe(2)
+      })
+
+      it("a POST is retried only with an Idempotency-Key", async () => {
+        const once = await client({ retryAttempts: 2 }).post("/flaky/post", { a: 1 })
+        expect(once).toMatchObject({ success: false, status: 503, code: "HTTP_ERROR" })
+        expect(asked("/flaky/post")).toBe(1)
+        const keyed = await client({ retryAttempts: 2 }).post(
+          "/flaky/keyed",
+          { a: 1 },
+          { headers: { "Idempotency-Key": "k-1" } }
+        )
+        expect(keyed).toMatchObject({ success: true, status: 200, data: { body: '{"a":1}' } })
+        expect(asked("/flaky/keyed")).toBe(2)
+      })
+    })
+
     describe("messages", () => {
       it("NETWORK_ERROR names the method and the URL without its query", async () => {
         const closed = await startConformanceServer()
@@ -407,7 +436,9 @@ export const conformance = (transport: TransportUnderTest): void => {
       })
 
       it("an HTTP failure without a reason phrase gets the standard one", async () => {
-        expect((await client().get("/teapot")).error).toBe("HTTP 418 I'm a Teapot")
+        expect((await client().get("/teapot")).error).toBe(
+          `HTTP 418 ${transport.reasonOf418 ?? "I'm a Teapot"}`
+        )
       })
     })
 
