@@ -8,3 +8,14 @@ export declare const supported: boolean
 export declare const nodeBinary: (version: string) => string
 /** The path of ky 2's entry module, fetched into `.cache/ky` when missing. */
 export declare const ky2Module: () => string
+/**
+ * Unpacks `paths` of the registry package `name@version` into `dir` (a `package/` folder), saying
+ * what is fetched (`what`), with `npm pack` and `tar`.
+ */
+export declare const unpack: (
+  name: string,
+  version: string,
+  dir: string,
+  paths: ReadonlyArray<string>,
+  what: string
+) => void

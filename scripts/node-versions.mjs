@@ -22,7 +22,7 @@ export const supported = process.platform === "linux" && process.arch === "x64"
  * Unpacks `paths` of the registry package `name@version` into `dir` (a `package/` folder), once.
  * `what` says in the announcement what is fetched and roughly how large it is.
  */
-const unpack = (name, version, dir, paths, what) => {
+export const unpack = (name, version, dir, paths, what) => {
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(dir, { recursive: true })
   const spec = `${name}@${version}`
@@ -39,7 +39,8 @@ const unpack = (name, version, dir, paths, what) => {
       cause
     })
   }
-  const tarball = `${name}-${version}.tgz`
+  // npm names a scoped package's tarball without the @ and with - for / (@oven/bun → oven-bun)
+  const tarball = `${name.replace(/^@/, "").replace("/", "-")}-${version}.tgz`
   execFileSync("tar", ["xzf", tarball, ...paths], { cwd: dir })
   rmSync(join(dir, tarball))
 }

@@ -1,6 +1,7 @@
 // `npm test` after the build: the whole suite on this Node, then again on Node 22 and 24 (see
-// node-versions.mjs), each a separate vitest run whose failures name its version. The browser and
-// packaging suites run on the first version only: they drive Chromium and npm, not Node's own APIs.
+// node-versions.mjs), each a separate vitest run whose failures name its version. The browser,
+// runtime and packaging suites run on the first version only: they drive Chromium, Bun, Deno,
+// workerd (runtimes.mjs) and npm, not Node's own APIs.
 // Then the Effect 4 line's tests (test/v4) on Node 22 and 24, with the Effect 4 toolchain's vitest
 // (effect4-toolchain.mjs): Effect 4 needs Node ≥ 22.19.
 import { spawnSync } from "node:child_process"
@@ -8,10 +9,16 @@ import { readFileSync, rmSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { EFFECT4_TOOLCHAIN, ensureEffect4Toolchain } from "./effect4-toolchain.mjs"
 import { nodeBinary, OTHER_VERSIONS, supported } from "./node-versions.mjs"
+import { RUNTIMES, runtimeBinary } from "./runtimes.mjs"
 
 const root = resolve(import.meta.dirname, "..")
 const vitest = join(root, "node_modules", "vitest", "vitest.mjs")
-const ONE_VERSION_ONLY = ["test/browser/**", "test/package/**", "test/toolchain/**"]
+const ONE_VERSION_ONLY = [
+  "test/browser/**",
+  "test/runtimes/**",
+  "test/package/**",
+  "test/toolchain/**"
+]
 /** `npm test -- test/docs` runs only the test files matching these filters (vitest's own). */
 const filters = process.argv.slice(2)
 
@@ -21,6 +28,8 @@ if (supported) {
     runs.push({ line: "", version, node: nodeBinary(version), exclude: ONE_VERSION_ONLY })
   }
   ensureEffect4Toolchain()
+  // fetched before the runs, not inside a test's time
+  for (const runtime of Object.keys(RUNTIMES)) runtimeBinary(runtime)
   for (const version of OTHER_VERSIONS) {
     runs.push({ line: "Effect 4, ", version, node: nodeBinary(version), exclude: [] })
   }
@@ -56,6 +65,9 @@ for (const run of runs) {
         ]
   args.push("--reporter=default", "--reporter=json", `--outputFile.json=${report}`)
   for (const pattern of run.exclude) args.push("--exclude", pattern)
+  // a filter for the suites run on the first version only leaves the others nothing to run
+  if (run.line === "" && run.exclude.length > 0 && filters.length > 0)
+    args.push("--passWithNoTests")
   args.push(...filters)
   const child = spawnSync(run.node, args, {
     cwd: root,
@@ -99,7 +111,7 @@ for (const r of results) {
 }
 if (total.skipped > 0) {
   console.log(
-    `\n${total.skipped} skipped: a suite skipped for a missing tool (Chromium, httpbin, redis-server) says so above`
+    `\n${total.skipped} skipped: a suite skipped for a missing tool (Chromium, httpbin, redis-server) or an older Node (msw 3) says so above`
   )
 }
 if (broken.length > 0) {

@@ -51,6 +51,7 @@ import {
   joinUrl,
   parseBaseUrl,
   redactUrls,
+  redactUrlsIn,
   urlForMessage
 } from "../core/url.js"
 import type { QueryRequest } from "../Query/index.js"
@@ -373,7 +374,7 @@ const failureOf = (
         reason: `request failed (${redactUrls(failure.reason)})`,
         method: request.method,
         url: urlForMessage(request.url),
-        cause: failure.cause
+        cause: redactUrlsIn(failure.cause)
       })
   }
 }
@@ -609,7 +610,8 @@ const wireBody = (body: unknown): Effect.Effect<WireBody, InvalidRequestError> =
 /** The default request headers (SPEC 4.3.12); the caller's and the client's win. */
 const DEFAULT_HEADERS: Readonly<Record<string, string>> = {
   accept: "application/json, text/plain, */*",
-  "accept-encoding": "gzip, deflate, br"
+  // not deflate: the fetch of Deno and workerd hands it over undecoded (SPEC 4.3.7)
+  "accept-encoding": "gzip, br"
 }
 
 /**

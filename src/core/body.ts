@@ -50,10 +50,9 @@ const invalidBody = (reason: string): InvalidArgument => ({
  */
 const multipart = async (form: FormData): Promise<WireBody> => {
   const encoded = new Response(form)
-  return {
-    body: new Uint8Array(await encoded.arrayBuffer()),
-    contentType: encoded.headers.get("content-type") ?? "multipart/form-data"
-  }
+  // read before the body: Bun's Response fills in the boundary only until its body is read
+  const contentType = encoded.headers.get("content-type") ?? "multipart/form-data"
+  return { body: new Uint8Array(await encoded.arrayBuffer()), contentType }
 }
 
 /**

@@ -193,17 +193,33 @@ const dispatch = (
   return abort
 }
 
-/** Set on `globalThis` by `@mswjs/interceptors` (msw's `setupServer`) while it intercepts fetch. */
-const FETCH_INTERCEPTOR = Symbol.for("fetch-interceptor")
+/**
+ * Whether msw's `setupServer` (`@mswjs/interceptors`) intercepts `fetch` now. msw 2 (interceptors
+ * 0.41) sets its fetch interceptor on `globalThis` under `Symbol.for("fetch-interceptor")`. msw 3
+ * (interceptors 0.45) no longer does: its interceptors read requests off the socket, in one shared
+ * request source kept in `globalThis.__MSW_INTERCEPTORS_REGISTRY`, and hand its fetch interceptor
+ * only the requests `fetch` itself made (undici's own dispatcher passes through, to the network).
+ * Both are read on each request: msw may start or stop listening after the client is made.
+ */
+const mswIntercepts = (): boolean => {
+  const global = globalThis as Record<string | symbol, unknown>
+  if (global[MSW2_FETCH_INTERCEPTOR] !== undefined) return true
+  const registry = global.__MSW_INTERCEPTORS_REGISTRY
+  if (!(registry instanceof Map)) return false
+  const source = registry.get(MSW3_REQUEST_SOURCE) as { readyState?: unknown } | undefined
+  return source?.readyState === "ACTIVE"
+}
+
+const MSW2_FETCH_INTERCEPTOR = Symbol.for("fetch-interceptor")
+const MSW3_REQUEST_SOURCE = Symbol.for("node-http-request-source")
 
 const viaUndici = undiciTransport()
 const viaFetch = fetchTransport()
 
 /**
  * The facade's transport on this runtime: undici, or `fetch` while msw intercepts it, so that an
- * app's tests with msw see the client's requests (msw cannot see undici's dispatcher).
+ * app's tests with msw 2 or 3 see the client's requests (msw sees only what `fetch` sends, not
+ * undici's dispatcher). Without msw, a request costs one property read more.
  */
 export const defaultTransport: Send = (request, settle) =>
-  (globalThis as Record<symbol, unknown>)[FETCH_INTERCEPTOR] === undefined
-    ? viaUndici(request, settle)
-    : viaFetch(request, settle)
+  mswIntercepts() ? viaFetch(request, settle) : viaUndici(request, settle)

@@ -118,6 +118,25 @@ const USER_INFO =
 export const redactUrls = (text: string): string =>
   text.replace(/\b[a-z][a-z\d+.-]*:\/\/[^\s"'<>()]+/gi, urlForMessage)
 
+/**
+ * A transport's error (a failure's `cause`), every URL its texts quote cut as {@link redactUrls}
+ * does, its causes' too: Bun's fetch error names the URL it failed in its `path`, query and
+ * fragment included, and a query may hold a token. The error stays the one the transport gave (its
+ * class, code and message).
+ */
+export const redactUrlsIn = (cause: unknown, depth = 0): unknown => {
+  if (typeof cause !== "object" || cause === null || depth > 3) return cause
+  for (const key of new Set([...Object.keys(cause), "message", "stack"])) {
+    const value: unknown = Reflect.get(cause, key)
+    if (typeof value === "string") {
+      const redacted = redactUrls(value)
+      if (redacted !== value) Reflect.set(cause, key, redacted)
+    }
+  }
+  redactUrlsIn(Reflect.get(cause, "cause"), depth + 1)
+  return cause
+}
+
 /** Like {@link absoluteUrlProblem}, for an endpoint, which may also be a path. */
 export const endpointProblem = (endpoint: string): string | undefined =>
   ABSOLUTE.test(endpoint) ? absoluteUrlProblem(endpoint) : undefined

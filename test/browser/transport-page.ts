@@ -20,6 +20,13 @@ const transportPage = {
     const response =
       method === "get" ? await svc.get(endpoint, options) : await svc.post(endpoint, body, options)
     return serialise(response)
+  },
+  /** A `FormData` made in the page, posted to `/echo`. */
+  postForm: async () => {
+    const form = new FormData()
+    form.append("name", "Ada")
+    form.append("file", new Blob(["hello"], { type: "text/plain" }), "a.txt")
+    return serialise(await createSvc(location.origin, { retryAttempts: 0 }).post("/echo", form))
   }
 }
 Object.assign(window, { transportPage })

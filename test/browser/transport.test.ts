@@ -130,6 +130,21 @@ describe.skipIf(!hasChromium).each(LINES)("the fetch transport in Chromium, Effe
     expect(await request("get", "/hang", { timeout: 50 })).toMatchObject({ code: "TIMEOUT" })
   })
 
+  it("a FormData body goes as multipart, its boundary in the Content-Type", async () => {
+    const response = await page.evaluate(() =>
+      (
+        window as unknown as { transportPage: { postForm: () => Promise<ApiResponse> } }
+      ).transportPage.postForm()
+    )
+    const echo = response.data as { body: string; headers: Record<string, string> }
+    const type = echo.headers["content-type"] ?? ""
+    expect(type).toMatch(/^multipart\/form-data; ?boundary=[^;\s]+$/)
+    const parsed = await new Response(echo.body, { headers: { "content-type": type } }).formData()
+    expect(parsed.get("name")).toBe("Ada")
+    const file = parsed.get("file") as File
+    expect([file.name, file.type, await file.text()]).toEqual(["a.txt", "text/plain", "hello"])
+  })
+
   it("sends the default Accept and a JSON body as a string", async () => {
     const response = await request("post", "/echo", {}, {}, { a: "é" })
     const echo = response.data as { body: string; headers: Record<string, string> }

@@ -79,6 +79,16 @@ export const startConformanceServer = async (): Promise<ConformanceServer> => {
         }, delay)
         return
       }
+      const flaky = /^\/flaky\/[\w-]+$/.exec(route)
+      if (flaky) {
+        // 503 the first time a path is asked for, then its echo
+        const asked = seen.filter((s) => s.path === route).length
+        if (asked === 1) {
+          res.writeHead(503, { "retry-after": "0" })
+          return res.end()
+        }
+        return json(res, 200, { method: req.method, body, headers: req.headers })
+      }
       const hops = /^\/hops\/(\d+)$/.exec(route)
       if (hops) {
         const left = Number(hops[1])
@@ -135,7 +145,8 @@ export const startConformanceServer = async (): Promise<ConformanceServer> => {
         case "/missing":
           return json(res, 404, { error: "No such thing" }, { "x-request-id": "r-1" })
         case "/teapot":
-          res.writeHead(418)
+          // a status line without a reason phrase ("HTTP/1.1 418 ")
+          res.writeHead(418, "")
           return res.end()
         case "/large": {
           const size = Number(url.searchParams.get("n") ?? "0")
