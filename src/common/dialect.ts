@@ -101,6 +101,11 @@ export interface TracingDialect {
   ) => Effect.Effect<A, E>
 }
 
+/** An `HttpClient` in a scope, as the adapter sends with it (both lines spell it alike). */
+export interface PlatformClient {
+  readonly execute: (request: never) => Effect.Effect<PlatformResponse, unknown, Scope.Scope>
+}
+
 /** A response of an `HttpClient`, as the adapter reads it. */
 export interface PlatformResponse {
   readonly status: number
@@ -115,36 +120,27 @@ export interface PlatformResponse {
  */
 export interface HttpClientDialect {
   /** The client, each exchange of it in a scope whose end aborts what is left of it. */
-  readonly withScope: (client: unknown) => unknown
+  readonly withScope: (client: never) => unknown
   /** A request with these headers and no body. */
   readonly request: (
     method: string,
     url: string,
     headers: Readonly<Record<string, string>>
   ) => unknown
-  /** The request with a text body. */
-  readonly bodyText: (request: unknown, text: string, contentType: string | undefined) => unknown
-  /** The request with a byte body; without a type it goes without a `Content-Type`. */
-  readonly bodyBytes: (
-    request: unknown,
-    bytes: Uint8Array,
-    contentType: string | undefined
-  ) => unknown
-  readonly url: (request: unknown) => string
-  readonly execute: (
-    client: unknown,
-    request: unknown
-  ) => Effect.Effect<PlatformResponse, unknown, Scope.Scope>
+  /** The request with a body: text, bytes of a type, or bytes as they are (`raw`). */
+  readonly bodyText: (request: never, text: string, contentType?: string) => unknown
+  readonly bodyUint8Array: (request: never, bytes: Uint8Array, contentType?: string) => unknown
+  readonly setBody: (request: never, body: never) => unknown
+  readonly raw: (bytes: Uint8Array) => unknown
   /** Folds a response's body stream, chunk by chunk. */
   readonly fold: <S, E>(
     stream: unknown,
     initial: S,
     f: (state: S, chunk: Uint8Array) => Effect.Effect<S, E>
   ) => Effect.Effect<S, unknown>
-  /**
-   * `effect` with redirects left to svc-sdk (fetch's `redirect: "manual"`), these headers redacted
-   * in the client's records, and the client's own span off.
-   */
+  /** `FetchHttpClient`'s `RequestInit` service, by which redirects are left to svc-sdk. */
+  readonly requestInit: unknown
+  /** `effect` with these headers redacted in the client's records, and the client's own span off. */
   readonly quiet: <A, E>(
     effect: Effect.Effect<A, E>,
     secretHeaders: ReadonlyArray<string>

@@ -22,7 +22,7 @@ import {
   type TransportResponse,
   tooLarge
 } from "../core/transport.js"
-import type { ClientDialect, HttpClientDialect } from "./dialect.js"
+import type { ClientDialect, HttpClientDialect, PlatformClient } from "./dialect.js"
 import { exchange, type Transport } from "./exchange.js"
 
 class TooLarge {
@@ -43,19 +43,23 @@ export const fromHttpClient = (
   http: HttpClientDialect,
   httpClient: unknown
 ): Transport => {
-  const client = http.withScope(httpClient)
+  const client = http.withScope(httpClient as never) as PlatformClient
   return (request) => {
-    let outgoing = http.request(request.method, request.url, request.headers)
+    let outgoing = http.request(request.method, request.url, request.headers) as never
     if (request.body !== undefined) {
       const contentType = request.headers["content-type"]
-      outgoing =
+      outgoing = (
         typeof request.body === "string"
           ? http.bodyText(outgoing, request.body, contentType)
-          : http.bodyBytes(outgoing, request.body, contentType)
+          : contentType === undefined
+            ? // bytes without a type go without a Content-Type, as with fetch
+              http.setBody(outgoing, http.raw(request.body) as never)
+            : http.bodyUint8Array(outgoing, request.body, contentType)
+      ) as never
     }
-    const sent = http.execute(client, outgoing).pipe(
+    const sent = client.execute(outgoing).pipe(
       Effect.flatMap((response) => {
-        if (response.request.url !== http.url(outgoing)) {
+        if (response.request.url !== (outgoing as { readonly url: string }).url) {
           // an HttpClient that follows redirects itself (HttpClient.followRedirects) went where
           // no origin check was made: say so rather than answer as if nothing happened
           return Effect.fail(
@@ -116,7 +120,8 @@ export const fromHttpClient = (
                   (error as { cause?: unknown }).cause
                 )
       ),
-      Effect.scoped
+      Effect.scoped,
+      Effect.provideService(http.requestInit as never, { redirect: "manual" } as never)
     )
     // the client's spans record request headers: never the session's value; the call's own span
     // (common/tracing.ts) stands for every exchange, and the pipeline adds its trace context to

@@ -28,14 +28,5 @@ export {
   type SvcClientService,
   type SvcConfig
 } from "./SvcClient.js"
-export {
-  AbortedError,
-  DecodeError,
-  HttpError,
-  InterceptorError,
-  InvalidRequestError,
-  NetworkError,
-  ResponseTooLargeError,
-  type SvcError,
-  TimeoutError
-} from "./SvcError.js"
+// every error of the union `SvcError`, and the union
+export * from "./SvcError.js"

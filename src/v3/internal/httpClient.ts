@@ -12,42 +12,32 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
-import type { HttpClientDialect, PlatformResponse } from "../../common/dialect.js"
+import type { HttpClientDialect } from "../../common/dialect.js"
 import type { Transport } from "../../common/exchange.js"
 import { fromHttpClient } from "../../common/httpClientTransport.js"
 import { client } from "./dialect.js"
 
 const disabled = () => true
 
-type Request = HttpClientRequest.HttpClientRequest
-
 export const httpClient: HttpClientDialect = {
-  withScope: (http) => HttpClient.withScope(http as HttpClient.HttpClient),
+  withScope: HttpClient.withScope,
   request: (method, url, headers) =>
-    HttpClientRequest.make(method as Request["method"])(url).pipe(
+    HttpClientRequest.make(method as HttpClientRequest.HttpClientRequest["method"])(url).pipe(
       HttpClientRequest.setHeaders(headers)
     ),
-  bodyText: (request, text, contentType) =>
-    HttpClientRequest.bodyText(request as Request, text, contentType),
-  bodyBytes: (request, bytes, contentType) =>
-    contentType === undefined
-      ? HttpClientRequest.setBody(request as Request, HttpBody.raw(bytes))
-      : HttpClientRequest.bodyUint8Array(request as Request, bytes, contentType),
-  url: (request) => (request as Request).url,
-  execute: (http, request) =>
-    (http as HttpClient.HttpClient).execute(request as Request) as Effect.Effect<
-      PlatformResponse,
-      unknown
-    >,
+  bodyText: HttpClientRequest.bodyText,
+  bodyUint8Array: HttpClientRequest.bodyUint8Array,
+  setBody: HttpClientRequest.setBody,
+  raw: HttpBody.raw,
   fold: (stream, initial, f) =>
     Stream.runFoldEffect(
       stream as HttpClientResponse.HttpClientResponse["stream"],
       initial,
       (state, chunk) => f(state, chunk)
     ),
+  requestInit: FetchHttpClient.RequestInit,
   quiet: (effect, secretHeaders) =>
     effect.pipe(
-      Effect.provideService(FetchHttpClient.RequestInit, { redirect: "manual" }),
       Effect.locallyWith(Headers.currentRedactedNames, (names) => [...names, ...secretHeaders]),
       Effect.locally(HttpClient.currentTracerDisabledWhen, disabled)
     )
