@@ -503,7 +503,7 @@ interface Target {
  * Fails with `TimeoutError` when `effect` takes longer than `timeoutMillis` (`0`: no limit): the
  * whole call (`total`), or a piece of the application's code (`waitingFor`). On Effect's `Clock`,
  * so `TestClock` drives it. (A try is bounded by its deadline, which the transport's exchange
- * enforces: `Effect.timeoutFail` costs a request about 22 µs.)
+ * enforces: a timeout of Effect's own costs a request about 22 µs.)
  */
 const withTimeout = <A, E>(
   line: ClientDialect,

@@ -1,7 +1,7 @@
 /**
  * The four guards of both lines, over a line's dialect and service keys: its resolution
  * (`resolution.ts`), its error response, and how it provides the user or the `AuthContext` to the
- * handler. Each line's `Auth/internal/guards.ts` makes them once, with its types.
+ * handler. Each line's `Auth/Guards.ts` makes them once, with its types.
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"

@@ -1,8 +1,8 @@
 /**
  * What a call's client span and duration metric say, written once for both Effect lines:
  * OpenTelemetry's HTTP client conventions (names, attributes, `error.type`), trace context headers
- * (`traceparent`, `b3`), and the per-call record of every send. Each line's binding
- * (`Client/internal/tracing.ts`) only makes the span and updates the metric with its own Effect.
+ * (`traceparent`, `b3`), and the per-call record of every send. `common/tracing.ts` makes the span
+ * and updates the metric, each line's dialect (`TracingDialect`) giving its Effect's API.
  *
  * Nothing here ever reads a header: no span, attribute or event holds the session header's value,
  * whatever its name, and URLs go in with every query value replaced by `REDACTED`.
