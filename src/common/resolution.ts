@@ -137,7 +137,10 @@ export const resolver = <Session extends object>(
       if (known !== undefined) return next(known, true)
       const reading = rules.readRequest(get<RequestOf>(context, line.serverRequest), settings)
       if (reading._tag !== "Found") return next(reading, false)
-      const validator = get<SessionValidatorServiceOf<Session>>(context, keys.validator)
+      const provided = getOption<SessionValidatorServiceOf<Session>>(context, keys.validator)
+      if (Option.isNone(provided))
+        return Effect.andThen(logMissingValidator, next(rules.unavailable, false))
+      const validator = provided.value
       const onAnswer = (resolution: Resolution) => next(resolution, false)
       // redacted from here on: the id never reaches a log, an error or a span
       const id = Redacted.make(reading.id)
@@ -149,6 +152,17 @@ export const resolver = <Session extends object>(
       )
     })
 }
+
+/**
+ * A guard whose handler has no `SessionValidator` (the types demand one: a cast got past them) is a
+ * mistake in the application, logged as an error that says how to mend it; the request is answered
+ * as if the validator were unavailable.
+ */
+const logMissingValidator = Effect.logError(
+  "No SessionValidator is provided to a guarded handler: provide one of its layers " +
+    "(SessionValidator.memory, .fromPromise, .http, or SessionStore.validator) with Layer.provide " +
+    "or Effect.provide. The request is answered 500."
+).pipe(Effect.annotateLogs("module", "svc-sdk/Auth"))
 
 /** The validator's `known` answer as an `Exit`; a `known` that throws is unavailable. */
 const knownAnswer = <Session>(
