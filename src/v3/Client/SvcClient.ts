@@ -28,7 +28,7 @@ import type { ResponseType } from "../../core/response.js"
 import type { StandardSchemaV1 } from "../../core/standardSchema.js"
 import type { FetchFunction } from "../../core/transport.fetch.js"
 import type { Params } from "../../core/url.js"
-import type { QueryBuilder } from "../../Query/index.js"
+import type { QueryBuilder, QueryResultKind } from "../../Query/index.js"
 import * as facade from "./internal/facade.js"
 import * as service from "./internal/service.js"
 import * as viaHttpClient from "./internal/viaHttpClient.js"
@@ -65,14 +65,30 @@ export interface SvcConfig
   extends ConfigOf<Duration.DurationInput, Schedule.Schedule<unknown, SvcError>> {}
 
 /**
- * Options of one request. Each option is described in {@link RequestOptionsOf}.
+ * An `effect/Schema` that decodes to `A` and needs no services, whatever it decodes from: what
+ * `options.schema` takes when `A` is given (`get<Date>(url, { schema: Schema.Date })`), where
+ * `Schema.Schema<A, I>` would hold `I` to `A`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SchemaDecodingTo<A> {
+  readonly [Schema.TypeId]: unknown
+  readonly Type: A
+  readonly Context: never
+}
+
+/**
+ * Options of one request. Each option is described in {@link RequestOptionsOf}. `schema` takes any
+ * `effect/Schema` that decodes to `A` and needs no services — whatever it decodes from, also when
+ * `A` is given (`get<Date>(url, { schema: Schema.Date })`) — or a Standard Schema.
  *
  * @since 0.1.0
  * @category models
  */
 export interface RequestOptions<A = unknown, I = A>
   extends RequestOptionsOf<
-    Schema.Schema<A, I, never> | StandardSchemaV1<A>,
+    Schema.Schema<A, I, never> | SchemaDecodingTo<A> | StandardSchemaV1<A>,
     Duration.DurationInput,
     Schedule.Schedule<unknown, SvcError>
   > {}
@@ -95,6 +111,16 @@ export type ClientFace = "effect" | "promise"
 export type RequestResult<F extends ClientFace, A> = F extends "effect"
   ? Effect.Effect<ApiSuccess<A>, SvcError>
   : Promise<ApiResponse<A>>
+
+/**
+ * {@link RequestResult} as a type function of the data type, for a query builder's `get<T>()`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RequestResultKind<F extends ClientFace> extends QueryResultKind {
+  readonly type: RequestResult<F, this["A"]>
+}
 
 /**
  * The Effect API's type where `F` is `"effect"`, the facade's otherwise.
@@ -138,8 +164,13 @@ export interface ClientSurface<F extends ClientFace> {
     body?: unknown,
     options?: RequestOptions<A, I>
   ) => RequestResult<F, A>
-  /** A query builder whose `get`/`post`/… send the request. */
-  readonly query: <A = unknown>(endpoint: string) => QueryBuilder<RequestResult<F, A>>
+  /**
+   * A query builder whose `get`/`post`/… send the request; `get<T>()` names the data type, as
+   * `get<T>(endpoint)` does.
+   */
+  readonly query: <A = unknown>(
+    endpoint: string
+  ) => QueryBuilder<RequestResult<F, A>, RequestResultKind<F>>
   /** The session id the next request would send, if any. */
   readonly getSessionId: () => OnFace<
     F,
