@@ -246,7 +246,27 @@ export interface CheckTag<Self>
   readonly [CheckKey]: Check
 }
 
-const checkTag = <Self, const Id extends string>(id: Id, check: Check) =>
+/**
+ * The class {@link RequireUserType} and {@link RequirePermission} make, to extend:
+ * `class Admin extends HttpApiAuth.RequirePermission<Admin>()("Admin", "admin:write") {}`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type CheckTagClass<Self, Id extends string> = HttpApiMiddleware.ServiceClass<
+  Self,
+  Id,
+  {
+    requires: never
+    provides: Provided
+    error: typeof errors
+    clientError: never
+    requiredForClient: false
+    security: never
+  }
+> & { readonly [CheckKey]: Check }
+
+const checkTag = <Self, const Id extends string>(id: Id, check: Check): CheckTagClass<Self, Id> =>
   Object.assign(HttpApiMiddleware.Service<Self, { provides: Provided }>()(id, { error: errors }), {
     [CheckKey]: check
   })
@@ -262,7 +282,10 @@ const checkTag = <Self, const Id extends string>(id: Id, check: Check) =>
  */
 export const RequireUserType =
   <Self>() =>
-  <const Id extends string>(id: Id, types: string | ReadonlyArray<string>) =>
+  <const Id extends string>(
+    id: Id,
+    types: string | ReadonlyArray<string>
+  ): CheckTagClass<Self, Id> =>
     checkTag<Self, Id>(id, userTypeCheck("HttpApiAuth.RequireUserType", types))
 
 /**
@@ -275,7 +298,11 @@ export const RequireUserType =
  */
 export const RequirePermission =
   <Self>() =>
-  <const Id extends string>(id: Id, permission: string, options?: PermissionOptions) =>
+  <const Id extends string>(
+    id: Id,
+    permission: string,
+    options?: PermissionOptions
+  ): CheckTagClass<Self, Id> =>
     checkTag<Self, Id>(id, permissionCheck("HttpApiAuth.RequirePermission", permission, options))
 
 const OptionalKey = Symbol.for("svc-sdk/Auth/HttpApiAuth/Optional")

@@ -225,7 +225,20 @@ export interface CheckTag<Self>
   readonly [CheckKey]: Check
 }
 
-const checkTag = <Self, const Id extends string>(id: Id, check: Check) =>
+/**
+ * The class {@link RequireUserType} and {@link RequirePermission} make, to extend:
+ * `class Admin extends HttpApiAuth.RequirePermission<Admin>()("Admin", "admin:write") {}`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type CheckTagClass<Self, Id extends string> = HttpApiMiddleware.TagClass<
+  Self,
+  Id,
+  { readonly provides: typeof CurrentUser; readonly failure: typeof AuthError }
+> & { readonly [CheckKey]: Check }
+
+const checkTag = <Self, const Id extends string>(id: Id, check: Check): CheckTagClass<Self, Id> =>
   Object.assign(HttpApiMiddleware.Tag<Self>()(id, { provides: CurrentUser, failure: AuthError }), {
     [CheckKey]: check
   })
@@ -241,7 +254,10 @@ const checkTag = <Self, const Id extends string>(id: Id, check: Check) =>
  */
 export const RequireUserType =
   <Self>() =>
-  <const Id extends string>(id: Id, types: string | ReadonlyArray<string>) =>
+  <const Id extends string>(
+    id: Id,
+    types: string | ReadonlyArray<string>
+  ): CheckTagClass<Self, Id> =>
     checkTag<Self, Id>(id, userTypeCheck("HttpApiAuth.RequireUserType", types))
 
 /**
@@ -254,7 +270,11 @@ export const RequireUserType =
  */
 export const RequirePermission =
   <Self>() =>
-  <const Id extends string>(id: Id, permission: string, options?: PermissionOptions) =>
+  <const Id extends string>(
+    id: Id,
+    permission: string,
+    options?: PermissionOptions
+  ): CheckTagClass<Self, Id> =>
     checkTag<Self, Id>(id, permissionCheck("HttpApiAuth.RequirePermission", permission, options))
 
 /**
