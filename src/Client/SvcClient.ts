@@ -293,8 +293,8 @@ export class SvcClient extends /*#__PURE__*/ Context.Service<SvcClient, SvcClien
    *
    * const Api = SvcClient.layerConfig(
    *   Config.all({
-   *     baseUrl: Config.string("API_URL"),
-   *     timeout: Config.integer("API_TIMEOUT_MS").pipe(Config.withDefault(10_000))
+   *     baseUrl: Config.String("API_URL"),
+   *     timeout: Config.Int("API_TIMEOUT_MS").pipe(Config.withDefault(10_000))
    *   })
    * )
    * ```
