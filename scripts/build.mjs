@@ -52,6 +52,35 @@ const walk = (dir) => {
 }
 walk("dist/cjs")
 
+// Effect 4 is ES modules only: under `moduleResolution` node16, TypeScript refuses a CommonJS
+// declaration file's plain import of it (it would be a require of an ES module). The Effect 4
+// line's .d.cts (all but dist/cjs/v3, whose Effect 3 is also CommonJS) read effect's types as an
+// ES module's instead: type-only imports with `resolution-mode: "import"` (TypeScript ≥ 5.3).
+const esmEffect = /"(effect(?:\/[^"]*)?)"/
+const asImport = (line) =>
+  line
+    .replace(
+      /^import (?:type )?(\* as \w+|\{[^}]*\}) from "(effect(?:\/[^"]*)?)";$/,
+      (_, what, from) =>
+        `import type ${what.replace(/\btype /g, "")} from "${from}" with { "resolution-mode": "import" };`
+    )
+    .replace(
+      /import\("(effect(?:\/[^"]*)?)"\)/g,
+      `import("$1", { with: { "resolution-mode": "import" } })`
+    )
+const effect4Declarations = (dir) => {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) {
+      if (path !== join("dist", "cjs", "v3")) effect4Declarations(path)
+    } else if (entry.name.endsWith(".d.cts")) {
+      const text = readFileSync(path, "utf8")
+      if (esmEffect.test(text)) writeFileSync(path, text.split("\n").map(asImport).join("\n"))
+    }
+  }
+}
+effect4Declarations("dist/cjs")
+
 // Node's ES modules: the `node` condition of the package's `exports` and `imports` points at
 // dist/node, where esbuild bundles tsc's dist/esm into those entry points and the chunks they
 // share. Node then loads a handful of files instead of each module of ours (an import of svc-sdk
