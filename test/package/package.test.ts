@@ -82,6 +82,12 @@ describe.each(lines)(
       expect(existsSync(join(scratch, "node_modules", "@parcel"))).toBe(false)
     })
 
+    it("ships its MIT license", () => {
+      const license = readFileSync(join(scratch, "node_modules", "svc-sdk", "LICENSE"), "utf8")
+      expect(license).toMatch(/^MIT License\n\nCopyright \(c\) 2026 svc-sdk contributors\n/)
+      expect(license).toContain('THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND')
+    })
+
     it("imports every entry point as ESM", () => {
       const script = entries
         .map((entry, i) => `const m${i} = await import(${JSON.stringify(entry)});`)
