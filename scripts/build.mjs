@@ -6,7 +6,7 @@
 // that the root package.json (its `exports` and `#transport` import map) governs both formats.
 import { execFileSync } from "node:child_process"
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { basename, dirname, join, relative } from "node:path"
 import { build } from "esbuild"
 import { ensureEffect4Toolchain } from "./effect4-toolchain.mjs"
 
@@ -25,8 +25,9 @@ const renames = [
   [".js.map", ".cjs.map"],
   [".js", ".cjs"]
 ]
-// Relative specifiers ending in .js, in require(), import(), from "…" and source map comments.
-const relativeJs = /((?:require\(|import\(|from\s+)["']\.{1,2}\/[^"']*?)\.js(["'])/g
+// Relative specifiers ending in .js, in require(), import(), from "…", import "…" and source map
+// comments.
+const relativeJs = /((?:require\(|import\(|from\s+|import\s+)["']\.{1,2}\/[^"']*?)\.js(["'])/g
 const mapComment = /(\/\/# sourceMappingURL=[^\s]*?)\.(d\.ts|js)\.map/g
 const mapFile = /("file":\s*"[^"]*?)\.(d\.ts|js)"/
 
@@ -101,8 +102,25 @@ const entries = [...Object.values(manifest.exports), ...Object.values(manifest.i
 for (const path of entries) {
   if (!existsSync(path)) throw new Error(`package.json names ${path}, which tsc did not build`)
 }
-await build({
-  entryPoints: [...new Set(entries)],
+// The Effect 4 entry points: on Node's ES modules every static import resolves before any code
+// runs, so with effect 3 installed `import "svc-sdk"` would fail on an Effect 4 module effect 3
+// lacks (ERR_PACKAGE_PATH_NOT_EXPORTED: './References') before its first import (Client/effect4.ts)
+// could say what is wrong. Each is built as `<entry>.line.js` behind a small `<entry>.js` that
+// imports Client/effect4.js (only effect/Context, which both Effects have) and then, awaited, the
+// line itself, re-exporting its names.
+const EFFECT4_ENTRIES = [
+  "./dist/esm/index.js",
+  "./dist/esm/Client/index.js",
+  "./dist/esm/Auth/index.js"
+]
+const GUARD = "./dist/esm/Client/effect4.js"
+const outOf = (path) => path.replace("./dist/esm/", "").replace(/\.js$/, "")
+const { metafile } = await build({
+  entryPoints: [...new Set([...entries, GUARD])].map((path) => ({
+    in: path,
+    out: EFFECT4_ENTRIES.includes(path) ? `${outOf(path)}.line` : outOf(path)
+  })),
+  metafile: true,
   outbase: "dist/esm",
   outdir: "dist/node",
   bundle: true,
@@ -123,3 +141,17 @@ await build({
   chunkNames: "chunks/[name]-[hash]",
   logLevel: "warning"
 })
+for (const path of EFFECT4_ENTRIES) {
+  const entry = `dist/node/${outOf(path)}`
+  const names = metafile.outputs[`${entry}.line.js`].exports
+  const guard = relative(dirname(entry), `dist/node/${outOf(GUARD)}.js`)
+  writeFileSync(
+    `${entry}.js`,
+    [
+      `import "${guard.startsWith(".") ? guard : `./${guard}`}"`,
+      `const line = await import("./${basename(entry)}.line.js")`,
+      `export const { ${names.join(", ")} } = line`,
+      ""
+    ].join("\n")
+  )
+}
