@@ -6,7 +6,7 @@
  * @example
  * ```ts
  * import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
- * import { HttpApiAuth } from "svc-sdk/Auth"
+ * import { HttpApiAuth } from "svc-sdk/v3/Auth"
  *
  * class CanDelete extends HttpApiAuth.RequirePermission<CanDelete>()("CanDelete", "products:delete") {}
  *
@@ -173,7 +173,7 @@ const keyIn = (schemes: Schemes, place: "header" | "cookie" | "query"): string |
  *
  * @example
  * ```ts
- * import { HttpApiAuth } from "svc-sdk/Auth"
+ * import { HttpApiAuth } from "svc-sdk/v3/Auth"
  *
  * class Session extends HttpApiAuth.Tag<Session>()("Session", { query: false }) {}
  * ```

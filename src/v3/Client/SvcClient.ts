@@ -223,7 +223,7 @@ export interface SvcClientService extends ClientSurface<"effect"> {}
  *
  * @example
  * ```ts
- * import { createSvc } from "svc-sdk"
+ * import { createSvc } from "svc-sdk/v3"
  * const svc = createSvc("https://api.example.com/v1", { timeout: 5_000 })
  * const users = await svc.get<Array<{ id: string }>>("/users", { params: { page: 1 } })
  * if (users.success) console.log(users.data)
@@ -275,7 +275,7 @@ export class SvcClient extends /*#__PURE__*/ Context.Tag("svc-sdk/SvcClient")<
    * @example
    * ```ts
    * import { Effect } from "effect"
-   * import { SvcClient } from "svc-sdk"
+   * import { SvcClient } from "svc-sdk/v3"
    *
    * const program = Effect.flatMap(SvcClient, (client) => client.get("/health"))
    * Effect.runPromise(program.pipe(Effect.provide(SvcClient.layerDefault("http://127.0.0.1:3000"))))
@@ -294,7 +294,7 @@ export class SvcClient extends /*#__PURE__*/ Context.Tag("svc-sdk/SvcClient")<
    * @example
    * ```ts
    * import { Config } from "effect"
-   * import { SvcClient } from "svc-sdk"
+   * import { SvcClient } from "svc-sdk/v3"
    *
    * const Api = SvcClient.layerConfig(
    *   Config.all({
