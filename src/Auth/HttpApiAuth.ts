@@ -188,6 +188,25 @@ type SchemeMiddleware = HttpApiMiddleware.HttpApiMiddlewareSecurity<
 >[string]
 
 /**
+ * The class {@link Tag} makes, to extend: `class Session extends HttpApiAuth.Tag<Session>()("Session") {}`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type TagClass<Self, Id extends string> = HttpApiMiddleware.ServiceClass<
+  Self,
+  Id,
+  {
+    requires: never
+    provides: Provided
+    error: typeof errors
+    clientError: never
+    requiredForClient: false
+    security: Schemes
+  }
+>
+
+/**
  * Makes an authentication middleware: put it on an `HttpApiGroup` or `HttpApiEndpoint` with
  * `.middleware(...)`, implement it with {@link layer}. Its endpoints get `CurrentUser` and
  * `AuthContext`; the OpenAPI document lists its schemes and its 401, 403 and 500 answers.
@@ -205,7 +224,7 @@ type SchemeMiddleware = HttpApiMiddleware.HttpApiMiddlewareSecurity<
  */
 export const Tag =
   <Self>() =>
-  <const Id extends string>(id: Id, options?: SchemeOptions) =>
+  <const Id extends string>(id: Id, options?: SchemeOptions): TagClass<Self, Id> =>
     HttpApiMiddleware.Service<Self, { provides: Provided }>()(id, {
       error: errors,
       security: schemesOf(options)

@@ -276,8 +276,15 @@ describe.each(lines)(
       expect(reports).toEqual(reports.map(({ compilation }) => ({ compilation, report: "" })))
       // what a hover over `HttpApiAuth.RequirePermission<Admin>()(…)` shows: a short, named type
       for (const { dir } of compilations.filter(({ mode }) => mode.name === "bundler")) {
-        expect(readFileSync(join(dir, "out", "auth.d.ts"), "utf8")).toContain(
+        const declared = readFileSync(join(dir, "out", "auth.d.ts"), "utf8")
+        expect(declared).toContain(
           'declare const Admin_base: HttpApiAuth.CheckTagClass<Admin, "Admin">;\n'
+        )
+        expect(declared).toContain(
+          'declare const Staff_base: HttpApiAuth.CheckTagClass<Staff, "Staff">;\n'
+        )
+        expect(declared).toContain(
+          'declare const Session_base: HttpApiAuth.TagClass<Session, "Session">;\n'
         )
       }
     }, 600_000)

@@ -166,6 +166,22 @@ const keyIn = (schemes: Schemes, place: "header" | "cookie" | "query"): string |
   Object.values(schemes).find((scheme) => scheme.in === place)?.key ?? false
 
 /**
+ * The class {@link Tag} makes, to extend: `class Session extends HttpApiAuth.Tag<Session>()("Session") {}`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type TagClass<Self, Id extends string> = HttpApiMiddleware.TagClass<
+  Self,
+  Id,
+  {
+    readonly provides: typeof CurrentUser
+    readonly failure: typeof AuthError
+    readonly security: Schemes
+  }
+> & { readonly security: Schemes }
+
+/**
  * Makes an authentication middleware: put it on an `HttpApiGroup` or `HttpApiEndpoint` with
  * `.middleware(...)`, implement it with {@link layer}. Its endpoints get `CurrentUser`; the OpenAPI
  * document lists its schemes and its 401, 403 and 500 answers. `Authentication` is one with the
@@ -183,7 +199,7 @@ const keyIn = (schemes: Schemes, place: "header" | "cookie" | "query"): string |
  */
 export const Tag =
   <Self>() =>
-  <const Id extends string>(id: Id, options?: SchemeOptions) =>
+  <const Id extends string>(id: Id, options?: SchemeOptions): TagClass<Self, Id> =>
     HttpApiMiddleware.Tag<Self>()(id, {
       provides: CurrentUser,
       failure: AuthError,
