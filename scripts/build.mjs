@@ -6,7 +6,7 @@
 // that the root package.json (its `exports` and `#transport` import map) governs both formats.
 import { execFileSync } from "node:child_process"
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { basename, dirname, join, relative } from "node:path"
 import { build } from "esbuild"
 import { ensureEffect4Toolchain } from "./effect4-toolchain.mjs"
 
@@ -25,8 +25,9 @@ const renames = [
   [".js.map", ".cjs.map"],
   [".js", ".cjs"]
 ]
-// Relative specifiers ending in .js, in require(), import(), from "…" and source map comments.
-const relativeJs = /((?:require\(|import\(|from\s+)["']\.{1,2}\/[^"']*?)\.js(["'])/g
+// Relative specifiers ending in .js, in require(), import(), from "…", import "…" and source map
+// comments.
+const relativeJs = /((?:require\(|import\(|from\s+|import\s+)["']\.{1,2}\/[^"']*?)\.js(["'])/g
 const mapComment = /(\/\/# sourceMappingURL=[^\s]*?)\.(d\.ts|js)\.map/g
 const mapFile = /("file":\s*"[^"]*?)\.(d\.ts|js)"/
 
@@ -52,6 +53,35 @@ const walk = (dir) => {
 }
 walk("dist/cjs")
 
+// Effect 4 is ES modules only: under `moduleResolution` node16, TypeScript refuses a CommonJS
+// declaration file's plain import of it (it would be a require of an ES module). The Effect 4
+// line's .d.cts (all but dist/cjs/v3, whose Effect 3 is also CommonJS) read effect's types as an
+// ES module's instead: type-only imports with `resolution-mode: "import"` (TypeScript ≥ 5.3).
+const esmEffect = /"(effect(?:\/[^"]*)?)"/
+const asImport = (line) =>
+  line
+    .replace(
+      /^import (?:type )?(\* as \w+|\{[^}]*\}) from "(effect(?:\/[^"]*)?)";$/,
+      (_, what, from) =>
+        `import type ${what.replace(/\btype /g, "")} from "${from}" with { "resolution-mode": "import" };`
+    )
+    .replace(
+      /import\("(effect(?:\/[^"]*)?)"\)/g,
+      `import("$1", { with: { "resolution-mode": "import" } })`
+    )
+const effect4Declarations = (dir) => {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) {
+      if (path !== join("dist", "cjs", "v3")) effect4Declarations(path)
+    } else if (entry.name.endsWith(".d.cts")) {
+      const text = readFileSync(path, "utf8")
+      if (esmEffect.test(text)) writeFileSync(path, text.split("\n").map(asImport).join("\n"))
+    }
+  }
+}
+effect4Declarations("dist/cjs")
+
 // Node's ES modules: the `node` condition of the package's `exports` and `imports` points at
 // dist/node, where esbuild bundles tsc's dist/esm into those entry points and the chunks they
 // share. Node then loads a handful of files instead of each module of ours (an import of svc-sdk
@@ -72,8 +102,25 @@ const entries = [...Object.values(manifest.exports), ...Object.values(manifest.i
 for (const path of entries) {
   if (!existsSync(path)) throw new Error(`package.json names ${path}, which tsc did not build`)
 }
-await build({
-  entryPoints: [...new Set(entries)],
+// The Effect 4 entry points: on Node's ES modules every static import resolves before any code
+// runs, so with effect 3 installed `import "svc-sdk"` would fail on an Effect 4 module effect 3
+// lacks (ERR_PACKAGE_PATH_NOT_EXPORTED: './References') before its first import (internal/effect4.ts)
+// could say what is wrong. Each is built as `<entry>.line.js` behind a small `<entry>.js` that
+// imports internal/effect4.js (only effect/Context, which both Effects have) and then, awaited, the
+// line itself, re-exporting its names.
+const EFFECT4_ENTRIES = [
+  "./dist/esm/index.js",
+  "./dist/esm/Client/index.js",
+  "./dist/esm/Auth/index.js"
+]
+const GUARD = "./dist/esm/internal/effect4.js"
+const outOf = (path) => path.replace("./dist/esm/", "").replace(/\.js$/, "")
+const { metafile } = await build({
+  entryPoints: [...new Set([...entries, GUARD])].map((path) => ({
+    in: path,
+    out: EFFECT4_ENTRIES.includes(path) ? `${outOf(path)}.line` : outOf(path)
+  })),
+  metafile: true,
   outbase: "dist/esm",
   outdir: "dist/node",
   bundle: true,
@@ -94,3 +141,17 @@ await build({
   chunkNames: "chunks/[name]-[hash]",
   logLevel: "warning"
 })
+for (const path of EFFECT4_ENTRIES) {
+  const entry = `dist/node/${outOf(path)}`
+  const names = metafile.outputs[`${entry}.line.js`].exports
+  const guard = relative(dirname(entry), `dist/node/${outOf(GUARD)}.js`)
+  writeFileSync(
+    `${entry}.js`,
+    [
+      `import "${guard.startsWith(".") ? guard : `./${guard}`}"`,
+      `const line = await import("./${basename(entry)}.line.js")`,
+      `export const { ${names.join(", ")} } = line`,
+      ""
+    ].join("\n")
+  )
+}

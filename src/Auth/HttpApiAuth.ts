@@ -178,6 +178,25 @@ type SchemeMiddleware = HttpApiMiddleware.HttpApiMiddlewareSecurity<
 >[string]
 
 /**
+ * The class {@link Tag} makes, to extend: `class Session extends HttpApiAuth.Tag<Session>()("Session") {}`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type TagClass<Self, Id extends string> = HttpApiMiddleware.ServiceClass<
+  Self,
+  Id,
+  {
+    requires: never
+    provides: Provided
+    error: typeof errors
+    clientError: never
+    requiredForClient: false
+    security: Schemes
+  }
+>
+
+/**
  * Makes an authentication middleware: put it on an `HttpApiGroup` or `HttpApiEndpoint` with
  * `.middleware(...)`, implement it with {@link layer}. Its endpoints get `CurrentUser` and
  * `AuthContext`; the OpenAPI document lists its schemes and its 401, 403 and 500 answers.
@@ -195,7 +214,7 @@ type SchemeMiddleware = HttpApiMiddleware.HttpApiMiddlewareSecurity<
  */
 export const Tag =
   <Self>() =>
-  <const Id extends string>(id: Id, options?: SchemeOptions) =>
+  <const Id extends string>(id: Id, options?: SchemeOptions): TagClass<Self, Id> =>
     HttpApiMiddleware.Service<Self, { provides: Provided }>()(id, {
       error: errors,
       security: schemesOf(guardSettings, HttpApiSecurity.apiKey, options)
@@ -236,7 +255,27 @@ export interface CheckTag<Self>
   readonly [CheckKey]: Check
 }
 
-const checkTag = <Self, const Id extends string>(id: Id, check: Check) =>
+/**
+ * The class {@link RequireUserType} and {@link RequirePermission} make, to extend:
+ * `class Admin extends HttpApiAuth.RequirePermission<Admin>()("Admin", "admin:write") {}`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type CheckTagClass<Self, Id extends string> = HttpApiMiddleware.ServiceClass<
+  Self,
+  Id,
+  {
+    requires: never
+    provides: Provided
+    error: typeof errors
+    clientError: never
+    requiredForClient: false
+    security: never
+  }
+> & { readonly [CheckKey]: Check }
+
+const checkTag = <Self, const Id extends string>(id: Id, check: Check): CheckTagClass<Self, Id> =>
   Object.assign(HttpApiMiddleware.Service<Self, { provides: Provided }>()(id, { error: errors }), {
     [CheckKey]: check
   })
@@ -252,7 +291,10 @@ const checkTag = <Self, const Id extends string>(id: Id, check: Check) =>
  */
 export const RequireUserType =
   <Self>() =>
-  <const Id extends string>(id: Id, types: string | ReadonlyArray<string>) =>
+  <const Id extends string>(
+    id: Id,
+    types: string | ReadonlyArray<string>
+  ): CheckTagClass<Self, Id> =>
     checkTag<Self, Id>(id, userTypeCheck("HttpApiAuth.RequireUserType", types))
 
 /**
@@ -265,7 +307,11 @@ export const RequireUserType =
  */
 export const RequirePermission =
   <Self>() =>
-  <const Id extends string>(id: Id, permission: string, options?: PermissionOptions) =>
+  <const Id extends string>(
+    id: Id,
+    permission: string,
+    options?: PermissionOptions
+  ): CheckTagClass<Self, Id> =>
     checkTag<Self, Id>(id, permissionCheck("HttpApiAuth.RequirePermission", permission, options))
 
 const OptionalKey = Symbol.for("svc-sdk/Auth/HttpApiAuth/Optional")

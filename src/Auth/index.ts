@@ -4,6 +4,9 @@
  * @since 0.1.0
  */
 
+// first: with effect 3 installed, the error says to import svc-sdk/v3 (see internal/effect4.ts)
+import "../internal/effect4.js"
+
 export * as AuthMiddleware from "./AuthMiddleware.js"
 export {
   AuthContext,

@@ -15,7 +15,13 @@ import type * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
 import { loadAdapter, loadConfigError } from "#onDemand"
 import * as facade from "../common/facade.js"
-import type { ClientControls, ClientFace, OnFace, RequestResult } from "../common/service.js"
+import type {
+  ClientControls,
+  ClientFace,
+  OnFace,
+  RequestResult,
+  RequestResultKind
+} from "../common/service.js"
 import * as service from "../common/service.js"
 import type { ApiSuccess } from "../core/ApiResponse.js"
 import type { ConfigOf, RequestOptionsOf } from "../core/config.js"
@@ -44,6 +50,7 @@ export type {
   RequestConfig,
   RequestInterceptor,
   RequestResult,
+  RequestResultKind,
   ResponseInterceptor,
   ResponseType,
   StandardSchemaV1
@@ -68,14 +75,26 @@ export type RequestParams = Params
 export interface SvcConfig extends ConfigOf<Duration.Input, Schedule.Schedule<unknown, SvcError>> {}
 
 /**
- * Options of one request. Each option is described in {@link RequestOptionsOf}.
+ * An `effect/Schema` that decodes to `A` and needs no services, whatever it decodes from: what
+ * `options.schema` takes when `A` is given (`get<Date>(url, { schema: Schema.DateFromString })`),
+ * where `Schema.Codec<A, I>` would hold `I` to `A`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type SchemaDecodingTo<A> = Schema.Decoder<A>
+
+/**
+ * Options of one request. Each option is described in {@link RequestOptionsOf}. `schema` takes any
+ * `effect/Schema` that decodes to `A` and needs no services — whatever it decodes from, also when
+ * `A` is given (`get<Date>(url, { schema: Schema.DateFromString })`) — or a Standard Schema.
  *
  * @since 0.1.0
  * @category models
  */
 export interface RequestOptions<A = unknown, I = A>
   extends RequestOptionsOf<
-    Schema.Codec<A, I> | StandardSchemaV1<A>,
+    Schema.Codec<A, I> | SchemaDecodingTo<A> | StandardSchemaV1<A>,
     Duration.Input,
     Schedule.Schedule<unknown, SvcError>
   > {}
@@ -113,8 +132,13 @@ export interface ClientSurface<F extends ClientFace> extends ClientControls<F> {
     body?: unknown,
     options?: RequestOptions<A, I>
   ) => RequestResult<F, A>
-  /** A query builder whose `get`/`post`/… send the request. */
-  readonly query: <A = unknown>(endpoint: string) => QueryBuilder<RequestResult<F, A>>
+  /**
+   * A query builder whose `get`/`post`/… send the request; `get<T>()` names the data type, as
+   * `get<T>(endpoint)` does.
+   */
+  readonly query: <A = unknown>(
+    endpoint: string
+  ) => QueryBuilder<RequestResult<F, A>, RequestResultKind<F>>
   readonly getConfig: () => SvcConfig
 }
 
@@ -232,8 +256,8 @@ export class SvcClient extends /*#__PURE__*/ Context.Service<SvcClient, SvcClien
    *
    * const Api = SvcClient.layerConfig(
    *   Config.all({
-   *     baseUrl: Config.string("API_URL"),
-   *     timeout: Config.integer("API_TIMEOUT_MS").pipe(Config.withDefault(10_000))
+   *     baseUrl: Config.String("API_URL"),
+   *     timeout: Config.Int("API_TIMEOUT_MS").pipe(Config.withDefault(10_000))
    *   })
    * )
    * ```

@@ -4,6 +4,9 @@
  * @since 0.1.0
  */
 
+// first: with effect 3 installed, the error says to import svc-sdk/v3 (see internal/effect4.ts)
+import "../internal/effect4.js"
+
 export type {
   ApiFailure,
   ApiResponse,
@@ -20,8 +23,10 @@ export {
   type RequestInterceptor,
   type RequestOptions,
   type RequestParams,
+  type RequestResultKind,
   type ResponseInterceptor,
   type ResponseType,
+  type SchemaDecodingTo,
   type StandardSchemaV1,
   SvcClient,
   type SvcClientFacade,

@@ -55,7 +55,7 @@ export type ParseInput = internal.ParseInput
  * @category models
  */
 export interface ParseOptions {
-  readonly params?: Iterable<string>
+  readonly params?: Iterable<string> | undefined
 }
 
 /**

@@ -42,6 +42,39 @@ export interface QueryRequest {
 export type QueryExecutor<R> = (request: QueryRequest) => R
 
 /**
+ * What a client's builder gives for `get<T>()` and the other execution methods: a type function
+ * from the data type `A` to the result (`type`, read with `A` set). A client passes its own
+ * (`client.query(endpoint)`); a builder without one gives the executor's result `R` for any `T`.
+ *
+ * @example
+ * ```ts
+ * import type { QueryResultKind } from "svc-sdk/Query"
+ *
+ * interface Listed extends QueryResultKind {
+ *   readonly type: Promise<ReadonlyArray<this["A"]>>
+ * }
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface QueryResultKind {
+  readonly A: unknown
+  readonly type: unknown
+}
+
+/**
+ * The result of `get<T>()` on a `QueryBuilder<R, K>`: `K` applied to `T`, or `R` when the builder
+ * has no {@link QueryResultKind}.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type QueryResult<R, K extends QueryResultKind | undefined, T> = K extends QueryResultKind
+  ? (K & { readonly A: T })["type"]
+  : R
+
+/**
  * A custom parameter value. An array repeats the name (`tag=a&tag=b`); `null`/`undefined` or an
  * empty array removes the parameter.
  *
@@ -97,7 +130,7 @@ export interface OperatorValues {
  * @since 0.1.0
  * @category models
  */
-export class QueryBuilder<R = never> {
+export class QueryBuilder<R = never, K extends QueryResultKind | undefined = undefined> {
   readonly #state: internal.BuilderState
   readonly #executor: QueryExecutor<R> | undefined
 
@@ -290,28 +323,43 @@ export class QueryBuilder<R = never> {
     return internal.toURL(this.#state)
   }
 
-  /** @since 0.1.0 */
-  get(): R {
+  /**
+   * Sends the query as a GET through the client. `get<T>()` names the response's data type, as
+   * `client.get<T>(endpoint)` does, on a builder made by a client.
+   *
+   * @since 0.1.0
+   */
+  get(): R
+  get<T>(): QueryResult<R, K, T>
+  get(): unknown {
     return this.#execute("GET", undefined)
   }
 
   /** @since 0.1.0 */
-  delete(): R {
+  delete(): R
+  delete<T>(): QueryResult<R, K, T>
+  delete(): unknown {
     return this.#execute("DELETE", undefined)
   }
 
   /** @since 0.1.0 */
-  post(body?: unknown): R {
+  post(body?: unknown): R
+  post<T>(body?: unknown): QueryResult<R, K, T>
+  post(body?: unknown): unknown {
     return this.#execute("POST", body)
   }
 
   /** @since 0.1.0 */
-  put(body?: unknown): R {
+  put(body?: unknown): R
+  put<T>(body?: unknown): QueryResult<R, K, T>
+  put(body?: unknown): unknown {
     return this.#execute("PUT", body)
   }
 
   /** @since 0.1.0 */
-  patch(body?: unknown): R {
+  patch(body?: unknown): R
+  patch<T>(body?: unknown): QueryResult<R, K, T>
+  patch(body?: unknown): unknown {
     return this.#execute("PATCH", body)
   }
 

@@ -43,7 +43,9 @@ export type {
   OperatorValues,
   ParamValue,
   QueryExecutor,
-  QueryRequest
+  QueryRequest,
+  QueryResult,
+  QueryResultKind
 } from "./QueryBuilder.js"
 export { QueryBuilder, query } from "./QueryBuilder.js"
 export type { QueryParseErrorReason } from "./QueryParseError.js"

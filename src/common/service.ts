@@ -9,7 +9,7 @@ import { defaultTransport } from "#transport"
 import type { ApiResponse, ApiSuccess } from "../core/ApiResponse.js"
 import type { RequestInterceptor, ResponseInterceptor } from "../core/request.js"
 import { fetchTransport } from "../core/transport.fetch.js"
-import { QueryBuilder } from "../Query/index.js"
+import { QueryBuilder, type QueryResultKind } from "../Query/index.js"
 import {
   addInterceptor,
   type CallTracing,
@@ -48,6 +48,16 @@ export type { ClientFace }
 export type RequestResult<F extends ClientFace, A> = F extends "effect"
   ? Effect.Effect<ApiSuccess<A>, SvcError>
   : Promise<ApiResponse<A>>
+
+/**
+ * {@link RequestResult} as a type function of the data type, for a query builder's `get<T>()`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RequestResultKind<F extends ClientFace> extends QueryResultKind {
+  readonly type: RequestResult<F, this["A"]>
+}
 
 /**
  * The Effect API's type where `F` is `"effect"`, the facade's otherwise.
@@ -158,7 +168,9 @@ export const fromState = <F extends ClientFace>(
   patch: (endpoint: string, body?: unknown, options?: ClientRequestOptions) =>
     face.request(request(state, transport, "PATCH", endpoint, body, options)),
   query: (endpoint: string) =>
-    new QueryBuilder(endpoint, (query) => face.request(queryRequest(state, transport, query))),
+    new QueryBuilder<RequestResult<F, unknown>, RequestResultKind<F>>(endpoint, (query) =>
+      face.request(queryRequest(state, transport, query))
+    ),
   getSessionId: () =>
     face.sessionId(
       Effect.map(resolveSession(state.session), (id) =>

@@ -23,43 +23,45 @@ export interface ConfigOf<DurationInput, RetrySchedule> {
    * A session id sent with every request to the base URL's origin.
    * @default undefined
    */
-  readonly sessionId?: string
+  readonly sessionId?: string | undefined
   /**
    * Asked for the session id before each request when neither `setSessionId` nor `sessionId`
    * gave one. Sync or async; a throw or rejection means no session (and goes to `onError`).
    * @default undefined
    */
-  readonly getSessionId?: () => string | null | undefined | Promise<string | null | undefined>
+  readonly getSessionId?:
+    | (() => string | null | undefined | Promise<string | null | undefined>)
+    | undefined
   /**
    * Whether requests carry the session header. A request's `includeSession` wins.
    * @default true
    */
-  readonly includeSession?: boolean
+  readonly includeSession?: boolean | undefined
   /**
    * The header that carries the session id.
    * @default "X-Session-Id"
    */
-  readonly sessionHeader?: string
+  readonly sessionHeader?: string | undefined
   /**
    * Where session ids are read from and `setSessionId` persists them. When absent, the runtime's
    * storage is detected once (`detectStorage()`); on a server there is none.
    * @default detected
    */
-  readonly storage?: StorageAdapter
+  readonly storage?: StorageAdapter | undefined
   /**
    * Headers sent with every request; per-request headers win (names are case-insensitive). A
    * header whose value is `undefined` or `null` is left out. `Authorization`, `Cookie` and
    * `Proxy-Authorization` only ever go to the base URL's origin.
    * @default {}
    */
-  readonly headers?: Readonly<Record<string, string | null | undefined>>
+  readonly headers?: Readonly<Record<string, string | null | undefined>> | undefined
   /**
    * Retries on network errors, timeouts and 408/425/429/500/502/503/504, for GET, PUT, DELETE,
    * HEAD, OPTIONS, and POST/PATCH with an `Idempotency-Key` header. Ignored when `retrySchedule`
    * is given.
    * @default 2
    */
-  readonly retryAttempts?: number
+  readonly retryAttempts?: number | undefined
   /**
    * Time allowed for each try, and for each piece of your code a request waits on (the session
    * lookup, interceptors, `onRequest`, `onResponse`): milliseconds, or any `Duration`, at most
@@ -67,7 +69,7 @@ export interface ConfigOf<DurationInput, RetrySchedule> {
    * timeout.
    * @default 30000
    */
-  readonly timeout?: DurationInput
+  readonly timeout?: DurationInput | undefined
   /**
    * Time allowed for a whole call: every try, the waits between them and your code the request
    * waits on (ky 2's `totalTimeout`). Milliseconds or any `Duration`; `0` or absent: no limit.
@@ -77,56 +79,56 @@ export interface ConfigOf<DurationInput, RetrySchedule> {
    * createSvc(url, { timeout: 2_000, totalTimeout: 5_000 }) // at most 5 s per call, retries included
    * ```
    */
-  readonly totalTimeout?: DurationInput
+  readonly totalTimeout?: DurationInput | undefined
   /**
    * Replaces the default retry timing and count (exponential backoff from 300 ms, ±20 % jitter,
    * each wait capped at 30 s, `retryAttempts` times). Which failures are retried stays the same,
    * and a `Retry-After` header still sets the wait.
    * @default exponential backoff, `retryAttempts` times
    */
-  readonly retrySchedule?: RetrySchedule
+  readonly retrySchedule?: RetrySchedule | undefined
   /**
    * Observes the final request config, after the request interceptors, just before it is sent.
    * What it returns is ignored (change requests with `addRequestInterceptor`); a throw or
    * rejection ends the request with `INTERCEPTOR_ERROR`. Sync or async; bounded by the timeout.
    * @default undefined
    */
-  readonly onRequest?: (config: RequestConfig) => void
+  readonly onRequest?: ((config: RequestConfig) => void) | undefined
   /**
    * Observes every response the server gave (successes and HTTP failures), after the response
    * interceptors and schema decoding. A throw or rejection turns the request into an
    * `INTERCEPTOR_ERROR` failure.
    * @default undefined
    */
-  readonly onResponse?: (response: ApiResponse<unknown>) => unknown
+  readonly onResponse?: ((response: ApiResponse<unknown>) => unknown) | undefined
   /**
    * Receives every failure as an `Error` (the tagged `SvcError`s, and storage or `getSessionId`
    * failures). Its own throws are ignored.
    * @default undefined
    */
-  readonly onError?: (error: Error) => unknown
+  readonly onError?: ((error: Error) => unknown) | undefined
   /**
    * Sends every request with this fetch-compatible function instead of the runtime's default
    * transport (undici on Node, `fetch` elsewhere), as in ky: a mock, a proxy, an instrumented fetch.
    * @default the runtime's transport
    */
-  readonly fetch?: FetchFunction
+  readonly fetch?: FetchFunction | undefined
   /**
    * How response bodies are read; a request's `responseType` wins.
    * @default "auto"
    */
-  readonly responseType?: ResponseType
+  readonly responseType?: ResponseType | undefined
   /**
    * The largest response body accepted, in bytes after decompression; a larger one stops the read
    * and fails with `RESPONSE_TOO_LARGE`. `Infinity` lifts the limit.
    * @default 67108864 (64 MiB)
    */
-  readonly maxResponseBytes?: number
+  readonly maxResponseBytes?: number | undefined
   /**
    * Whether redirects are followed; a request's `redirect` wins.
    * @default "follow"
    */
-  readonly redirect?: RedirectMode
+  readonly redirect?: RedirectMode | undefined
   /**
    * Whether the Effect API's requests carry the trace context of their span (W3C `traceparent`
    * and `b3`) to the base URL's origin; other origins never get it. Turn it off when the server
@@ -140,7 +142,7 @@ export interface ConfigOf<DurationInput, RetrySchedule> {
    * SvcClient.layerDefault(url, { tracerPropagation: false })
    * ```
    */
-  readonly tracerPropagation?: boolean
+  readonly tracerPropagation?: boolean | undefined
 }
 
 /**
@@ -155,60 +157,60 @@ export interface RequestOptionsOf<Schema, DurationInput, RetrySchedule> {
    * Query parameters appended to the URL.
    * @default undefined
    */
-  readonly params?: Params
+  readonly params?: Params | undefined
   /**
    * Headers for this request; they win over the client's headers and the session header. A
    * header whose value is `undefined` or `null` is left out, as in `params`.
    * @default undefined
    */
-  readonly headers?: Readonly<Record<string, string | null | undefined>>
+  readonly headers?: Readonly<Record<string, string | null | undefined>> | undefined
   /**
    * Time allowed for each try, overriding the client's: milliseconds or a `Duration`; `0`: none.
    * @default the client's `timeout`
    */
-  readonly timeout?: DurationInput
+  readonly timeout?: DurationInput | undefined
   /**
    * Time allowed for this whole call, retries and waits included, overriding the client's.
    * @default the client's `totalTimeout`
    */
-  readonly totalTimeout?: DurationInput
+  readonly totalTimeout?: DurationInput | undefined
   /**
    * Retries for this request, overriding the client's `retryAttempts` (`0` turns retry off for
    * this call, like ky's `retry: 0`). Ignored when `retrySchedule` is given.
    * @default the client's
    */
-  readonly retryAttempts?: number
+  readonly retryAttempts?: number | undefined
   /**
    * Whether this request carries the session header; wins over the client's setting.
    * @default the client's `includeSession`
    */
-  readonly includeSession?: boolean
+  readonly includeSession?: boolean | undefined
   /**
    * Aborts the request at once, in whatever phase it is (session lookup, interceptors, sending,
    * reading, waiting to retry): code `ABORTED`, never retried.
    * @default undefined
    */
-  readonly signal?: AbortSignal
+  readonly signal?: AbortSignal | undefined
   /**
    * Decodes `data` of a 2xx response, with an `effect/Schema` or a Standard Schema v1 validator
    * (zod, valibot…); a mismatch fails with `DecodeError` (code `DECODE_ERROR`, the real status) —
    * the one case where a 2xx is not a success.
    * @default undefined
    */
-  readonly schema?: Schema
+  readonly schema?: Schema | undefined
   /**
    * Replaces the client's retry schedule for this request.
    * @default the client's schedule
    */
-  readonly retrySchedule?: RetrySchedule
+  readonly retrySchedule?: RetrySchedule | undefined
   /**
    * How this response's body is read.
    * @default the client's `responseType`
    */
-  readonly responseType?: ResponseType
+  readonly responseType?: ResponseType | undefined
   /**
    * Whether this request follows redirects.
    * @default the client's `redirect`
    */
-  readonly redirect?: RedirectMode
+  readonly redirect?: RedirectMode | undefined
 }

@@ -1,6 +1,13 @@
 import * as Net from "node:net"
 import { afterAll, assert, beforeAll, describe, expect, it } from "vitest"
-import { type ApiResponse, createSvc, gte, SvcClient } from "../../src/v3/index.js"
+import {
+  type ApiResponse,
+  createSvc,
+  gte,
+  type RequestOptions,
+  SvcClient,
+  type SvcConfig
+} from "../../src/v3/index.js"
 import { closedPort, json, startServer, type TestServer } from "./server.js"
 
 let server: TestServer
@@ -147,6 +154,68 @@ describe("facade methods", () => {
       method: "DELETE",
       path: "/items"
     })
+  })
+
+  it("takes an option given as undefined for an absent one, in the config and per request", async () => {
+    // the first two requests fail with 503: only the default 2 retries reach the third
+    const flaky = await startServer((_, index) =>
+      index >= 2 ? json({ data: "ok", success: true }) : json({ error: "busy" }, 503)
+    )
+    try {
+      const absent = {
+        sessionId: undefined,
+        getSessionId: undefined,
+        includeSession: undefined,
+        sessionHeader: undefined,
+        storage: undefined,
+        headers: undefined,
+        retryAttempts: undefined,
+        timeout: undefined,
+        totalTimeout: undefined,
+        retrySchedule: undefined,
+        onRequest: undefined,
+        onResponse: undefined,
+        onError: undefined,
+        fetch: undefined,
+        responseType: undefined,
+        maxResponseBytes: undefined,
+        redirect: undefined,
+        tracerPropagation: undefined
+      } satisfies Required<SvcConfig>
+      const perRequest = {
+        params: undefined,
+        headers: undefined,
+        timeout: undefined,
+        totalTimeout: undefined,
+        retryAttempts: undefined,
+        includeSession: undefined,
+        signal: undefined,
+        schema: undefined,
+        retrySchedule: undefined,
+        responseType: undefined,
+        redirect: undefined
+      } satisfies Required<RequestOptions>
+      const svc = createSvc(flaky.origin, absent)
+      const response = await svc.get("/flaky", perRequest)
+      expect(response).toMatchObject({ success: true, status: 200, data: "ok" })
+      expect(flaky.requests).toHaveLength(3)
+      expect(flaky.requests[0]!.headers["x-session-id"]).toBeUndefined()
+      const built = await svc.query("/built").get<string>()
+      assert(built.success)
+      expect(built.data.toUpperCase()).toBe("OK")
+      const withSession = createSvc(flaky.origin, { ...absent, sessionId: "s-1" })
+      await withSession.get("/session", { ...perRequest, retryAttempts: 0 })
+      expect(flaky.requests.map((request) => request.path)).toEqual([
+        "/flaky",
+        "/flaky",
+        "/flaky",
+        "/built",
+        "/session"
+      ])
+      expect(flaky.requests[4]!.headers["x-session-id"]).toBe("s-1")
+    } finally {
+      await flaky.close()
+    }
   })
 
   it("getBaseUrl and getConfig", () => {

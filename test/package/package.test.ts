@@ -2,18 +2,22 @@
  * The published package, as a user gets it, on each Effect line: `npm pack`, install the tarball into a
  * scratch project — alone (npm picks the `effect` peer: Effect 4, run on Node 24) or with
  * `effect@3 @effect/platform` (Effect 3, run on this Node) —, then import every entry point of that
- * line from ESM and from CommonJS and resolve its types.
+ * line from ESM and from CommonJS and resolve its types, and compile users' programs against them
+ * (test/types) with TypeScript 5.9 and the newest, which each app installs beside the package.
  */
 import { execFileSync } from "node:child_process"
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { nodeBinary, OTHER_VERSIONS } from "../../scripts/node-versions.mjs"
+import { EFFECT_3_INSTALLED } from "../../src/core/effectLine.js"
 import { npmInstall, packedScratch, peerSpecs, root } from "../support/tarball.js"
+import { compileAll, TYPESCRIPT_7 } from "../types/userPrograms.js"
 
 const lines = [
   {
     line: "Effect 4",
+    major: 4,
     /** a plain install: npm picks the peer */
     peers: (): Array<string> => [],
     effectMajor: "4",
@@ -23,6 +27,7 @@ const lines = [
   },
   {
     line: "Effect 3",
+    major: 3,
     peers: peerSpecs,
     effectMajor: "3",
     node: () => process.execPath,
@@ -39,7 +44,7 @@ const lines = [
 
 describe.each(lines)(
   "the packed tarball, $line",
-  ({ line, peers, effectMajor, node: nodeOf, main, entries }) => {
+  ({ line, major, peers, effectMajor, node: nodeOf, main, entries }) => {
     let scratch = ""
     let tarball = ""
     let node = ""
@@ -59,7 +64,7 @@ describe.each(lines)(
       })
       scratch = packed.dir
       tarball = packed.tarball
-      npmInstall(scratch, [tarball, ...peers()])
+      npmInstall(scratch, [tarball, ...peers(), TYPESCRIPT_7])
     }, 180_000)
 
     afterAll(() => {
@@ -80,6 +85,12 @@ describe.each(lines)(
       )
       expect(existsSync(join(scratch, "node_modules", "@effect", "platform-node"))).toBe(false)
       expect(existsSync(join(scratch, "node_modules", "@parcel"))).toBe(false)
+    })
+
+    it("ships its MIT license", () => {
+      const license = readFileSync(join(scratch, "node_modules", "svc-sdk", "LICENSE"), "utf8")
+      expect(license).toMatch(/^MIT License\n\nCopyright \(c\) 2026 svc-sdk contributors\n/)
+      expect(license).toContain('THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND')
     })
 
     it("imports every entry point as ESM", () => {
@@ -254,11 +265,61 @@ describe.each(lines)(
       expect(() => run("node", [tsc, "-p", "tsconfig.json"], scratch)).not.toThrow()
     })
 
+    it("compiles users' programs against its types: each TypeScript, each module resolution, strictest options", async () => {
+      const compilations = await compileAll(scratch, major, node)
+      expect(compilations.length).toBe(major === 3 ? 7 : 6)
+      for (const { files } of compilations) expect(files).toBeGreaterThanOrEqual(6)
+      const reports = compilations.map(({ compiler, mode, report }) => ({
+        compilation: `${compiler.name}, ${mode.name}`,
+        report
+      }))
+      expect(reports).toEqual(reports.map(({ compilation }) => ({ compilation, report: "" })))
+      // what a hover over `HttpApiAuth.RequirePermission<Admin>()(…)` shows: a short, named type
+      for (const { dir } of compilations.filter(({ mode }) => mode.name === "bundler")) {
+        const declared = readFileSync(join(dir, "out", "auth.d.ts"), "utf8")
+        expect(declared).toContain(
+          'declare const Admin_base: HttpApiAuth.CheckTagClass<Admin, "Admin">;\n'
+        )
+        expect(declared).toContain(
+          'declare const Staff_base: HttpApiAuth.CheckTagClass<Staff, "Staff">;\n'
+        )
+        expect(declared).toContain(
+          'declare const Session_base: HttpApiAuth.TagClass<Session, "Session">;\n'
+        )
+      }
+    }, 600_000)
+
+    // the mistake of issue 31: the Effect 4 entry points in an app with effect 3
+    if (line === "Effect 3")
+      it("names the mistake when an Effect 4 entry point is imported or required with effect 3", () => {
+        const effect4 = ["svc-sdk", "svc-sdk/Client", "svc-sdk/Auth"]
+        writeFileSync(
+          join(scratch, "wrong-line.mjs"),
+          `const out = []
+       for (const entry of ${JSON.stringify(effect4)}) {
+         out.push(await import(entry).then(() => "loaded", (e) => e.message))
+       }
+       console.log(JSON.stringify(out))`
+        )
+        writeFileSync(
+          join(scratch, "wrong-line.cjs"),
+          `console.log(JSON.stringify(${JSON.stringify(effect4)}.map((entry) => {
+         try { require(entry); return "loaded" } catch (e) { return e.message }
+       })))`
+        )
+        const expected = effect4.map(() => EFFECT_3_INSTALLED)
+        expect(JSON.parse(run("node", ["wrong-line.mjs"], scratch))).toEqual(expected)
+        expect(JSON.parse(run("node", ["wrong-line.cjs"], scratch))).toEqual(expected)
+        expect(EFFECT_3_INSTALLED).toContain('import "svc-sdk/v3"')
+      })
+
     // one package for both lines: checked once
     if (line === "Effect 3")
       it("passes publint and arethetypeswrong", () => {
         const publint = join(root, "node_modules/publint/src/cli.js")
-        expect(run("node", [publint, "--strict", root], root)).not.toMatch(/error|warning/i)
+        expect(run("node", [publint, "run", tarball, "--strict"], root)).not.toMatch(
+          /error|warning/i
+        )
         const attw = join(root, "node_modules/@arethetypeswrong/cli/dist/index.js")
         expect(() => run("node", [attw, tarball, "--format", "ascii"], root)).not.toThrow()
       })

@@ -54,7 +54,7 @@ export type ParseInput =
   | Readonly<Record<string, string | ReadonlyArray<string>>>
 
 export interface ParseOptions {
-  readonly params?: Iterable<string>
+  readonly params?: Iterable<string> | undefined
 }
 
 interface Accumulator {

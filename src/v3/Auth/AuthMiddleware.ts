@@ -6,7 +6,7 @@
  * ```ts
  * import { HttpLayerRouter, HttpServerResponse } from "@effect/platform"
  * import { Effect, Layer } from "effect"
- * import { AuthMiddleware, CurrentUser, SessionValidator } from "svc-sdk/Auth"
+ * import { AuthMiddleware, CurrentUser, SessionValidator } from "svc-sdk/v3/Auth"
  *
  * const Me = HttpLayerRouter.add(
  *   "GET",

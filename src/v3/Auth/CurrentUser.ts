@@ -25,7 +25,7 @@ export interface AuthenticatedUser extends AuthenticatedUserOf<SessionData> {}
  * ```ts
  * import { HttpServerResponse } from "@effect/platform"
  * import { Effect } from "effect"
- * import { CurrentUser, requireAuth } from "svc-sdk/Auth"
+ * import { CurrentUser, requireAuth } from "svc-sdk/v3/Auth"
  *
  * const me = Effect.gen(function* () {
  *   const user = yield* CurrentUser

@@ -77,7 +77,7 @@ export type AuthGuard<Provides> = <A, E, R>(
  * ```ts
  * import { HttpRouter, HttpServerResponse } from "@effect/platform"
  * import { Effect } from "effect"
- * import { CurrentUser, requireAuth } from "svc-sdk/Auth"
+ * import { CurrentUser, requireAuth } from "svc-sdk/v3/Auth"
  *
  * const me = Effect.gen(function* () {
  *   const user = yield* CurrentUser
@@ -111,7 +111,7 @@ export const optionalAuth: (options?: GuardOptions) => AuthGuard<AuthContext> = 
  * @example
  * ```ts
  * import { HttpServerResponse } from "@effect/platform"
- * import { requireUserType } from "svc-sdk/Auth"
+ * import { requireUserType } from "svc-sdk/v3/Auth"
  *
  * const admins = HttpServerResponse.text("hi").pipe(requireUserType("admin"))
  * const staff = HttpServerResponse.text("hi").pipe(requireUserType(["admin", "ops"]))
@@ -155,7 +155,7 @@ export const isAdministrator: (session: SessionData) => boolean = rules.isAdmini
  * ```ts
  * import { HttpRouter, HttpServer } from "@effect/platform"
  * import { Layer } from "effect"
- * import { layerRedactSessionHeader } from "svc-sdk/Auth"
+ * import { layerRedactSessionHeader } from "svc-sdk/v3/Auth"
  *
  * const Server = HttpServer.serve(HttpRouter.empty).pipe(Layer.provide(layerRedactSessionHeader()))
  * ```

@@ -6,7 +6,7 @@
  * @example
  * ```ts
  * import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
- * import { HttpApiAuth } from "svc-sdk/Auth"
+ * import { HttpApiAuth } from "svc-sdk/v3/Auth"
  *
  * class CanDelete extends HttpApiAuth.RequirePermission<CanDelete>()("CanDelete", "products:delete") {}
  *
@@ -153,6 +153,22 @@ export interface SchemeOptions {
 export type Schemes = Readonly<Record<string, HttpApiSecurity.ApiKey>>
 
 /**
+ * The class {@link Tag} makes, to extend: `class Session extends HttpApiAuth.Tag<Session>()("Session") {}`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type TagClass<Self, Id extends string> = HttpApiMiddleware.TagClass<
+  Self,
+  Id,
+  {
+    readonly provides: typeof CurrentUser
+    readonly failure: typeof AuthError
+    readonly security: Schemes
+  }
+> & { readonly security: Schemes }
+
+/**
  * Makes an authentication middleware: put it on an `HttpApiGroup` or `HttpApiEndpoint` with
  * `.middleware(...)`, implement it with {@link layer}. Its endpoints get `CurrentUser`; the OpenAPI
  * document lists its schemes and its 401, 403 and 500 answers. `Authentication` is one with the
@@ -160,7 +176,7 @@ export type Schemes = Readonly<Record<string, HttpApiSecurity.ApiKey>>
  *
  * @example
  * ```ts
- * import { HttpApiAuth } from "svc-sdk/Auth"
+ * import { HttpApiAuth } from "svc-sdk/v3/Auth"
  *
  * class Session extends HttpApiAuth.Tag<Session>()("Session", { query: false }) {}
  * ```
@@ -170,7 +186,7 @@ export type Schemes = Readonly<Record<string, HttpApiSecurity.ApiKey>>
  */
 export const Tag =
   <Self>() =>
-  <const Id extends string>(id: Id, options?: SchemeOptions) =>
+  <const Id extends string>(id: Id, options?: SchemeOptions): TagClass<Self, Id> =>
     HttpApiMiddleware.Tag<Self>()(id, {
       provides: CurrentUser,
       failure: AuthError,
@@ -212,7 +228,20 @@ export interface CheckTag<Self>
   readonly [CheckKey]: Check
 }
 
-const checkTag = <Self, const Id extends string>(id: Id, check: Check) =>
+/**
+ * The class {@link RequireUserType} and {@link RequirePermission} make, to extend:
+ * `class Admin extends HttpApiAuth.RequirePermission<Admin>()("Admin", "admin:write") {}`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type CheckTagClass<Self, Id extends string> = HttpApiMiddleware.TagClass<
+  Self,
+  Id,
+  { readonly provides: typeof CurrentUser; readonly failure: typeof AuthError }
+> & { readonly [CheckKey]: Check }
+
+const checkTag = <Self, const Id extends string>(id: Id, check: Check): CheckTagClass<Self, Id> =>
   Object.assign(HttpApiMiddleware.Tag<Self>()(id, { provides: CurrentUser, failure: AuthError }), {
     [CheckKey]: check
   })
@@ -228,7 +257,10 @@ const checkTag = <Self, const Id extends string>(id: Id, check: Check) =>
  */
 export const RequireUserType =
   <Self>() =>
-  <const Id extends string>(id: Id, types: string | ReadonlyArray<string>) =>
+  <const Id extends string>(
+    id: Id,
+    types: string | ReadonlyArray<string>
+  ): CheckTagClass<Self, Id> =>
     checkTag<Self, Id>(id, userTypeCheck("HttpApiAuth.RequireUserType", types))
 
 /**
@@ -241,7 +273,11 @@ export const RequireUserType =
  */
 export const RequirePermission =
   <Self>() =>
-  <const Id extends string>(id: Id, permission: string, options?: PermissionOptions) =>
+  <const Id extends string>(
+    id: Id,
+    permission: string,
+    options?: PermissionOptions
+  ): CheckTagClass<Self, Id> =>
     checkTag<Self, Id>(id, permissionCheck("HttpApiAuth.RequirePermission", permission, options))
 
 /**

@@ -24,7 +24,7 @@ const ExtraKey = Schema.String.pipe(Schema.filter(isSessionKey))
  * @example
  * ```ts
  * import { Schema } from "effect"
- * import { SessionData } from "svc-sdk/Auth"
+ * import { SessionData } from "svc-sdk/v3/Auth"
  *
  * const session = Schema.decodeUnknownSync(SessionData)({ user_id: "u1", team: "core" })
  * // { user_id: "u1", team: "core" }

@@ -63,7 +63,7 @@ export interface RedisStoreOptions
  *
  * @example
  * ```ts
- * import { SessionStore } from "svc-sdk/Auth"
+ * import { SessionStore } from "svc-sdk/v3/Auth"
  *
  * const Sessions = SessionStore.layerMemory({ ttl: "8 hours" })
  * const Validator = SessionStore.validator // a SessionValidator over the store

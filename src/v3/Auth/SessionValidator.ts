@@ -70,7 +70,7 @@ export interface HttpValidatorOptions extends HttpValidatorOptionsOf<Duration.Du
  *
  * @example
  * ```ts
- * import { SessionValidator } from "svc-sdk/Auth"
+ * import { SessionValidator } from "svc-sdk/v3/Auth"
  *
  * const FromDb = SessionValidator.fromPromise(async (id) => null)
  * const Fixed = SessionValidator.memory({ "s-1": { user_id: "u1", user_type: "admin" } })

@@ -15,7 +15,13 @@ import type * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
 import { loadAdapter } from "#httpClientAdapter"
 import * as facade from "../../common/facade.js"
-import type { ClientControls, ClientFace, OnFace, RequestResult } from "../../common/service.js"
+import type {
+  ClientControls,
+  ClientFace,
+  OnFace,
+  RequestResult,
+  RequestResultKind
+} from "../../common/service.js"
 import * as service from "../../common/service.js"
 import type { ApiSuccess } from "../../core/ApiResponse.js"
 import type { ConfigOf, RequestOptionsOf } from "../../core/config.js"
@@ -44,6 +50,7 @@ export type {
   RequestConfig,
   RequestInterceptor,
   RequestResult,
+  RequestResultKind,
   ResponseInterceptor,
   ResponseType,
   StandardSchemaV1
@@ -69,14 +76,30 @@ export interface SvcConfig
   extends ConfigOf<Duration.DurationInput, Schedule.Schedule<unknown, SvcError>> {}
 
 /**
- * Options of one request. Each option is described in {@link RequestOptionsOf}.
+ * An `effect/Schema` that decodes to `A` and needs no services, whatever it decodes from: what
+ * `options.schema` takes when `A` is given (`get<Date>(url, { schema: Schema.Date })`), where
+ * `Schema.Schema<A, I>` would hold `I` to `A`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SchemaDecodingTo<A> {
+  readonly [Schema.TypeId]: unknown
+  readonly Type: A
+  readonly Context: never
+}
+
+/**
+ * Options of one request. Each option is described in {@link RequestOptionsOf}. `schema` takes any
+ * `effect/Schema` that decodes to `A` and needs no services — whatever it decodes from, also when
+ * `A` is given (`get<Date>(url, { schema: Schema.Date })`) — or a Standard Schema.
  *
  * @since 0.1.0
  * @category models
  */
 export interface RequestOptions<A = unknown, I = A>
   extends RequestOptionsOf<
-    Schema.Schema<A, I, never> | StandardSchemaV1<A>,
+    Schema.Schema<A, I, never> | SchemaDecodingTo<A> | StandardSchemaV1<A>,
     Duration.DurationInput,
     Schedule.Schedule<unknown, SvcError>
   > {}
@@ -114,8 +137,13 @@ export interface ClientSurface<F extends ClientFace> extends ClientControls<F> {
     body?: unknown,
     options?: RequestOptions<A, I>
   ) => RequestResult<F, A>
-  /** A query builder whose `get`/`post`/… send the request. */
-  readonly query: <A = unknown>(endpoint: string) => QueryBuilder<RequestResult<F, A>>
+  /**
+   * A query builder whose `get`/`post`/… send the request; `get<T>()` names the data type, as
+   * `get<T>(endpoint)` does.
+   */
+  readonly query: <A = unknown>(
+    endpoint: string
+  ) => QueryBuilder<RequestResult<F, A>, RequestResultKind<F>>
   readonly getConfig: () => SvcConfig
 }
 
@@ -157,7 +185,7 @@ const fromDefaultTransport = (baseUrl: string, config?: SvcConfig) =>
  *
  * @example
  * ```ts
- * import { createSvc } from "svc-sdk"
+ * import { createSvc } from "svc-sdk/v3"
  * const svc = createSvc("https://api.example.com/v1", { timeout: 5_000 })
  * const users = await svc.get<Array<{ id: string }>>("/users", { params: { page: 1 } })
  * if (users.success) console.log(users.data)
@@ -213,7 +241,7 @@ export class SvcClient extends /*#__PURE__*/ Context.Tag("svc-sdk/SvcClient")<
    * @example
    * ```ts
    * import { Effect } from "effect"
-   * import { SvcClient } from "svc-sdk"
+   * import { SvcClient } from "svc-sdk/v3"
    *
    * const program = Effect.flatMap(SvcClient, (client) => client.get("/health"))
    * Effect.runPromise(program.pipe(Effect.provide(SvcClient.layerDefault("http://127.0.0.1:3000"))))
@@ -232,7 +260,7 @@ export class SvcClient extends /*#__PURE__*/ Context.Tag("svc-sdk/SvcClient")<
    * @example
    * ```ts
    * import { Config } from "effect"
-   * import { SvcClient } from "svc-sdk"
+   * import { SvcClient } from "svc-sdk/v3"
    *
    * const Api = SvcClient.layerConfig(
    *   Config.all({
