@@ -100,7 +100,9 @@ const joinOrStart = <A, E>(
       if (under !== undefined) return Effect.succeed(under)
       const flight: RefreshFlight = { outcome: undefined, waiters: new Set() }
       state.session.refreshing = flight
-      return Effect.map(state.line.forkInContext(refresh(state, flight, expired)), (start) => {
+      // the refresh itself stays interruptible: its timeout interrupts it
+      const program = Effect.interruptible(refresh(state, flight, expired))
+      return Effect.map(state.line.forkInContext(program), (start) => {
         start()
         return flight
       })
@@ -120,13 +122,7 @@ const refresh = <A, E>(
     state.refresh === undefined ? Effect.succeed(undefined) : state.refresh(expired.failed)
   const millis = expired.timeoutMillis
   const bounded =
-    millis > 0
-      ? state.line.timeout(
-          run,
-          millis,
-          () => new Error(`refreshSession timed out after ${millis} ms`)
-        )
-      : run
+    millis > 0 ? state.line.timeout(run, millis, () => new RefreshTimeout(millis)) : run
   return Effect.flatMap(Effect.exit(bounded), (exit) => {
     const answer = Exit.isSuccess(exit) ? newId(exit.value) : failureOf(state, exit.cause)
     const settled =
@@ -163,8 +159,20 @@ const newId = (value: unknown): Redacted.Redacted<string> | Error => {
   )
 }
 
-/** The refresh's failure, timeout or defect, as one `Error`. */
+/**
+ * The refresh's failure or defect as one `Error` of its own (the failure may be an error a
+ * request of the refresh already reported); its timeout as it is.
+ */
 const failureOf = (state: ClientState, cause: Cause.Cause<unknown>): Error => {
   const failure = state.line.failureOf(cause) ?? Cause.squash(cause)
-  return failure instanceof Error ? failure : new Error(`refreshSession failed: ${String(failure)}`)
+  if (failure instanceof RefreshTimeout) return failure
+  const message = failure instanceof Error ? failure.message : String(failure)
+  return new Error(`refreshSession failed: ${message}`, { cause: failure })
+}
+
+/** The refresh took longer than the request's timeout. */
+class RefreshTimeout extends Error {
+  constructor(millis: number) {
+    super(`refreshSession timed out after ${millis} ms`)
+  }
 }
