@@ -481,6 +481,16 @@ describe("refreshSession, checked at construction", () => {
     )
   })
 
+  it("is typed per face: an Effect on the Effect API, a value or promise on the facade", () => {
+    const onEffect: SvcConfig<"effect"> = { refreshSession: () => Effect.succeed("id") }
+    const onFacade: SvcConfig<"promise"> = { refreshSession: async () => "id" }
+    // @ts-expect-error the Effect API's refreshSession answers an Effect
+    const promiseOnEffect: SvcConfig<"effect"> = { refreshSession: async () => "id" }
+    // @ts-expect-error a plain SvcConfig fits both faces, and has no refreshSession
+    const plain: SvcConfig = { refreshSession: async () => "id" }
+    expect([onEffect, onFacade, promiseOnEffect, plain]).toHaveLength(4)
+  })
+
   it("without refreshSession a 401 is an ordinary HTTP_ERROR", async () => {
     server.expire()
     const svc = createSvc(server.origin, { sessionId: FIRST_ID, storage: memoryStorage() })
