@@ -19,6 +19,7 @@ export {
   type FetchFunction,
   type HttpMethod,
   type RedirectMode,
+  type RefreshSession,
   type RequestConfig,
   type RequestInterceptor,
   type RequestOptions,

@@ -63,6 +63,7 @@ import {
   runRequestInterceptors,
   runResponseInterceptors
 } from "./interceptors.js"
+import { afterExpiry } from "./refresh.js"
 import {
   AbortedError,
   DecodeError,
@@ -90,7 +91,11 @@ import {
 export type ClientFace = "effect" | "promise"
 
 /** A client's config, as the program reads it (each line's `SvcConfig` is one). */
-export type ClientConfig = ConfigOf<unknown, unknown>
+export type ClientConfig = ConfigOf<
+  unknown,
+  unknown,
+  (failed: ApiFailure, client: never) => unknown
+>
 
 /** A request's options, as the program reads them (each line's `RequestOptions` is one). */
 export type ClientRequestOptions = RequestOptionsOf<unknown, unknown, unknown>
@@ -177,6 +182,11 @@ export interface ClientState {
   readonly retrySchedule: unknown
   readonly report: (error: Error) => void
   /**
+   * `config.refreshSession` as this face calls it (`refresh.ts`), with the client whose requests
+   * never refresh; `undefined` on that client, and without `refreshSession`.
+   */
+  readonly refresh: ((failed: ApiFailure) => Effect.Effect<unknown, unknown>) | undefined
+  /**
    * The face that runs this client's programs: the facade alone holds its fibers. A client with
    * tracing is the Effect API's.
    */
@@ -234,6 +244,7 @@ export const makeState = (
     retrySchedule:
       config.retrySchedule ?? line.backoff(config.retryAttempts ?? DEFAULT_RETRY_ATTEMPTS),
     report,
+    refresh: undefined,
     face: tracing === undefined ? "promise" : "effect"
   }
 }
@@ -307,14 +318,18 @@ const finalConfig = (
   )
 }
 
-/** The request config before interceptors: URL, merged headers, session, timeout, signal. */
+/**
+ * The request config before interceptors: URL, merged headers, session, timeout, signal. The
+ * session id it adds is put in `carried`, when given.
+ */
 const prepare = (
   state: ClientState,
   method: HttpMethod,
   endpoint: string,
   body: unknown,
   options: ClientRequestOptions,
-  timeout: number
+  timeout: number,
+  carried: { id: Redacted.Redacted<string> | undefined } | undefined
 ): Effect.Effect<RequestConfig, TimeoutError> => {
   const url = appendParams(joinUrl(state.baseUrl, endpoint), options.params)
   const headers = assignHeaders(assignHeaders({}, state.headers), options.headers)
@@ -331,7 +346,10 @@ const prepare = (
     return Effect.succeed(config)
   }
   const attach = (id: Redacted.Redacted<string> | undefined): RequestConfig => {
-    if (id !== undefined) headers[state.sessionHeader] = Redacted.value(id)
+    if (id !== undefined) {
+      headers[state.sessionHeader] = Redacted.value(id)
+      if (carried !== undefined) carried.id = id
+    }
     return config
   }
   const known = knownSession(state.session)
@@ -408,6 +426,7 @@ const follow = <A>(
     const step = nextStep(state, request, response, hops, settings.redirect)
     switch (step._tag) {
       case "Answer":
+        if (settings.answered !== undefined) settings.answered.url = request.url
         return read(response)
       case "Hop":
         return hop(step.request, hops + 1)
@@ -583,6 +602,8 @@ interface SendSettings {
   readonly interruptible: boolean
   /** The call's record of its sends, for its span (the Effect API only). */
   readonly trace: CallTrace | undefined
+  /** Where the answer came from (its last hop's URL), for a client that refreshes its session. */
+  readonly answered: { url: string } | undefined
 }
 
 /** Sends a hop; the Effect API's call counts it (a re-send is an event of its span). */
@@ -788,7 +809,8 @@ export const request = <A>(
       interruptible:
         state.face === "effect" || options.signal !== undefined || totalTimeoutMillis > 0,
       // the facade records nothing
-      trace: state.tracing?.start()
+      trace: state.tracing?.start(),
+      answered: state.refresh === undefined ? undefined : { url: "" }
     }
     // what the message of a timeout names: the request as the caller made it
     const target = (): Target => ({ method, url: joinUrl(state.baseUrl, endpoint) })
@@ -798,7 +820,9 @@ export const request = <A>(
     const { onRequest, onResponse, onError } = state.config
     const requestInterceptors = state.requestInterceptors
     const responseInterceptors = state.responseInterceptors
-    const prepared = prepare(state, method, endpoint, body, options, timeout)
+    // the session id the request carries, for a client that refreshes its session
+    const carried = state.refresh === undefined ? undefined : { id: undefined }
+    const prepared = prepare(state, method, endpoint, body, options, timeout, carried)
     // without interceptors the config is the client's own, its headers checked already
     const intercepted =
       requestInterceptors.length === 0
@@ -816,8 +840,33 @@ export const request = <A>(
       onRequest === undefined
         ? intercepted
         : Effect.tap(intercepted, (config) => bounded(runOnRequest(onRequest, config), "onRequest"))
-    const sent = (config: RequestConfig) =>
+    const sentOnce = (config: RequestConfig) =>
       send(state, transport, config, settings, retrySchedule, options.signal)
+    // a 401 for the client's session: sent once more after a refresh (refresh.ts)
+    const sent =
+      carried === undefined
+        ? sentOnce
+        : (config: RequestConfig) =>
+            Effect.catchIf(
+              sentOnce(config),
+              (error): error is HttpError =>
+                error._tag === "HttpError" &&
+                error.status === 401 &&
+                answersSession(state, config, carried.id, settings.answered),
+              (error) =>
+                afterExpiry(state, {
+                  sent: carried.id!,
+                  error,
+                  failed: fromHttpError(error),
+                  timeoutMillis: timeout,
+                  current: bounded(resolveSession(state.session), "the session lookup"),
+                  resend: (id) =>
+                    sentOnce({
+                      ...config,
+                      headers: { ...config.headers, [state.sessionHeader]: Redacted.value(id) }
+                    })
+                })
+            )
     // with no response interceptor and no onResponse, nobody sees a failure as a response: the
     // HttpError goes straight to the error channel, and a success is decoded
     const program =
@@ -886,6 +935,22 @@ export const request = <A>(
       reported
     )
   })
+
+/**
+ * Whether a response answers the client's session: the request carried the id the client added,
+ * and the response came from the base URL's origin.
+ */
+const answersSession = (
+  state: ClientState,
+  config: RequestConfig,
+  id: Redacted.Redacted<string> | undefined,
+  answered: { readonly url: string } | undefined
+): boolean =>
+  id !== undefined &&
+  config.headers[state.sessionHeader] === Redacted.value(id) &&
+  sameOrigin(state, config.url) &&
+  answered !== undefined &&
+  sameOrigin(state, answered.url)
 
 /** Header and interceptor changes, shared by both faces; they throw on bad input. */
 export const setHeader = (state: ClientState, name: string, value: string): void => {

@@ -4,7 +4,7 @@
  * `ApiResponse`. It never throws from a request and never rejects.
  */
 import * as Cause from "effect/Cause"
-import type * as Effect from "effect/Effect"
+import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
@@ -90,7 +90,13 @@ const promiseFace = (line: ClientDialect, report: (error: Error) => void): Face<
     ),
   hasSession: (program) => line.runPromise(program).catch(() => false),
   changeThen: (change, then) => runVoid(line, report, then(change())),
-  change: (change) => change()
+  change: (change) => change(),
+  refresh: (refreshSession, client, failed) =>
+    Effect.tryPromise({
+      try: async () =>
+        (refreshSession as (failed: ApiFailure, client: unknown) => unknown)(failed, mark(client)),
+      catch: (cause) => cause
+    })
 })
 
 /** The facade over a fresh client: `config.fetch`, else the runtime's transport. */

@@ -6,7 +6,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import { defaultTransport } from "#transport"
-import type { ApiResponse, ApiSuccess } from "../core/ApiResponse.js"
+import type { ApiFailure, ApiResponse, ApiSuccess } from "../core/ApiResponse.js"
 import type { RequestInterceptor, ResponseInterceptor } from "../core/request.js"
 import { fetchTransport } from "../core/transport.fetch.js"
 import { QueryBuilder, type QueryResultKind } from "../Query/index.js"
@@ -113,7 +113,7 @@ export interface ClientControls<F extends ClientFace> {
 }
 
 /** A client's surface on one face, as written here. */
-export type Surface<F extends ClientFace> = ReturnType<typeof fromState<F>>
+export type Surface<F extends ClientFace> = ReturnType<typeof surfaceOf<F>>
 
 /**
  * How a face gives back what the client does: the Effect API hands its programs back; the Promise
@@ -137,6 +137,15 @@ export interface Face<F extends ClientFace> {
   ) => OnFace<F, Effect.Effect<void>, Promise<void>>
   /** A change made at once; a bad argument throws. */
   readonly change: (change: () => void) => OnFace<F, Effect.Effect<void>, void>
+  /**
+   * `config.refreshSession` called as this face's users write it (an Effect; a value or a
+   * promise), with `client`, as an Effect of what it answers.
+   */
+  readonly refresh: (
+    refreshSession: (failed: ApiFailure, client: never) => unknown,
+    client: Surface<F>,
+    failed: ApiFailure
+  ) => Effect.Effect<unknown, unknown>
 }
 
 /** The Effect API's face: every method gives its program. */
@@ -145,14 +154,49 @@ export const effectFace: Face<"effect"> = {
   sessionId: (program) => program,
   hasSession: (program) => program,
   changeThen: (change, then) => Effect.suspend(() => then(change())),
-  change: (change) => Effect.sync(change)
+  change: (change) => Effect.sync(change),
+  refresh: (refreshSession, client, failed) =>
+    Effect.suspend(() => {
+      const answer = (refreshSession as (failed: ApiFailure, client: unknown) => unknown)(
+        failed,
+        client
+      )
+      // the Effect API's own type asks for an Effect that needs no services
+      return Effect.isEffect(answer)
+        ? (answer as Effect.Effect<unknown, unknown>)
+        : Effect.fail(new TypeError("refreshSession must return an Effect on the Effect API"))
+    })
 }
 
 /**
  * The client's surface over a client state and a transport, on one face: written once. Each line's
  * public module gives it that line's types (`ClientSurface<F>`, whose options are the line's own).
+ * With `config.refreshSession`, its requests refresh the session on a 401 (`refresh.ts`), calling
+ * it with the surface of the same state whose requests never refresh.
  */
 export const fromState = <F extends ClientFace>(
+  state: ClientState,
+  transport: Transport,
+  face: Face<F>
+): Surface<F> => {
+  const refreshSession = state.config.refreshSession
+  if (refreshSession === undefined) return surfaceOf(state, transport, face)
+  let client: Surface<F> | undefined
+  return surfaceOf(
+    {
+      ...state,
+      refresh: (failed) => {
+        client ??= surfaceOf(state, transport, face)
+        return face.refresh(refreshSession, client, failed)
+      }
+    },
+    transport,
+    face
+  )
+}
+
+/** The surface of one state: every method, on one face. */
+const surfaceOf = <F extends ClientFace>(
   state: ClientState,
   transport: Transport,
   face: Face<F>

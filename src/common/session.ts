@@ -38,6 +38,17 @@ export interface SessionState {
   /** The storage, once resolved (`null`: none). */
   storage: StorageAdapter | null | undefined
   pendingStorage: Promise<StorageAdapter | null> | undefined
+  /** The refresh under way, which every request that got a 401 for the session waits for. */
+  refreshing: RefreshFlight | undefined
+}
+
+/**
+ * One run of `refreshSession` (`refresh.ts`): its answer once it is in — the new id, or `null`
+ * when the session could not be renewed — and the requests waiting for it.
+ */
+export interface RefreshFlight {
+  outcome: Redacted.Redacted<string> | null | undefined
+  readonly waiters: Set<(outcome: Redacted.Redacted<string> | null) => void>
 }
 
 export const makeSessionState = (
@@ -49,7 +60,8 @@ export const makeSessionState = (
   manual: undefined,
   cleared: false,
   storage: sources.storage ?? undefined,
-  pendingStorage: undefined
+  pendingStorage: undefined,
+  refreshing: undefined
 })
 
 /**

@@ -4,21 +4,32 @@
  */
 
 import type { StorageAdapter } from "../core/storage.js"
-import type { ApiResponse } from "./ApiResponse.js"
+import type { ApiFailure, ApiResponse } from "./ApiResponse.js"
 import type { RedirectMode, RequestConfig } from "./request.js"
 import type { ResponseType } from "./response.js"
 import type { FetchFunction } from "./transport.fetch.js"
 import type { Params } from "./url.js"
 
 /**
- * Client configuration, written once for both Effect lines: each line's `SvcConfig` is this with
- * its own `Duration` input and `Schedule` types. Checked once at construction: bad values throw a
- * `TypeError` or `RangeError` naming the option.
+ * `refreshSession` as a face calls it: with the 401's `ApiFailure` and the client in a form whose
+ * own requests are never refreshed; it answers the new id, or `null`/`undefined` for none. Each
+ * face types its own: the Promise facade's answers a value or a promise and gets a facade, the
+ * Effect API's answers an `Effect` and gets the Effect API.
  *
  * @since 0.1.0
  * @category models
  */
-export interface ConfigOf<DurationInput, RetrySchedule> {
+export type RefreshSessionOf<Client, Answer> = (failed: ApiFailure, client: Client) => Answer
+
+/**
+ * Client configuration, written once for both Effect lines: each line's `SvcConfig` is this with
+ * its own `Duration` input, `Schedule` and `refreshSession` types. Checked once at construction:
+ * bad values throw a `TypeError` or `RangeError` naming the option.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ConfigOf<DurationInput, RetrySchedule, RefreshSession = never> {
   /**
    * A session id sent with every request to the base URL's origin.
    * @default undefined
@@ -32,6 +43,45 @@ export interface ConfigOf<DurationInput, RetrySchedule> {
   readonly getSessionId?:
     | (() => string | null | undefined | Promise<string | null | undefined>)
     | undefined
+  /**
+   * Renews an expired session. Called when a response from the base URL's origin is 401 and the
+   * request carried the client's session, with that 401 (`failed`) and `client`: this client in a
+   * form whose own requests are never refreshed — call the refresh endpoint with it. Answer the
+   * new id, or `null`/`undefined` when the session cannot be renewed. On the Promise facade it
+   * answers a value or a promise and `client` is a facade; on the Effect API it answers an
+   * `Effect` and `client` is the Effect API.
+   *
+   * - One refresh at a time: however many requests get a 401 at once, they all wait for one
+   *   refresh, then each is sent once more with the new id (set with `setSessionId` first, so
+   *   storage gets it). A 401 that answers an id a refresh has already replaced is sent once more
+   *   with the current id, without refreshing again; after `clearSession()` it stays a 401.
+   * - When the refresh answers no id, fails, or takes longer than the request's `timeout`, the
+   *   session is cleared (`clearSession()`), each waiting request resolves with its own 401, and
+   *   `onError` receives one `Error` for the refresh.
+   * - A request is refreshed at most once; the re-send does not count against `retryAttempts`;
+   *   `totalTimeout` covers the wait. Response interceptors, `onResponse` and `onError` see only
+   *   the request's final outcome.
+   * - Call the refresh endpoint with `client`, not with the client being configured: a request of
+   *   the latter that gets a 401 while the refresh runs waits for that refresh.
+   * @default undefined (a 401 is an ordinary `HTTP_ERROR`)
+   * @example
+   * ```ts
+   * const api = createSvc("https://api.example.com", {
+   *   refreshSession: async (_failed, client) => {
+   *     const renewed = await client.post<{ sessionId: string }>("/session/refresh")
+   *     return renewed.success ? renewed.data.sessionId : null
+   *   }
+   * })
+   * // the Effect API: answer an Effect
+   * SvcClient.layerDefault("https://api.example.com", {
+   *   refreshSession: (_failed, client) =>
+   *     client.post<{ sessionId: string }>("/session/refresh").pipe(
+   *       Effect.map((renewed) => renewed.data.sessionId)
+   *     )
+   * })
+   * ```
+   */
+  readonly refreshSession?: RefreshSession | undefined
   /**
    * Whether requests carry the session header. A request's `includeSession` wins.
    * @default true

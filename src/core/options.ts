@@ -75,7 +75,7 @@ export const configTimeoutMillis = (line: LineValues, value: unknown, name: stri
 
 const REDIRECT_MODES: ReadonlySet<string> = new Set(["follow", "manual"])
 
-const CALLBACKS = ["getSessionId", "onRequest", "onResponse", "onError"] as const
+const CALLBACKS = ["getSessionId", "refreshSession", "onRequest", "onResponse", "onError"] as const
 
 /** Checks the config once, at construction: a bad value throws a `TypeError`/`RangeError`. */
 export const checkConfig = (line: LineValues, given: object): void => {

@@ -180,8 +180,9 @@ describe("facade methods", () => {
         responseType: undefined,
         maxResponseBytes: undefined,
         redirect: undefined,
-        tracerPropagation: undefined
-      } satisfies Required<SvcConfig>
+        tracerPropagation: undefined,
+        refreshSession: undefined
+      } satisfies Required<SvcConfig<"promise">>
       const perRequest = {
         params: undefined,
         headers: undefined,

@@ -15,7 +15,7 @@ const toolchain = `${root}toolchains/effect4/node_modules/`
  */
 const shared = [
   "test/core.test.ts",
-  "test/Client/{abort,body,context,dispatcher,effect,facade,fetchFirst,headers,httpbin,interceptors,invalid,msw,msw2,response,schema,session,url}.test.ts",
+  "test/Client/{abort,body,context,dispatcher,effect,facade,fetchFirst,headers,httpbin,interceptors,invalid,msw,msw2,refresh,response,schema,session,url}.test.ts",
   "test/Query/{Operators,QueryBuilder,RoundTrip}.test.ts",
   "test/Storage/*.test.ts",
   "test/examples/steps.test.ts",
@@ -47,8 +47,11 @@ export default defineConfig({
         replacement: `${toolchain}@opentelemetry/$1`
       },
       { find: /^(.*)\/src\/v3\/(Client|index|Auth)(.*)$/, replacement: `${root}src/$2$3` },
-      // the shared Auth tests' per-line pieces (test/Auth/lineKit.ts, httpApiLine.ts): Effect 4's
-      { find: /^\.\/(lineKit|httpApiLine)\.js$/, replacement: `${root}test/v4/Auth/$1.ts` },
+      // the shared tests' per-line pieces (test/Auth/lineKit.ts, httpApiLine.ts): Effect 4's
+      {
+        find: /^(?:\.\.\/Auth\/|\.\/)(lineKit|httpApiLine)\.js$/,
+        replacement: `${root}test/v4/Auth/$1.ts`
+      },
       { find: "#transport", replacement: `${root}src/core/transport.node.ts` },
       { find: "#onDemand", replacement: `${root}src/Client/internal/onDemand.ts` },
       { find: "#asyncStorage", replacement: `${root}src/Storage/internal/asyncStorageModule.ts` }

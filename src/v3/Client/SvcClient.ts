@@ -24,7 +24,7 @@ import type {
 } from "../../common/service.js"
 import * as service from "../../common/service.js"
 import type { ApiSuccess } from "../../core/ApiResponse.js"
-import type { ConfigOf, RequestOptionsOf } from "../../core/config.js"
+import type { ConfigOf, RefreshSessionOf, RequestOptionsOf } from "../../core/config.js"
 import type { HttpMethod } from "../../core/http.js"
 import type {
   RedirectMode,
@@ -67,13 +67,34 @@ export type RequestParams = Params
 
 /**
  * Client configuration. Checked once at construction: bad values throw a `TypeError` or
- * `RangeError` naming the option. Each option is described in {@link ConfigOf}.
+ * `RangeError` naming the option. Each option is described in {@link ConfigOf}. `SvcConfig` fits
+ * both faces: it has every option but `refreshSession`, which each face types its own way
+ * ({@link RefreshSession}): `SvcConfig<"promise">` is what `createSvc` takes, and
+ * `SvcConfig<"effect">` what the layers take.
  *
  * @since 0.1.0
  * @category models
  */
-export interface SvcConfig
-  extends ConfigOf<Duration.DurationInput, Schedule.Schedule<unknown, SvcError>> {}
+export interface SvcConfig<F extends ClientFace = never>
+  extends ConfigOf<
+    Duration.DurationInput,
+    Schedule.Schedule<unknown, SvcError>,
+    RefreshSession<F>
+  > {}
+
+/**
+ * `config.refreshSession` on each face: the Effect API's answers an `Effect` and gets the Effect
+ * API; the Promise facade's answers a value or a promise and gets a facade. Either way `client`'s
+ * own requests are never refreshed, and the answer is the new session id, or `null`/`undefined`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type RefreshSession<F extends ClientFace> = OnFace<
+  F,
+  RefreshSessionOf<SvcClientService, Effect.Effect<string | null | undefined, unknown>>,
+  RefreshSessionOf<SvcClientFacade, string | null | undefined | Promise<string | null | undefined>>
+>
 
 /**
  * An `effect/Schema` that decodes to `A` and needs no services, whatever it decodes from: what
@@ -144,7 +165,7 @@ export interface ClientSurface<F extends ClientFace> extends ClientControls<F> {
   readonly query: <A = unknown>(
     endpoint: string
   ) => QueryBuilder<RequestResult<F, A>, RequestResultKind<F>>
-  readonly getConfig: () => SvcConfig
+  readonly getConfig: () => SvcConfig<F>
 }
 
 /**
@@ -168,7 +189,7 @@ const HttpClientService = /*#__PURE__*/ Context.GenericTag<HttpClient.HttpClient
 const api = /*#__PURE__*/ service.effectApi(dialect.client, dialect.tracing)
 
 /** The Effect API over the facade's transport. */
-const fromDefaultTransport = (baseUrl: string, config?: SvcConfig) =>
+const fromDefaultTransport = (baseUrl: string, config?: SvcConfig<"effect">) =>
   api.fromDefaultTransport(baseUrl, config) as unknown as SvcClientService
 
 /**
@@ -207,7 +228,7 @@ export class SvcClient extends /*#__PURE__*/ Context.Tag("svc-sdk/SvcClient")<
    */
   static readonly make = (
     baseUrl: string,
-    config?: SvcConfig
+    config?: SvcConfig<"effect">
   ): Effect.Effect<SvcClientService, never, HttpClient.HttpClient> =>
     api.fromHttpClient(baseUrl, config, HttpClientService, loadAdapter) as Effect.Effect<
       SvcClientService,
@@ -223,7 +244,7 @@ export class SvcClient extends /*#__PURE__*/ Context.Tag("svc-sdk/SvcClient")<
    */
   static readonly layer = (
     baseUrl: string,
-    config?: SvcConfig
+    config?: SvcConfig<"effect">
   ): Layer.Layer<SvcClient, never, HttpClient.HttpClient> =>
     Layer.effect(SvcClient, SvcClient.make(baseUrl, config))
 
@@ -250,8 +271,10 @@ export class SvcClient extends /*#__PURE__*/ Context.Tag("svc-sdk/SvcClient")<
    * @since 0.1.0
    * @category layers
    */
-  static readonly layerDefault = (baseUrl: string, config?: SvcConfig): Layer.Layer<SvcClient> =>
-    Layer.succeed(SvcClient, fromDefaultTransport(baseUrl, config))
+  static readonly layerDefault = (
+    baseUrl: string,
+    config?: SvcConfig<"effect">
+  ): Layer.Layer<SvcClient> => Layer.succeed(SvcClient, fromDefaultTransport(baseUrl, config))
 
   /**
    * {@link SvcClient.layerDefault} with its settings read from `Config`: a base URL that is not an
@@ -274,7 +297,7 @@ export class SvcClient extends /*#__PURE__*/ Context.Tag("svc-sdk/SvcClient")<
    * @category layers
    */
   static readonly layerConfig = (
-    config: Config.Config<{ readonly baseUrl: string } & SvcConfig>
+    config: Config.Config<{ readonly baseUrl: string } & SvcConfig<"effect">>
   ): Layer.Layer<SvcClient, ConfigError.ConfigError> =>
     Layer.effect(
       SvcClient,
@@ -291,7 +314,7 @@ export class SvcClient extends /*#__PURE__*/ Context.Tag("svc-sdk/SvcClient")<
    * The Promise facade. Throws a `TypeError` when `baseUrl` is not an absolute http(s) URL, and
    * a `TypeError`/`RangeError` for a bad config value.
    */
-  constructor(baseUrl: string, config?: SvcConfig) {
+  constructor(baseUrl: string, config?: SvcConfig<"promise">) {
     super(undefined as never)
     facade.mark(Object.assign(this, facade.make(dialect.client, baseUrl, config)))
   }
@@ -330,5 +353,5 @@ export interface SvcClient extends SvcClientFacade {}
  */
 // made without the class, so that an app using only the facade bundles none of its Effect layers;
 // the class adds no runtime member to a facade (its instance type's other fields are type-level)
-export const createSvc = (baseUrl: string, config?: SvcConfig): SvcClient =>
+export const createSvc = (baseUrl: string, config?: SvcConfig<"promise">): SvcClient =>
   facade.make(dialect.client, baseUrl, config) as unknown as SvcClient

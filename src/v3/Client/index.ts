@@ -16,6 +16,7 @@ export {
   type FetchFunction,
   type HttpMethod,
   type RedirectMode,
+  type RefreshSession,
   type RequestConfig,
   type RequestInterceptor,
   type RequestOptions,
