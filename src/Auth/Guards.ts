@@ -34,12 +34,7 @@ export interface GuardOptions extends GuardOptionsOf<Duration.Input> {}
  */
 export interface PermissionOptions extends PermissionOptionsOf<Duration.Input, SessionData> {}
 
-/**
- * The guards of this line (`common/guards.ts`), made once, so that every guard, router middleware
- * and `HttpApi` middleware shares one resolution per request. Not exported by `svc-sdk/Auth`.
- *
- * @internal
- */
+/** @internal This line's guards, made once: every guard and middleware shares one resolution per request. */
 export const guards = /*#__PURE__*/ guardsOf<
   SessionData,
   HttpServerResponse.HttpServerResponse,

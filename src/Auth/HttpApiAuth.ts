@@ -32,7 +32,7 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import type { unhandled } from "effect/Types"
 import { spanUserId } from "../common/guards.js"
-import { schemeSettings, schemesOf } from "../common/httpApiAuth.js"
+import { CheckKey, type SchemeOptions, schemeSettings, schemesOf } from "../common/httpApiAuth.js"
 import type { GuardSettings } from "../core/authOptions.js"
 import {
   type Check,
@@ -141,21 +141,7 @@ export const AuthError = Schema.Union(errors)
  */
 export type AuthError = typeof AuthError.Type
 
-/**
- * Where the session id is read (SPEC 6.2): the names, and `false` to leave the cookie or the query
- * parameter out. They are the security schemes of the OpenAPI document too.
- *
- * @since 0.1.0
- * @category models
- */
-export interface SchemeOptions {
-  /** @default "X-Session-Id" */
-  readonly header?: string | undefined
-  /** @default "session_id" */
-  readonly cookie?: string | false | undefined
-  /** @default "session_id" */
-  readonly query?: string | false | undefined
-}
+export type { SchemeOptions }
 
 /**
  * The security schemes of an authentication middleware, by their OpenAPI names
@@ -241,8 +227,6 @@ export interface AuthenticationTag<Self>
   > {
   readonly security: Schemes
 }
-
-const CheckKey = Symbol.for("svc-sdk/Auth/HttpApiAuth/Check")
 
 /**
  * A check made by {@link RequireUserType} or {@link RequirePermission}.

@@ -8,6 +8,25 @@ import { DEFAULT_SESSION_HEADER } from "../core/http.js"
 
 type Place = "header" | "cookie" | "query"
 
+/**
+ * Where the session id is read (SPEC 6.2): the names, and `false` to leave the cookie or the query
+ * parameter out. They are the security schemes of the OpenAPI document too.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SchemeOptions {
+  /** @default "X-Session-Id" */
+  readonly header?: string | undefined
+  /** @default "session_id" */
+  readonly cookie?: string | false | undefined
+  /** @default "session_id" */
+  readonly query?: string | false | undefined
+}
+
+/** Where a `RequireUserType` / `RequirePermission` tag keeps its check. */
+export const CheckKey: unique symbol = Symbol.for("svc-sdk/Auth/HttpApiAuth/Check")
+
 /** A security scheme as the middleware read it: an API key in a place. */
 interface ApiKeyScheme {
   readonly key: string
@@ -24,7 +43,7 @@ type SettingsOf = (guard: string, options: GuardOptionsOf<unknown> | undefined) 
 export const schemesOf = <Scheme>(
   settingsOf: SettingsOf,
   apiKey: (scheme: ApiKeyScheme) => Scheme,
-  options: (GuardOptionsOf<unknown> & { readonly header?: string | undefined }) | undefined
+  options: SchemeOptions | undefined
 ): Readonly<Record<string, Scheme>> => {
   const settings = settingsOf("HttpApiAuth.Tag", options)
   const schemes: Record<string, Scheme> = {}

@@ -66,11 +66,9 @@ export type {
 export type RequestParams = Params
 
 /**
- * Client configuration. Checked once at construction: bad values throw a `TypeError` or
- * `RangeError` naming the option. Each option is described in {@link ConfigOf}. `SvcConfig` fits
- * both faces: it has every option but `refreshSession`, which each face types its own way
- * ({@link RefreshSession}): `SvcConfig<"promise">` is what `createSvc` takes, and
- * `SvcConfig<"effect">` what the layers take.
+ * Client configuration, checked once at construction (a bad value throws, naming the option);
+ * each option is described in {@link ConfigOf}. `createSvc` takes `SvcConfig<"promise">`, the
+ * layers `SvcConfig<"effect">`: they differ in {@link RefreshSession} alone.
  *
  * @since 0.1.0
  * @category models
@@ -83,9 +81,9 @@ export interface SvcConfig<F extends ClientFace = never>
   > {}
 
 /**
- * `config.refreshSession` on each face: the Effect API's answers an `Effect` and gets the Effect
- * API; the Promise facade's answers a value or a promise and gets a facade. Either way `client`'s
- * own requests are never refreshed, and the answer is the new session id, or `null`/`undefined`.
+ * `config.refreshSession` on each face: it gets the failed 401 and the client (whose own requests
+ * are never refreshed) and answers the new session id or `null`/`undefined` — as an `Effect` on the
+ * Effect API, as a value or a promise on the facade.
  *
  * @since 0.1.0
  * @category models
@@ -159,8 +157,7 @@ export interface ClientSurface<F extends ClientFace> extends ClientControls<F> {
     options?: RequestOptions<A, I>
   ) => RequestResult<F, A>
   /**
-   * A query builder whose `get`/`post`/… send the request; `get<T>()` names the data type, as
-   * `get<T>(endpoint)` does.
+   * A query builder whose `get`/`post`/… send the request (`get<T>()` names the data type).
    */
   readonly query: <A = unknown>(
     endpoint: string
