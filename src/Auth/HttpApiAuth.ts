@@ -163,13 +163,12 @@ type SchemeMiddleware = HttpApiMiddleware.HttpApiMiddlewareSecurity<
   never
 >[string]
 
-/**
- * The class {@link Tag} makes, to extend: `class Session extends HttpApiAuth.Tag<Session>()("Session") {}`.
- *
- * @since 0.1.0
- * @category models
- */
-export type TagClass<Self, Id extends string> = HttpApiMiddleware.ServiceClass<
+/** The middleware class these tags make, over the security schemes it declares. */
+type MiddlewareClass<
+  Self,
+  Id extends string,
+  Security extends Record<string, HttpApiSecurity.HttpApiSecurity>
+> = HttpApiMiddleware.ServiceClass<
   Self,
   Id,
   {
@@ -178,9 +177,17 @@ export type TagClass<Self, Id extends string> = HttpApiMiddleware.ServiceClass<
     error: typeof errors
     clientError: never
     requiredForClient: false
-    security: Schemes
+    security: Security
   }
 >
+
+/**
+ * The class {@link Tag} makes, to extend: `class Session extends HttpApiAuth.Tag<Session>()("Session") {}`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type TagClass<Self, Id extends string> = MiddlewareClass<Self, Id, Schemes>
 
 /**
  * Makes an authentication middleware: put it on an `HttpApiGroup` or `HttpApiEndpoint` with
@@ -246,18 +253,9 @@ export interface CheckTag<Self>
  * @since 0.1.0
  * @category models
  */
-export type CheckTagClass<Self, Id extends string> = HttpApiMiddleware.ServiceClass<
-  Self,
-  Id,
-  {
-    requires: never
-    provides: Provided
-    error: typeof errors
-    clientError: never
-    requiredForClient: false
-    security: never
-  }
-> & { readonly [CheckKey]: Check }
+export type CheckTagClass<Self, Id extends string> = MiddlewareClass<Self, Id, never> & {
+  readonly [CheckKey]: Check
+}
 
 const checkTag = <Self, const Id extends string>(id: Id, check: Check): CheckTagClass<Self, Id> =>
   Object.assign(HttpApiMiddleware.Service<Self, { provides: Provided }>()(id, { error: errors }), {
