@@ -21,7 +21,6 @@ import { client } from "./dialect.js"
 const disabled = () => true
 
 export const httpClient: HttpClientDialect = {
-  withScope: HttpClient.withScope,
   request: (method, url, headers) =>
     HttpClientRequest.make(method as "GET")(url).pipe(HttpClientRequest.setHeaders(headers)),
   bodyText: HttpClientRequest.bodyText,

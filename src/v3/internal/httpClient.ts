@@ -20,7 +20,6 @@ import { client } from "./dialect.js"
 const disabled = () => true
 
 export const httpClient: HttpClientDialect = {
-  withScope: HttpClient.withScope,
   request: (method, url, headers) =>
     HttpClientRequest.make(method as HttpClientRequest.HttpClientRequest["method"])(url).pipe(
       HttpClientRequest.setHeaders(headers)
