@@ -138,13 +138,16 @@ export interface HttpClientDialect {
     initial: S,
     f: (state: S, chunk: Uint8Array) => Effect.Effect<S, E>
   ) => Effect.Effect<S, unknown>
-  /** `FetchHttpClient`'s `RequestInit` service, by which redirects are left to svc-sdk. */
-  readonly requestInit: unknown
-  /** `effect` with these headers redacted in the client's records, and the client's own span off. */
-  readonly quiet: <A, E>(
+  /**
+   * Runs `effect` on a fiber of its own, with the caller's services (its span, `Clock`, …) and, set
+   * once as the fiber starts rather than by a scoped change each: these headers redacted in the
+   * client's records, the client's own span off, and redirects left to svc-sdk (`FetchHttpClient`'s
+   * `RequestInit`).
+   */
+  readonly forkQuiet: <A, E>(
     effect: Effect.Effect<A, E>,
     secretHeaders: ReadonlyArray<string>
-  ) => Effect.Effect<A, E>
+  ) => Effect.Effect<() => RunningFiber<A, E>>
 }
 
 /**

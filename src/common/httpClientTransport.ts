@@ -44,9 +44,6 @@ class TooLarge {
 const decompressIfEncoded = (bytes: Uint8Array, encoding: string | undefined, limit: number) =>
   decompress(bytes, encoding, limit).catch(() => bytes)
 
-/** `FetchHttpClient`'s request options: redirects are svc-sdk's to follow. */
-const MANUAL_REDIRECT = { redirect: "manual" } as const
-
 /**
  * Whether the body can be read at once: its length is known and fits, and no coding is left to
  * undo (a client that decodes itself, as fetch does, would hand over more than the length says).
@@ -167,17 +164,15 @@ export const fromHttpClient = (
                   describeCause((error as { cause?: unknown }).cause ?? error),
                   (error as { cause?: unknown }).cause
                 )
-      ),
-      Effect.provideService(http.requestInit as never, MANUAL_REDIRECT as never)
+      )
     )
     // the client's spans record request headers: never the session's value; the call's own span
     // (common/tracing.ts) stands for every exchange, and the pipeline adds its trace context to
     // requests for the base URL's origin only: the client makes no span of its own (one would hold
-    // the URL's query as it is) and propagates nothing
-    const program = http.quiet(sent, request.secretHeaders)
-    // run as an exchange of its own, with the caller's services (its span, Clock and others), so
-    // that the try's deadline bounds it as it bounds every transport's
-    return Effect.flatMap(line.forkInContext(program), (fork) =>
+    // the URL's query as it is) and propagates nothing. Run as an exchange of its own, with the
+    // caller's services (its span, Clock and others), so that the try's deadline bounds it as it
+    // bounds every transport's
+    return Effect.flatMap(http.forkQuiet(sent, request.secretHeaders), (fork) =>
       exchange(
         line,
         (_, settle) => {
