@@ -30,7 +30,12 @@ const memory = HttpClient.make((req) =>
   Effect.succeed(
     HttpClientResponse.fromWeb(
       req,
-      new Response(body, { headers: { "content-type": "application/json" } })
+      new Response(body, {
+        headers: {
+          "content-type": "application/json",
+          "content-length": String(new TextEncoder().encode(body).byteLength)
+        }
+      })
     )
   )
 )

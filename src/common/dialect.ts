@@ -15,7 +15,6 @@ import type * as Clock from "effect/Clock"
 import type * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type * as Exit from "effect/Exit"
-import type * as Scope from "effect/Scope"
 import type * as Tracer from "effect/Tracer"
 import type { LineValues } from "../core/options.js"
 import type { Decoded } from "./authRequest.js"
@@ -101,9 +100,9 @@ export interface TracingDialect {
   ) => Effect.Effect<A, E>
 }
 
-/** An `HttpClient` in a scope, as the adapter sends with it (both lines spell it alike). */
+/** An `HttpClient`, as the adapter sends with it (both lines spell it alike). */
 export interface PlatformClient {
-  readonly execute: (request: never) => Effect.Effect<PlatformResponse, unknown, Scope.Scope>
+  readonly execute: (request: never) => Effect.Effect<PlatformResponse, unknown>
 }
 
 /** A response of an `HttpClient`, as the adapter reads it. */
@@ -111,6 +110,9 @@ export interface PlatformResponse {
   readonly status: number
   readonly headers: Readonly<Record<string, string>>
   readonly request: { readonly url: string }
+  /** The whole body at once: read when its length is known to fit and nothing decodes it. */
+  readonly arrayBuffer: Effect.Effect<ArrayBuffer, unknown>
+  /** The body chunk by chunk; its end (or its interruption) aborts what is left of the exchange. */
   readonly stream: unknown
 }
 
@@ -119,8 +121,6 @@ export interface PlatformResponse {
  * Effect 4, `@effect/platform` on Effect 3), loaded when a layer first needs them.
  */
 export interface HttpClientDialect {
-  /** The client, each exchange of it in a scope whose end aborts what is left of it. */
-  readonly withScope: (client: never) => unknown
   /** A request with these headers and no body. */
   readonly request: (
     method: string,
@@ -138,13 +138,16 @@ export interface HttpClientDialect {
     initial: S,
     f: (state: S, chunk: Uint8Array) => Effect.Effect<S, E>
   ) => Effect.Effect<S, unknown>
-  /** `FetchHttpClient`'s `RequestInit` service, by which redirects are left to svc-sdk. */
-  readonly requestInit: unknown
-  /** `effect` with these headers redacted in the client's records, and the client's own span off. */
-  readonly quiet: <A, E>(
+  /**
+   * Runs `effect` on a fiber of its own, with the caller's services (its span, `Clock`, …) and, set
+   * once as the fiber starts rather than by a scoped change each: these headers redacted in the
+   * client's records, the client's own span off, and redirects left to svc-sdk (`FetchHttpClient`'s
+   * `RequestInit`).
+   */
+  readonly forkQuiet: <A, E>(
     effect: Effect.Effect<A, E>,
     secretHeaders: ReadonlyArray<string>
-  ) => Effect.Effect<A, E>
+  ) => Effect.Effect<() => RunningFiber<A, E>>
 }
 
 /**

@@ -50,7 +50,12 @@ export const resolver = <Session extends object>(
    */
   const validated = new WeakSet<User<Session>>()
 
+  /** The resolution of each answer the validator gave: a held answer (memory, a cache hit) makes it once. */
+  const resolutions = new WeakMap<object, Resolution>()
+
   const authenticated = (answer: Session): Resolution => {
+    const known = resolutions.get(answer)
+    if (known !== undefined) return known
     const session = rules.ownSession(answer)
     const user: User<Session> = {
       user_id: (session as { readonly user_id: string }).user_id,
@@ -58,7 +63,9 @@ export const resolver = <Session extends object>(
       is_guest: false
     }
     validated.add(user)
-    return { _tag: "Authenticated", user }
+    const resolution: Resolution = { _tag: "Authenticated", user }
+    resolutions.set(answer, resolution)
+    return resolution
   }
 
   /**

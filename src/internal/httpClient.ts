@@ -3,6 +3,7 @@
  * (`common/httpClientTransport.ts`) uses it, member for member in the order of
  * `common/dialect.ts`. Loaded by the first layer that sends through an `HttpClient` (`#onDemand`).
  */
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import {
   FetchHttpClient,
@@ -20,8 +21,10 @@ import { client } from "./dialect.js"
 
 const disabled = () => true
 
+/** `FetchHttpClient`'s request options: redirects are svc-sdk's to follow. */
+const MANUAL_REDIRECT: globalThis.RequestInit = { redirect: "manual" }
+
 export const httpClient: HttpClientDialect = {
-  withScope: HttpClient.withScope,
   request: (method, url, headers) =>
     HttpClientRequest.make(method as "GET")(url).pipe(HttpClientRequest.setHeaders(headers)),
   bodyText: HttpClientRequest.bodyText,
@@ -34,12 +37,20 @@ export const httpClient: HttpClientDialect = {
       () => initial,
       (state, chunk) => f(state, chunk)
     ),
-  requestInit: FetchHttpClient.RequestInit,
-  quiet: (effect, secretHeaders) =>
-    effect.pipe(
-      Effect.updateService(Headers.CurrentRedactedNames, (names) => [...names, ...secretHeaders]),
-      Effect.provideService(HttpClient.TracerDisabledWhen, disabled)
-    )
+  forkQuiet: (effect, secretHeaders) =>
+    Effect.map(Effect.context<never>(), (context) => {
+      const names = [...Context.get(context, Headers.CurrentRedactedNames), ...secretHeaders]
+      const run = Effect.runForkWith(
+        Context.merge(
+          context,
+          Context.make(Headers.CurrentRedactedNames, names).pipe(
+            Context.add(HttpClient.TracerDisabledWhen, disabled),
+            Context.add(FetchHttpClient.RequestInit, MANUAL_REDIRECT)
+          )
+        )
+      )
+      return () => run(effect)
+    })
 }
 
 /** A transport that sends through an `HttpClient` of this line. */

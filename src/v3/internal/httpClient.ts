@@ -10,7 +10,11 @@ import * as HttpBody from "@effect/platform/HttpBody"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import type * as FiberId from "effect/FiberId"
+import * as FiberRefs from "effect/FiberRefs"
+import * as Runtime from "effect/Runtime"
 import * as Stream from "effect/Stream"
 import type { HttpClientDialect } from "../../common/dialect.js"
 import type { Transport } from "../../common/exchange.js"
@@ -19,8 +23,10 @@ import { client } from "./dialect.js"
 
 const disabled = () => true
 
+/** `FetchHttpClient`'s request options: redirects are svc-sdk's to follow. */
+const MANUAL_REDIRECT: globalThis.RequestInit = { redirect: "manual" }
+
 export const httpClient: HttpClientDialect = {
-  withScope: HttpClient.withScope,
   request: (method, url, headers) =>
     HttpClientRequest.make(method as HttpClientRequest.HttpClientRequest["method"])(url).pipe(
       HttpClientRequest.setHeaders(headers)
@@ -35,12 +41,29 @@ export const httpClient: HttpClientDialect = {
       initial,
       (state, chunk) => f(state, chunk)
     ),
-  requestInit: FetchHttpClient.RequestInit,
-  quiet: (effect, secretHeaders) =>
-    effect.pipe(
-      Effect.locallyWith(Headers.currentRedactedNames, (names) => [...names, ...secretHeaders]),
-      Effect.locally(HttpClient.currentTracerDisabledWhen, disabled)
-    )
+  forkQuiet: (effect, secretHeaders) =>
+    Effect.map(Effect.runtime<never>(), (runtime) => {
+      const names = [
+        ...FiberRefs.getOrDefault(runtime.fiberRefs, Headers.currentRedactedNames),
+        ...secretHeaders
+      ]
+      const run = Runtime.runFork(
+        Runtime.make({
+          context: Context.add(runtime.context, FetchHttpClient.RequestInit, MANUAL_REDIRECT),
+          fiberRefs: runtime.fiberRefs,
+          runtimeFlags: runtime.runtimeFlags
+        })
+      )
+      const updateRefs = (refs: FiberRefs.FiberRefs, fiberId: FiberId.Runtime) =>
+        FiberRefs.updateManyAs(refs, {
+          forkAs: fiberId,
+          entries: [
+            [Headers.currentRedactedNames, [[fiberId, names]]],
+            [HttpClient.currentTracerDisabledWhen, [[fiberId, disabled]]]
+          ]
+        })
+      return () => run(effect, { updateRefs })
+    })
 }
 
 /** A transport that sends through an `HttpClient` of this line. */
