@@ -6,12 +6,10 @@
  *
  * Standalone: `npx tsx bench/query.ts [--runs 5] [--seconds 1]`.
  */
-import { pathToFileURL } from "node:url"
-import { parseArgs } from "node:util"
 import qs from "qs"
 import { gte, inOp, query } from "../src/Query/index.js"
 import type { BenchOptions, Figure, Section } from "./report.js"
-import { median } from "./report.js"
+import { median, runWhenMain } from "./report.js"
 
 /** The typical query, built as a user would. */
 const typical = () =>
@@ -147,12 +145,4 @@ export const run = async (options: BenchOptions): Promise<Section> => {
   }
 }
 
-const isMain =
-  process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href
-if (isMain) {
-  const { values } = parseArgs({
-    options: { runs: { type: "string", default: "5" }, seconds: { type: "string", default: "1" } }
-  })
-  const section = await run({ runs: Number(values.runs), seconds: Number(values.seconds) })
-  console.log(JSON.stringify(section, null, 2))
-}
+await runWhenMain(import.meta.url, run)

@@ -1,6 +1,8 @@
 /**
  * The shape every benchmark returns, so that `bench/run.ts` can print them and write BENCHMARKS.md.
  */
+import { pathToFileURL } from "node:url"
+import { parseArgs } from "node:util"
 
 /** One measured figure, e.g. `{ name: "facade", value: 9120, unit: "req/s" }`. */
 export interface Figure {
@@ -46,4 +48,20 @@ export const quartiles = (values: ReadonlyArray<number>): string => {
   const sorted = [...values].sort((a, b) => a - b)
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
   return `${at(0.25).toFixed(2)}–${at(0.75).toFixed(2)}`
+}
+
+/**
+ * Runs a section when its file is the program (`npx tsx bench/query.ts -- --runs 5`), printing it
+ * as JSON; does nothing when `bench/run.ts` imports it.
+ */
+export const runWhenMain = async (
+  url: string,
+  run: (options: BenchOptions) => Promise<Section>
+): Promise<void> => {
+  if (process.argv[1] === undefined || url !== pathToFileURL(process.argv[1]).href) return
+  const { values } = parseArgs({
+    options: { runs: { type: "string", default: "5" }, seconds: { type: "string", default: "1" } }
+  })
+  const section = await run({ runs: Number(values.runs), seconds: Number(values.seconds) })
+  console.log(JSON.stringify(section, null, 2))
 }

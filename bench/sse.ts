@@ -11,12 +11,10 @@
  * Standalone: `npx tsx bench/sse.ts [--runs 5] [--seconds 1]`.
  */
 import { createRequire } from "node:module"
-import { pathToFileURL } from "node:url"
-import { parseArgs } from "node:util"
 import { createParser } from "eventsource-parser"
 import { makeSseParser } from "../src/core/sse.js"
 import type { BenchOptions, Figure, Goal, Section } from "./report.js"
-import { median } from "./report.js"
+import { median, runWhenMain } from "./report.js"
 
 const peerVersion = (
   createRequire(import.meta.url)("eventsource-parser/package.json") as { version: string }
@@ -227,12 +225,4 @@ export const run = async (options: BenchOptions): Promise<Section> => {
   }
 }
 
-const isMain =
-  process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href
-if (isMain) {
-  const { values } = parseArgs({
-    options: { runs: { type: "string", default: "5" }, seconds: { type: "string", default: "1" } }
-  })
-  const section = await run({ runs: Number(values.runs), seconds: Number(values.seconds) })
-  console.log(JSON.stringify(section, null, 2))
-}
+await runWhenMain(import.meta.url, run)
