@@ -106,6 +106,44 @@ export const PRODUCT_NOT_FOUND = failWith(404, "Product not found")
 export const deletedProduct = (product: Product): Answer =>
   succeedWith(product, { message: `Deleted ${product.name}` })
 
+/** `POST /products`: what a new product must have (its id is the catalogue's next). */
+export const NewProduct = Schema.Struct({
+  name: Schema.String,
+  category: Schema.String,
+  price: Schema.Number,
+  stock: Schema.Number
+})
+
+export const BAD_PRODUCT_BODY = failWith(
+  400,
+  'Expected a JSON body {"name", "category", "price", "stock"}: a name of 1 to 100 characters, a price and a whole stock of 0 or more'
+)
+
+/**
+ * The catalogue with the product added, and the answer; `undefined` when the product is not one
+ * the catalogue takes (the schema says only the fields' types).
+ */
+export const addProduct = (
+  products: ReadonlyArray<Product>,
+  input: typeof NewProduct.Type
+): { readonly products: ReadonlyArray<Product>; readonly answer: Answer } | undefined => {
+  const { name, category, price, stock } = input
+  const valid =
+    name.trim().length > 0 &&
+    name.length <= 100 &&
+    Number.isFinite(price) &&
+    price >= 0 &&
+    Number.isSafeInteger(stock) &&
+    stock >= 0
+  if (!valid) return undefined
+  const id = products.reduce((max, p) => Math.max(max, p.id), 0) + 1
+  const product: Product = { id, name, category, price, sale_price: null, stock }
+  return {
+    products: [...products, product],
+    answer: { status: 201, body: { success: true, data: product, message: `Created ${name}` } }
+  }
+}
+
 /** `/admin/stats`: counts and value of the catalogue. */
 export const catalogueStats = (products: ReadonlyArray<Product>): Answer => {
   const categories: Record<string, number> = {}

@@ -29,7 +29,9 @@ import {
 } from "svc-sdk/Auth"
 import {
   type Answer,
+  addProduct,
   BAD_LOGIN_BODY,
+  BAD_PRODUCT_BODY,
   COOKIE,
   catalogueStats,
   deletedProduct,
@@ -40,6 +42,7 @@ import {
   LoginBody,
   loggedOutEverywhere,
   MALFORMED_UPLOAD,
+  NewProduct,
   NOT_FOUND,
   PRODUCT_NOT_FOUND,
   presentedSessionId,
@@ -108,6 +111,17 @@ const listProducts = (catalogue: Ref.Ref<ReadonlyArray<Product>>) =>
     return respond(productsPage(products, request.url, who.is_guest ? undefined : who.session.name))
   }).pipe(optionalAuth())
 
+const createProduct = (catalogue: Ref.Ref<ReadonlyArray<Product>>) =>
+  Effect.gen(function* () {
+    const body = yield* Effect.option(HttpServerRequest.schemaBodyJson(NewProduct))
+    if (Option.isNone(body)) return respond(BAD_PRODUCT_BODY)
+    const added = yield* Ref.modify(catalogue, (products) => {
+      const next = addProduct(products, body.value)
+      return [next?.answer, next?.products ?? products]
+    })
+    return respond(added ?? BAD_PRODUCT_BODY)
+  }).pipe(requirePermission("products:create"))
+
 const deleteProduct = (catalogue: Ref.Ref<ReadonlyArray<Product>>) =>
   Effect.gen(function* () {
     const id = Number((yield* HttpRouter.params).id)
@@ -126,10 +140,11 @@ const adminStats = (catalogue: Ref.Ref<ReadonlyArray<Product>>) =>
     requireUserType(["admin"])
   )
 
-/** The catalogue (deletions last as long as the server), each route with its own guard. */
+/** The catalogue (additions and deletions last as long as the server), each route with its own guard. */
 const CatalogueRoutes = HttpRouter.addAll(
   Effect.map(Ref.make(PRODUCTS), (catalogue) => [
     HttpRouter.route("GET", "/products", listProducts(catalogue)),
+    HttpRouter.route("POST", "/products", createProduct(catalogue)),
     HttpRouter.route("DELETE", "/products/:id", deleteProduct(catalogue)),
     HttpRouter.route("GET", "/admin/stats", adminStats(catalogue))
   ])

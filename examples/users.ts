@@ -41,7 +41,7 @@ const USERS: ReadonlyArray<User> = [
     email: "bob@example.com",
     name: "Bob",
     user_type: "editor",
-    permissions: ["products:read", "products:delete"]
+    permissions: ["products:read", "products:create", "products:delete"]
   },
   {
     user_id: "u-carol",

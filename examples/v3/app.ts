@@ -25,7 +25,9 @@ import {
 } from "svc-sdk/v3/Auth"
 import {
   type Answer,
+  addProduct,
   BAD_LOGIN_BODY,
+  BAD_PRODUCT_BODY,
   COOKIE,
   catalogueStats,
   deletedProduct,
@@ -36,6 +38,7 @@ import {
   LoginBody,
   loggedOutEverywhere,
   MALFORMED_UPLOAD,
+  NewProduct,
   NOT_FOUND,
   PRODUCT_NOT_FOUND,
   presentedSessionId,
@@ -92,6 +95,17 @@ const listProducts = (catalogue: Ref.Ref<ReadonlyArray<Product>>) =>
     return respond(productsPage(products, request.url, who.is_guest ? undefined : who.session.name))
   }).pipe(optionalAuth())
 
+const createProduct = (catalogue: Ref.Ref<ReadonlyArray<Product>>) =>
+  Effect.gen(function* () {
+    const body = yield* Effect.option(HttpServerRequest.schemaBodyJson(NewProduct))
+    if (Option.isNone(body)) return respond(BAD_PRODUCT_BODY)
+    const added = yield* Ref.modify(catalogue, (products) => {
+      const next = addProduct(products, body.value)
+      return [next?.answer, next?.products ?? products]
+    })
+    return respond(added ?? BAD_PRODUCT_BODY)
+  }).pipe(requirePermission("products:create"))
+
 const deleteProduct = (catalogue: Ref.Ref<ReadonlyArray<Product>>) =>
   Effect.gen(function* () {
     const id = Number((yield* HttpRouter.params).id)
@@ -142,7 +156,7 @@ const flaky = (attempts: Ref.Ref<HashMap.HashMap<string, number>>) =>
   })
 
 /**
- * The app: a router over its own catalogue (deletions last as long as the app) and flaky-endpoint
+ * The app: a router over its own catalogue (additions and deletions last as long as the app) and flaky-endpoint
  * counters. Needs `SessionStore` and `SessionValidator`.
  */
 export const makeApp = Effect.gen(function* () {
@@ -154,6 +168,7 @@ export const makeApp = Effect.gen(function* () {
     HttpRouter.post("/logout/all", logoutEverywhere),
     HttpRouter.get("/me", me),
     HttpRouter.get("/products", listProducts(catalogue)),
+    HttpRouter.post("/products", createProduct(catalogue)),
     HttpRouter.del("/products/:id", deleteProduct(catalogue)),
     HttpRouter.get("/admin/stats", adminStats(catalogue)),
     HttpRouter.get("/slow", slow),

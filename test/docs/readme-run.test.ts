@@ -10,7 +10,9 @@
  *
  * Each program must exit 0 with nothing on stderr and print what the README says it prints, so an
  * example that 404s fails here. The OpenAPI document the HttpApi example serves must pass
- * `@readme/openapi-parser`'s validation. `test/package` runs some of them from the packed tarball.
+ * `@readme/openapi-parser`'s validation. The README promises that the examples can be run again and
+ * again against one demo server: the catalogue must be the same after all of them as before.
+ * `test/package` runs some of them from the packed tarball.
  */
 import { mkdirSync, rmSync } from "node:fs"
 import { join } from "node:path"
@@ -32,12 +34,29 @@ const blocks = readmeBlocks()
 const programs = blocks.filter((block) => block.kind === "program")
 const servers = blocks.filter((block) => block.kind === "server")
 
+/** The demo catalogue as an administrator sees it: what an example could leave changed. */
+const catalogueOf = async (origin: string): Promise<unknown> => {
+  const login = await fetch(`${origin}/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: "alice@example.com", password: "alice-secret" })
+  })
+  const { data } = (await login.json()) as { data: { session_id: string } }
+  const stats = await fetch(`${origin}/admin/stats`, {
+    headers: { "x-session-id": data.session_id }
+  })
+  const products = await fetch(`${origin}/products?limit=100`)
+  return { stats: await stats.json(), products: await products.json() }
+}
+
 describe("the README's examples, run", () => {
   let demo: DemoServer
+  let before: unknown
   beforeAll(async () => {
     rmSync(SCRATCH, { recursive: true, force: true })
     mkdirSync(SCRATCH, { recursive: true })
     demo = await startDemoServer()
+    before = await catalogueOf(demo.url)
   }, 90_000)
   afterAll(async () => {
     expect(await demo.stop()).toBe(0)
@@ -79,4 +98,9 @@ describe("the README's examples, run", () => {
       }
     }, 60_000)
   }
+
+  it("leaves the demo server's catalogue as it found it, so each example runs again", async () => {
+    expect(before).toMatchObject({ stats: { data: { products: 24 } } })
+    expect(await catalogueOf(demo.url)).toEqual(before)
+  })
 })

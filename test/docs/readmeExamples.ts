@@ -25,7 +25,7 @@ export const PROGRAMS: ReadonlyArray<{
     code: 'await svc.get<Array<Product>>("/products"',
     prints: [
       /^\[ 'Standing Desk', 'Ergonomic Chair', 'Laptop Stand' \] 6$/m,
-      /^Bob 200 Deleted USB-C Hub$/m,
+      /^Bob 201 Deleted Cable Tray$/m,
       /^\[ 'Sticky Notes: 4', 'Notebook A5: 6', 'Gel Pens \(10 pack\): 9' \]$/m
     ]
   },

@@ -120,6 +120,46 @@ export const describeServer = (line: Line) => {
       expect(after.body.data.products).toBe(23)
     })
 
+    it("adds a product for an editor, with the next id, and refuses a viewer or a bad body", async () => {
+      const bob = (await login(server.url, "bob@example.com", "bob-secret")).body.data.session_id
+      const carol = (await login(server.url, "carol@example.com", "carol-secret")).body.data
+        .session_id
+      const product = { name: "Cable Tray", category: "office", price: 18, stock: 40 }
+      const refused = await call(`${server.url}/products`, {
+        method: "POST",
+        body: product,
+        ...as(carol)
+      })
+      expect(refused.status).toBe(403)
+      expect(refused.body).toEqual({ error: "Permission required: products:create" })
+      for (const bad of [
+        { ...product, name: "" },
+        { ...product, stock: 1.5 },
+        { ...product, price: -1 },
+        { name: "Cable Tray" }
+      ]) {
+        const reply = await call(`${server.url}/products`, {
+          method: "POST",
+          body: bad,
+          ...as(bob)
+        })
+        expect(reply.status).toBe(400)
+        expect(reply.body.error).toMatch(
+          /^Expected a JSON body \{"name", "category", "price", "stock"\}/
+        )
+      }
+      const created = await call(`${server.url}/products`, {
+        method: "POST",
+        body: product,
+        ...as(bob)
+      })
+      expect(created.status).toBe(201)
+      expect(created.body).toMatchObject({ success: true, message: "Created Cable Tray" })
+      expect(created.body.data).toEqual({ id: 25, ...product, sale_price: null })
+      const removed = await call(`${server.url}/products/25`, { method: "DELETE", ...as(bob) })
+      expect(removed.body.message).toBe("Deleted Cable Tray")
+    })
+
     it("answers 404 with an error body to an unknown route or method", async () => {
       for (const [method, path] of [
         ["GET", "/nope"],
