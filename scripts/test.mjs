@@ -49,7 +49,9 @@ for (const run of runs) {
     ".cache",
     `vitest-${run.line === "" ? "" : "effect4-"}node-${run.version}.json`
   )
+  const errorsFile = report.replace(/\.json$/, ".errors.json")
   rmSync(report, { force: true })
+  rmSync(errorsFile, { force: true })
   const args =
     run.line === ""
       ? [vitest, "run"]
@@ -63,7 +65,12 @@ for (const run of runs) {
           // a filter for the other line's files leaves this line nothing to run
           "--passWithNoTests"
         ]
-  args.push("--reporter=default", "--reporter=json", `--outputFile.json=${report}`)
+  args.push(
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${report}`,
+    `--reporter=${join(root, "scripts", "vitest-run-errors.mjs")}`
+  )
   for (const pattern of run.exclude) args.push("--exclude", pattern)
   // a filter for the suites run on the first version only leaves the others nothing to run
   if (run.line === "" && run.exclude.length > 0 && filters.length > 0)
@@ -73,7 +80,11 @@ for (const run of runs) {
     cwd: root,
     stdio: "inherit",
     // child processes the tests start (npm run demo, tsx) use the same Node
-    env: { ...process.env, PATH: `${dirname(run.node)}:${process.env.PATH}` }
+    env: {
+      ...process.env,
+      PATH: `${dirname(run.node)}:${process.env.PATH}`,
+      SVC_RUN_ERRORS: errorsFile
+    }
   })
   let passed = 0
   let failed = 0
@@ -87,12 +98,20 @@ for (const run of runs) {
   } catch {
     // no report: the run itself broke, counted below by its exit code
   }
+  /** Errors outside the tests (unhandled, a worker timing out): each fails the run. */
+  let errors = []
+  try {
+    errors = JSON.parse(readFileSync(errorsFile, "utf8")).errors
+  } catch {
+    // no file: vitest did not reach the end of its run, said below by the exit code
+  }
   results.push({
     version: run.line === "" ? run.version : `${run.version} (Effect 4)`,
     code: child.status ?? 1,
     passed,
     failed,
-    skipped
+    skipped,
+    errors
   })
 }
 
@@ -101,6 +120,10 @@ console.log("\n━━━ Node versions ━━━")
 for (const r of results) {
   const state = r.code === 0 ? "ok" : `FAILED (exit ${r.code})`
   console.log(`Node ${r.version}: ${counts(r)} — ${state}`)
+  for (const error of r.errors) console.log(`  error outside the tests: ${error}`)
+  if (r.code !== 0 && r.failed === 0 && r.errors.length === 0) {
+    console.log("  no test failed and no error was reported: vitest itself stopped, see above")
+  }
 }
 const broken = results.filter((r) => r.code !== 0)
 const total = { passed: 0, failed: 0, skipped: 0 }
@@ -117,6 +140,9 @@ if (total.skipped > 0) {
 if (broken.length > 0) {
   console.log(`\nFailing on Node ${broken.map((r) => r.version).join(", ")}`)
 }
-// The closing line, alone, for CI: totals over every version.
-console.log(counts(total))
+// The closing line, alone, for CI: totals over every version, and the errors outside the tests.
+const outside = results.reduce((sum, r) => sum + r.errors.length, 0)
+console.log(
+  outside === 0 ? counts(total) : `${counts(total)}, ${outside} errors outside the tests (named above)`
+)
 process.exitCode = broken.length > 0 ? 1 : 0

@@ -4,10 +4,10 @@
  * `ts v3`. A block fenced as `ts no-check` is skipped (for fragments that are not programs).
  * `readme-run.test.ts` runs them.
  */
-import { execFileSync } from "node:child_process"
 import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { expect, it } from "vitest"
+import { exec } from "../support/tarball.js"
 import { readmeBlocks, ROOT as root } from "./readmeBlocks.js"
 
 /** Each line's `paths`: the sources for `svc-sdk`, and that line's effect for the rest. */
@@ -41,7 +41,7 @@ const pathsOf = {
 
 it.each([4, 3] as const)(
   "type-checks every TypeScript block of the README (Effect %s)",
-  (effect) => {
+  async (effect) => {
     const blocks = readmeBlocks().filter(
       (block) => block.kind !== "no-check" && block.effect === effect
     )
@@ -69,12 +69,13 @@ it.each([4, 3] as const)(
     )
     let output = ""
     try {
-      execFileSync("node", [join(root, "node_modules/typescript/bin/tsc"), "-p", dir], {
-        encoding: "utf8"
+      await exec(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", dir], {
+        cwd: root
       })
     } catch (error) {
       output = String((error as { stdout?: string }).stdout ?? error)
     }
     expect(output, "README.md blocks (file names give the block's line)").toBe("")
-  }
+  },
+  120_000
 )

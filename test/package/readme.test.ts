@@ -113,13 +113,13 @@ describe.each(lines)("the README's examples from the packed tarball, $line", (sp
   let runner: Runner
 
   beforeAll(async () => {
-    const packed = packedScratch("readme-app-", {
+    const packed = await packedScratch("readme-app-", {
       name: "readme-app",
       private: true,
       type: "module"
     })
     scratch = packed.dir
-    npmInstall(scratch, [packed.tarball, ...spec.install()])
+    await npmInstall(scratch, [packed.tarball, ...spec.install()])
     const node = spec.node()
     runner = { command: (_block, file) => [node, ["--import", TSX_LOADER, file]], cwd: scratch }
     demo = await startDemoServer()

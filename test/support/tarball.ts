@@ -2,7 +2,7 @@
  * A user's project made from the packed package: `npm pack` of the built repository into a fresh
  * folder with its own package.json, ready for an install the way a user would run it.
  */
-import { execFileSync } from "node:child_process"
+import { execFile } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import * as Net from "node:net"
 import { tmpdir } from "node:os"
@@ -18,19 +18,48 @@ export const versionOf = (name: string): string =>
 export const peerSpecs = (): Array<string> =>
   [`effect`, `@effect/platform`].map((name) => `${name}@${versionOf(name)}`)
 
+/**
+ * Runs a command to its end and answers its stdout; a failure (a non-zero exit, a signal) rejects
+ * with an error that holds the command, its stdout and its stderr. Asynchronous on purpose: a test
+ * worker blocked in a synchronous child process cannot answer the test runner, and on a loaded
+ * machine the runner then fails the whole run ("Timeout calling onTaskUpdate").
+ */
+export const exec = (
+  command: string,
+  args: ReadonlyArray<string>,
+  options: { readonly cwd: string; readonly env?: NodeJS.ProcessEnv }
+): Promise<string> =>
+  new Promise((done, fail) => {
+    execFile(
+      command,
+      args,
+      { ...options, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error === null) return done(stdout)
+        fail(
+          Object.assign(
+            new Error(
+              `${command} ${args.join(" ")} failed (${error.code ?? error.signal}):\n${stdout}\n${stderr}`
+            ),
+            { stdout, stderr }
+          )
+        )
+      }
+    )
+  })
+
 /** A fresh folder with `package.json` and the packed tarball in it. */
-export const packedScratch = (
+export const packedScratch = async (
   prefix: string,
   packageJson: Record<string, unknown>
-): { readonly dir: string; readonly tarball: string } => {
+): Promise<{ readonly dir: string; readonly tarball: string }> => {
   if (!existsSync(join(root, "dist/esm/index.js"))) {
     throw new Error("dist/ is missing: `npm test` builds it first (npm run build)")
   }
   const dir = mkdtempSync(join(tmpdir(), prefix))
   const packed = JSON.parse(
-    execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], {
-      cwd: root,
-      encoding: "utf8"
+    await exec("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], {
+      cwd: root
     })
   ) as Array<{ filename: string }>
   writeFileSync(join(dir, "package.json"), JSON.stringify(packageJson))
@@ -38,11 +67,11 @@ export const packedScratch = (
 }
 
 /** `npm install` into `dir`, from npm's cache where it can, running no install scripts. */
-export const npmInstall = (dir: string, specs: ReadonlyArray<string>): void => {
-  execFileSync(
+export const npmInstall = async (dir: string, specs: ReadonlyArray<string>): Promise<void> => {
+  await exec(
     "npm",
     ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", ...specs],
-    { cwd: dir, stdio: ["ignore", "pipe", "pipe"] }
+    { cwd: dir }
   )
 }
 

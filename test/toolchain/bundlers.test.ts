@@ -13,14 +13,14 @@ import { npmInstall, packedScratch } from "../support/tarball.js"
 
 let scratch = ""
 
-beforeAll(() => {
-  const packed = packedScratch("bundled-app-", {
+beforeAll(async () => {
+  const packed = await packedScratch("bundled-app-", {
     name: "bundled-app",
     private: true,
     type: "module"
   })
   scratch = packed.dir
-  npmInstall(scratch, [packed.tarball])
+  await npmInstall(scratch, [packed.tarball])
   writeFileSync(
     join(scratch, "main.js"),
     `import { createSvc } from "svc-sdk"

@@ -9,7 +9,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { nodeBinary, OTHER_VERSIONS } from "../../scripts/node-versions.mjs"
-import { packedScratch, root } from "../support/tarball.js"
+import { exec, packedScratch, root } from "../support/tarball.js"
 
 const pnpm = join(root, "node_modules", "pnpm", "bin", "pnpm.cjs")
 const entries = ["svc-sdk", "svc-sdk/Client", "svc-sdk/Query", "svc-sdk/Auth", "svc-sdk/Storage"]
@@ -33,10 +33,10 @@ const node = (file: string, conditions: ReadonlyArray<string> = []) =>
     encoding: "utf8"
   }).trim()
 
-beforeAll(() => {
-  const packed = packedScratch("pnpm-app-", { name: "pnpm-app", private: true })
+beforeAll(async () => {
+  const packed = await packedScratch("pnpm-app-", { name: "pnpm-app", private: true })
   scratch = packed.dir
-  execFileSync(
+  await exec(
     process.execPath,
     [
       pnpm,
@@ -47,7 +47,7 @@ beforeAll(() => {
       packed.tarball,
       ...installLine()
     ],
-    { cwd: scratch, stdio: ["ignore", "pipe", "pipe"] }
+    { cwd: scratch }
   )
 }, 180_000)
 

@@ -3,7 +3,7 @@
  * dev server work without a word about the optional React Native peer, and the app, loaded in
  * Debian's Chromium, finds the session in localStorage and sends it.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import * as Http from "node:http"
 import type * as Net from "node:net"
@@ -11,7 +11,7 @@ import { extname, join } from "node:path"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { hasChromium, launchChromium } from "../browser/chromium.js"
-import { freePort, npmInstall, packedScratch, versionOf } from "../support/tarball.js"
+import { exec, freePort, npmInstall, packedScratch, versionOf } from "../support/tarball.js"
 
 let scratch = ""
 let api: Http.Server
@@ -19,9 +19,13 @@ let apiOrigin = ""
 const sessions: Array<string | undefined> = []
 
 beforeAll(async () => {
-  const packed = packedScratch("vite-app-", { name: "vite-app", private: true, type: "module" })
+  const packed = await packedScratch("vite-app-", {
+    name: "vite-app",
+    private: true,
+    type: "module"
+  })
   scratch = packed.dir
-  npmInstall(scratch, [packed.tarball, `vite@${versionOf("vite")}`])
+  await npmInstall(scratch, [packed.tarball, `vite@${versionOf("vite")}`])
   writeFileSync(
     join(scratch, "index.html"),
     '<!doctype html><html><body><script type="module" src="/main.js"></script></body></html>'
@@ -78,12 +82,8 @@ describe("a Vite app from the packed tarball", () => {
     await browser?.close()
   })
 
-  it("vite build: no error, no warning about svc-sdk or the React Native peer", () => {
-    const output = execFileSync(process.execPath, [VITE(), "build"], {
-      cwd: scratch,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"]
-    })
+  it("vite build: no error, no warning about svc-sdk or the React Native peer", async () => {
+    const output = await exec(process.execPath, [VITE(), "build"], { cwd: scratch })
     expect(output).toMatch(/built in/)
     expect(output).not.toMatch(/async-storage/i)
     expect(output).not.toMatch(/\(!\)|warning/i)
