@@ -143,6 +143,8 @@ if (broken.length > 0) {
 // The closing line, alone, for CI: totals over every version, and the errors outside the tests.
 const outside = results.reduce((sum, r) => sum + r.errors.length, 0)
 console.log(
-  outside === 0 ? counts(total) : `${counts(total)}, ${outside} errors outside the tests (named above)`
+  outside === 0
+    ? counts(total)
+    : `${counts(total)}, ${outside} errors outside the tests (named above)`
 )
 process.exitCode = broken.length > 0 ? 1 : 0
