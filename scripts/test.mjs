@@ -1,11 +1,12 @@
 // `npm test` after the build: the whole suite on this Node, then again on Node 22 and 24 (see
 // node-versions.mjs), each a separate vitest run whose failures name its version. The browser,
-// runtime and packaging suites run on the first version only: they drive Chromium, Bun, Deno,
-// workerd (runtimes.mjs) and npm, not Node's own APIs.
+// runtime, packaging, docs and size suites run on the first version only: they drive Chromium, Bun,
+// Deno, workerd (runtimes.mjs), npm, the README's examples and esbuild, not Node's own APIs.
 // Then the Effect 4 line's tests (test/v4) on Node 22 and 24, with the Effect 4 toolchain's vitest
 // (effect4-toolchain.mjs): Effect 4 needs Node ≥ 22.19.
 import { spawnSync } from "node:child_process"
 import { readFileSync, rmSync } from "node:fs"
+import { availableParallelism } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { EFFECT4_TOOLCHAIN, ensureEffect4Toolchain } from "./effect4-toolchain.mjs"
 import { nodeBinary, OTHER_VERSIONS, supported } from "./node-versions.mjs"
@@ -15,10 +16,18 @@ const root = resolve(import.meta.dirname, "..")
 const vitest = join(root, "node_modules", "vitest", "vitest.mjs")
 const ONE_VERSION_ONLY = [
   "test/browser/**",
+  "test/docs/**",
+  "test/size/**",
   "test/runtimes/**",
   "test/package/**",
   "test/toolchain/**"
 ]
+/**
+ * Test files mostly wait (on servers, child processes, a browser, Redis), so one worker more than
+ * the machine has cores keeps the cores busy; vitest's default, cores − 1, runs one file at a time
+ * on a 2-core machine. `SVC_TEST_WORKERS` overrides it.
+ */
+const workers = Number(process.env.SVC_TEST_WORKERS) || availableParallelism() + 1
 /** `npm test -- test/docs` runs only the test files matching these filters (vitest's own). */
 const filters = process.argv.slice(2)
 
@@ -66,6 +75,7 @@ for (const run of runs) {
           "--passWithNoTests"
         ]
   args.push(
+    `--maxWorkers=${workers}`,
     "--reporter=default",
     "--reporter=json",
     `--outputFile.json=${report}`,
