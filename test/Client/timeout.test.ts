@@ -131,10 +131,11 @@ describe("timeout (facade)", () => {
   it("gives every try its own time limit", async () => {
     const server = await startServer(() => ({ hang: true }))
     try {
-      const svc = createSvc(server.origin, { timeout: 30, retryAttempts: 2 })
+      // long enough for each try to reach the server on a loaded machine
+      const svc = createSvc(server.origin, { timeout: 300, retryAttempts: 2 })
       const response = await svc.get("/slow")
       expect(response).toMatchObject({ success: false, status: 0, code: "TIMEOUT" })
-      expect(response.error).toBe(`Request timed out after 30 ms: GET ${server.origin}/slow`)
+      expect(response.error).toBe(`Request timed out after 300 ms: GET ${server.origin}/slow`)
       expect(server.requests).toHaveLength(3)
     } finally {
       await server.close()
