@@ -192,14 +192,15 @@ describe("a hung hook under the caller's AbortSignal (facade)", () => {
   })
 
   it.each(hooks)("$name: TIMEOUT with the facade's own timer", async (hook) => {
-    const svc = createSvc(server.origin, { ...hook.config(() => undefined), timeout: 20 })
+    // 500 ms: time for the server's answer on a loaded machine, when the hook is past it
+    const svc = createSvc(server.origin, { ...hook.config(() => undefined), timeout: 500 })
     if (hook.name === "a request interceptor") svc.addRequestInterceptor(never)
     if (hook.name === "a response interceptor") svc.addResponseInterceptor(never)
     expect(await svc.get("/x")).toMatchObject({
       success: false,
       status: 0,
       code: "TIMEOUT",
-      error: `Request timed out after 20 ms waiting for ${hook.waitingFor}: GET ${server.origin}/x`
+      error: `Request timed out after 500 ms waiting for ${hook.waitingFor}: GET ${server.origin}/x`
     })
   })
 })

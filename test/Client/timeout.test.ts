@@ -115,11 +115,12 @@ describe("timeout (facade)", () => {
     const connectionClosed = new Promise<void>((resolve) => {
       closed = resolve
     })
+    // never answers; 300 ms lets the request reach it on a loaded machine
     const server = Http.createServer((req) => req.socket.once("close", closed))
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     try {
       const { port } = server.address() as AddressInfo
-      const svc = createSvc(`http://127.0.0.1:${port}`, { timeout: 50, retryAttempts: 0 })
+      const svc = createSvc(`http://127.0.0.1:${port}`, { timeout: 300, retryAttempts: 0 })
       expect(await svc.get("/slow")).toMatchObject({ status: 0, code: "TIMEOUT" })
       await connectionClosed
     } finally {
