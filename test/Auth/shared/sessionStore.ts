@@ -184,16 +184,26 @@ export const dumpDirectory = (directory: string): string =>
     .map((file) => `${file}\n${readFileSync(join(directory, file), "utf8")}`)
     .join("\n")
 
-/** Every key of a Redis, with its hash or set. */
+/**
+ * Every key of a Redis with what it holds (a hash's fields and values, a set's or a list's
+ * members, a string), read in one script: one round trip however many keys earlier tests left.
+ */
 export const dumpRedis = (redisCommand: (...args: Array<string>) => string): string =>
-  redisCommand("KEYS", "*")
-    .split("\n")
-    .filter((key) => key.length > 0)
-    .map(
-      (key) =>
-        `${key}\n${redisCommand("TYPE", key).trim() === "hash" ? redisCommand("HGETALL", key) : redisCommand("SMEMBERS", key)}`
-    )
-    .join("\n")
+  redisCommand("EVAL", DUMP_SCRIPT, "0")
+
+const DUMP_SCRIPT = `local out = {}
+for _, key in ipairs(redis.call("KEYS", "*")) do
+  table.insert(out, key)
+  local kind = redis.call("TYPE", key).ok
+  local values = {}
+  if kind == "hash" then values = redis.call("HGETALL", key)
+  elseif kind == "set" then values = redis.call("SMEMBERS", key)
+  elseif kind == "list" then values = redis.call("LRANGE", key, 0, -1)
+  elseif kind == "zset" then values = redis.call("ZRANGE", key, 0, -1)
+  elseif kind == "string" then values = { redis.call("GET", key) } end
+  for _, value in ipairs(values) do table.insert(out, value) end
+end
+return out`
 
 /**
  * Several server instances on one Redis (SPEC 6.5): a revoke on one is seen by every other at once,
