@@ -1,14 +1,14 @@
 /**
- * Every TypeScript block in README.md compiles against the sources, as a user's file importing
- * `svc-sdk` would, with its line's effect: Effect 4 (the Effect 4 toolchain's types) unless fenced
- * `ts v3`. A block fenced as `ts no-check` is skipped (for fragments that are not programs).
+ * Every TypeScript block of the documentation (README.md and docs/*.md) compiles against the
+ * sources, as a user's file importing `svc-sdk` would, with its line's effect: Effect 4 (the
+ * Effect 4 toolchain's types) unless fenced `ts v3`. A block fenced as `ts no-check` is skipped (for fragments that are not programs).
  * `readme-run.test.ts` runs them.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { expect, it } from "vitest"
 import { exec } from "../support/tarball.js"
-import { readmeBlocks, ROOT as root } from "./readmeBlocks.js"
+import { fileNameOf, readmeBlocks, ROOT as root } from "./readmeBlocks.js"
 
 /** Each line's `paths`: the sources for `svc-sdk`, and that line's effect for the rest. */
 const E4 = "../../toolchains/effect4/node_modules"
@@ -40,7 +40,7 @@ const pathsOf = {
 } as const
 
 it.each([4, 3] as const)(
-  "type-checks every TypeScript block of the README (Effect %s)",
+  "type-checks every TypeScript block of the README and docs/ (Effect %s)",
   async (effect) => {
     const blocks = readmeBlocks().filter(
       (block) => block.kind !== "no-check" && block.effect === effect
@@ -49,9 +49,9 @@ it.each([4, 3] as const)(
     const dir = join(root, `.tmp/readme-effect${effect}`)
     rmSync(dir, { recursive: true, force: true })
     mkdirSync(dir, { recursive: true })
-    const files = blocks.map(({ line, code }) => {
-      const file = `readme-line-${line}.ts`
-      writeFileSync(join(dir, file), `${code}\nexport {}\n`)
+    const files = blocks.map((block) => {
+      const file = fileNameOf(block)
+      writeFileSync(join(dir, file), `${block.code}\nexport {}\n`)
       return file
     })
     writeFileSync(
@@ -75,7 +75,9 @@ it.each([4, 3] as const)(
     } catch (error) {
       output = String((error as { stdout?: string }).stdout ?? error)
     }
-    expect(output, "README.md blocks (file names give the block's line)").toBe("")
+    expect(output, "documentation blocks (file names give the document and the block's line)").toBe(
+      ""
+    )
   },
   120_000
 )
