@@ -18,8 +18,10 @@ const ONE_VERSION_ONLY = [
   "test/runtimes/**",
   "test/package/**",
   "test/toolchain/**",
-  // TypeDoc over both lines: the reference does not depend on the Node version
-  "test/docs/reference.test.ts"
+  // TypeDoc and tsc over both lines: neither the reference nor the JSDoc examples' types depend on
+  // the Node version
+  "test/docs/reference.test.ts",
+  "test/docs/jsdoc.test.ts"
 ]
 /** `npm test -- test/docs` runs only the test files matching these filters (vitest's own). */
 const filters = process.argv.slice(2)
