@@ -2,6 +2,7 @@
  * Server-side auth for `effect/http` and `effect/http-api` (Effect 4): guards, the user they provide, and session validators.
  *
  * @since 0.1.0
+ * @module svc-sdk/Auth
  */
 
 // first: with effect 3 installed, the error says to import svc-sdk/v3 (see internal/effect4.ts)

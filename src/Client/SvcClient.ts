@@ -67,7 +67,7 @@ export type RequestParams = Params
 
 /**
  * Client configuration, checked once at construction (a bad value throws, naming the option);
- * each option is described in {@link ConfigOf}. `createSvc` takes `SvcConfig<"promise">`, the
+ * each option is described on its property. `createSvc` takes `SvcConfig<"promise">`, the
  * layers `SvcConfig<"effect">`: they differ in {@link RefreshSession} alone.
  *
  * @since 0.1.0
@@ -101,7 +101,7 @@ export type RefreshSession<F extends ClientFace> = OnFace<
 export type SchemaDecodingTo<A> = Schema.Decoder<A>
 
 /**
- * Options of one request. Each option is described in {@link RequestOptionsOf}. `schema` takes any
+ * Options of one request. Each option is described on its property. `schema` takes any
  * `effect/Schema` that decodes to `A` and needs no services — whatever it decodes from, also when
  * `A` is given (`get<Date>(url, { schema: Schema.DateFromString })`) — or a Standard Schema.
  *

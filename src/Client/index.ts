@@ -2,6 +2,7 @@
  * The client: `SvcClient` (Effect service and Promise facade), `createSvc`, errors and types.
  *
  * @since 0.1.0
+ * @module svc-sdk/Client
  */
 
 // first: with effect 3 installed, the error says to import svc-sdk/v3 (see internal/effect4.ts)

@@ -2,6 +2,7 @@
  * The query builder, its filter operators, and `parse`, its inverse for servers.
  *
  * @since 0.1.0
+ * @module svc-sdk/Query
  */
 
 export type {

@@ -2,6 +2,7 @@
  * Session storage for the client: the adapter type, adapters, and detection.
  *
  * @since 0.1.0
+ * @module svc-sdk/Storage
  */
 
 export {

@@ -50,7 +50,8 @@ export type RequestResult<F extends ClientFace, A> = F extends "effect"
   : Promise<ApiResponse<A>>
 
 /**
- * {@link RequestResult} as a type function of the data type, for a query builder's `get<T>()`.
+ * A request's result — an `Effect` of `ApiSuccess` on the Effect API, a `Promise` of `ApiResponse` on
+ * the facade — as a type function of the data type, for a query builder's `get<T>()`.
  *
  * @since 0.1.0
  * @category models

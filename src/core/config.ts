@@ -66,6 +66,9 @@ export interface ConfigOf<DurationInput, RetrySchedule, RefreshSession = never> 
    * @default undefined (a 401 is an ordinary `HTTP_ERROR`)
    * @example
    * ```ts
+   * import { Effect } from "effect"
+   * import { createSvc, SvcClient } from "svc-sdk"
+   *
    * const api = createSvc("https://api.example.com", {
    *   refreshSession: async (_failed, client) => {
    *     const renewed = await client.post<{ sessionId: string }>("/session/refresh")
@@ -126,7 +129,10 @@ export interface ConfigOf<DurationInput, RetrySchedule, RefreshSession = never> 
    * @default undefined
    * @example
    * ```ts
-   * createSvc(url, { timeout: 2_000, totalTimeout: 5_000 }) // at most 5 s per call, retries included
+   * import { createSvc } from "svc-sdk"
+   *
+   * // at most 5 s per call, retries included
+   * createSvc("https://api.example.com", { timeout: 2_000, totalTimeout: 5_000 })
    * ```
    */
   readonly totalTimeout?: DurationInput | undefined
@@ -189,7 +195,9 @@ export interface ConfigOf<DurationInput, RetrySchedule, RefreshSession = never> 
    * @default true
    * @example
    * ```ts
-   * SvcClient.layerDefault(url, { tracerPropagation: false })
+   * import { SvcClient } from "svc-sdk"
+   *
+   * SvcClient.layerDefault("https://api.example.com", { tracerPropagation: false })
    * ```
    */
   readonly tracerPropagation?: boolean | undefined

@@ -3,6 +3,7 @@
  * types, the query builder with its operators, and the storage adapter type.
  *
  * @since 0.1.0
+ * @module svc-sdk/v3
  */
 
 export * from "../Query/index.js"

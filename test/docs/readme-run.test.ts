@@ -1,16 +1,16 @@
 /**
- * The README's examples run as written: each program (a ```` ```ts ```` block) against the demo
- * server (`examples/server.ts`), each server (```` ```ts server ````) on a port of its own, called
- * over loopback. They run as a reader's file would: a `.ts` file under this package (ES modules,
+ * The examples of the README and docs/ run as written: each program (a ```` ```ts ```` block)
+ * against the demo server (`examples/server.ts`), each server (```` ```ts server ````) on a port of
+ * its own, called over loopback. They run as a reader's file would: a `.ts` file under this package (ES modules,
  * so top-level `await` works) importing `svc-sdk`, which resolves to `src/` under the
  * `svc-sdk-source` condition, run with tsx: Effect 4 blocks on Node 24 with the Effect 4
  * toolchain's effect (scripts/effect4-loader.mjs), `ts v3` blocks on this Node with Effect 3.
  * The one change made to them: the demo server's documented origin, http://127.0.0.1:3000,
  * becomes the test's server, on a free port.
  *
- * Each program must exit 0 with nothing on stderr and print what the README says it prints, so an
- * example that 404s fails here. The OpenAPI document the HttpApi example serves must pass
- * `@readme/openapi-parser`'s validation. The README promises that the examples can be run again and
+ * Each program must exit 0 with nothing on stderr and print what the documentation says it prints,
+ * so an example that 404s fails here. The OpenAPI document the HttpApi example serves must pass
+ * `@readme/openapi-parser`'s validation. The guides promise that the examples can be run again and
  * again against one demo server: the catalogue must be the same after all of them as before.
  * `test/package` runs some of them from the packed tarball.
  */
@@ -18,7 +18,7 @@ import { mkdirSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type DemoServer, startDemoServer } from "../examples/processes.js"
-import { ROOT, readmeBlocks } from "./readmeBlocks.js"
+import { ROOT, readmeBlocks, whereOf } from "./readmeBlocks.js"
 import {
   entryOf,
   fileOf,
@@ -49,7 +49,7 @@ const catalogueOf = async (origin: string): Promise<unknown> => {
   return { stats: await stats.json(), products: await products.json() }
 }
 
-describe("the README's examples, run", () => {
+describe("the examples of the README and docs/, run", () => {
   let demo: DemoServer
   let before: unknown
   beforeAll(async () => {
@@ -74,7 +74,7 @@ describe("the README's examples, run", () => {
 
   for (const block of programs) {
     const firstCall = /createSvc\("[^"]*"|SvcClient\.layer\("[^"]*"|query\("[^"]*"/.exec(block.code)
-    it(`runs the program at README.md:${block.line}, Effect ${block.effect} (${firstCall?.[0] ?? "no request"})`, async () => {
+    it(`runs the program at ${whereOf(block)}, Effect ${block.effect} (${firstCall?.[0] ?? "no request"})`, async () => {
       const { prints } = entryOf(PROGRAMS, block)
       const { code, stdout, stderr } = await runFile(
         fromSources,
@@ -88,7 +88,7 @@ describe("the README's examples, run", () => {
   }
 
   for (const block of servers) {
-    it(`starts the server at README.md:${block.line}, Effect ${block.effect}, and calls it`, async () => {
+    it(`starts the server at ${whereOf(block)}, Effect ${block.effect}, and calls it`, async () => {
       const { check } = entryOf(SERVERS, block)
       const server = await startServerBlock(fromSources, block, fileOf(SCRATCH, block, demo.url))
       try {

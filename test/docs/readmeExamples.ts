@@ -1,5 +1,5 @@
 /**
- * What the README's examples print and answer, and how to run them: from the sources
+ * What the examples of the README and docs/ print and answer, and how to run them: from the sources
  * (`readme-run.test.ts`) or from the packed tarball installed in an app (`test/package`).
  * A program block prints what `PROGRAMS` says; a server block answers as `SERVERS` checks.
  */
@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url"
 import { validate } from "@readme/openapi-parser"
 import { expect } from "vitest"
 import { nodeBinary, OTHER_VERSIONS } from "../../scripts/node-versions.mjs"
-import { type Block, ROOT } from "./readmeBlocks.js"
+import { type Block, fileNameOf, ROOT, whereOf } from "./readmeBlocks.js"
 
 export const TSX = fileURLToPath(new URL("../../node_modules/tsx/dist/cli.mjs", import.meta.url))
 export const DOCUMENTED_ORIGIN = "http://127.0.0.1:3000"
@@ -21,6 +21,11 @@ export const PROGRAMS: ReadonlyArray<{
   readonly code: string
   readonly prints: ReadonlyArray<RegExp>
 }> = [
+  // the README's first request
+  {
+    code: 'svc.get<Array<{ name: string; price: number }>>("/products"',
+    prints: [/^\[ 'Standing Desk', 'Ergonomic Chair', 'Laptop Stand' \]$/m]
+  },
   {
     code: 'await svc.get<Array<Product>>("/products"',
     prints: [
@@ -82,7 +87,7 @@ export interface Finished {
 
 /** Writes the block into `dir`, the demo server's documented origin replaced by `url`. */
 export const fileOf = (dir: string, block: Block, url: string) => {
-  const file = join(dir, `readme-line-${block.line}.ts`)
+  const file = join(dir, fileNameOf(block))
   writeFileSync(file, block.code.replaceAll(DOCUMENTED_ORIGIN, url))
   return file
 }
@@ -191,6 +196,22 @@ const call = async (url: string, init: { method?: string; session?: string } = {
   return { status: response.status, body: await response.json() }
 }
 
+/** The README's first guarded route. */
+const checkFirstRoute = async (url: string) => {
+  expect(await call(`${url}/hello`, { session: "s-1" })).toEqual({
+    status: 200,
+    body: { hello: "u1" }
+  })
+  expect(await call(`${url}/hello`)).toEqual({
+    status: 401,
+    body: { error: "Session ID required" }
+  })
+  expect(await call(`${url}/hello`, { session: "s-2" })).toEqual({
+    status: 401,
+    body: { error: "Invalid session" }
+  })
+}
+
 /** The router example's routes, on either line. */
 const checkRouter = async (url: string) => {
   expect(await call(`${url}/me`, { session: "s-1" })).toEqual({
@@ -238,6 +259,7 @@ export const SERVERS: ReadonlyArray<{
   readonly code: string
   readonly check: (url: string) => Promise<void>
 }> = [
+  { code: 'HttpRouter.add("GET", "/hello"', check: checkFirstRoute },
   { code: 'HttpRouter.add("GET", "/me"', check: checkRouter },
   { code: 'HttpRouter.get("/me"', check: checkRouter },
   { code: "HttpApiBuilder.layer(Api", check: checkHttpApi },
@@ -252,7 +274,7 @@ export const entryOf = <E extends { readonly code: string }>(
   const found = entries.filter((entry) => block.code.includes(entry.code))
   if (found.length !== 1) {
     throw new Error(
-      `README.md:${block.line}: ${found.length} entries of readme-run.test.ts match this block; give it exactly one`
+      `${whereOf(block)}: ${found.length} entries of readme-run.test.ts match this block; give it exactly one`
     )
   }
   return found[0]!

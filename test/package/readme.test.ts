@@ -1,15 +1,15 @@
 /**
- * The README's examples from the packed tarball, as a new user runs them: an app that ran
- * `npm install <tarball>` alone (npm picks Effect 4) runs the Promise, Effect, router and HttpApi
+ * The examples of the README and docs/ from the packed tarball, as a new user runs them: an app
+ * that ran `npm install <tarball>` alone (npm picks Effect 4) runs the Promise, Effect, router and HttpApi
  * examples on Node 24; an app with `effect@3 @effect/platform` runs the same through `svc-sdk/v3`
  * on this Node; and the traces example on both. Each app adds only what the examples import: its
  * line's `@effect/platform-node`, `@effect/opentelemetry` and the OpenTelemetry SDK.
  */
-import { readFileSync, rmSync } from "node:fs"
+import { rmSync } from "node:fs"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Block, readmeBlocks } from "../docs/readmeBlocks.js"
+import { type Block, documents, documentText, readmeBlocks, whereOf } from "../docs/readmeBlocks.js"
 import {
   entryOf,
   fileOf,
@@ -23,36 +23,41 @@ import {
 import { type DemoServer, startDemoServer } from "../examples/processes.js"
 import { npmInstall, packedScratch, peerSpecs, root, versionOf } from "../support/tarball.js"
 
-/** tsx's loader, from this repository: the app runs the README's `.ts` files as they are. */
+/** tsx's loader, from this repository: the app runs the examples' `.ts` files as they are. */
 const TSX_LOADER = pathToFileURL(join(root, "node_modules/tsx/dist/loader.mjs")).href
 
 const blocks = readmeBlocks()
-/** The first Promise example: a facade program, the same on both lines but for its import. */
-const promiseExample = blocks.find((block) => block.kind === "program")!
-/** A block of one line, found by a piece of its code. */
+/** A block of one line, wherever in the documentation it is, found by a piece of its code. */
 const blockOf = (effect: 3 | 4, code: string): Block => {
   const found = blocks.filter((block) => block.effect === effect && block.code.includes(code))
-  if (found.length !== 1)
-    throw new Error(`README.md: ${found.length} Effect ${effect} blocks hold ${code}`)
+  if (found.length !== 1) {
+    const where = found.map(whereOf).join(", ")
+    throw new Error(`${found.length} Effect ${effect} blocks hold ${code} (${where})`)
+  }
   return found[0]!
 }
+/**
+ * The Promise client's first example (docs/client.md): a facade program that logs in, adds and
+ * deletes a product and queries, the same on both lines but for its import.
+ */
+const promiseExample = blockOf(4, 'await svc.get<Array<Product>>("/products"')
 
 /**
  * What the traces example needs: `@effect/opentelemetry` at the line's version, and the
- * OpenTelemetry SDK its `NodeSdk` imports (the README's install line), at this repository's versions.
+ * OpenTelemetry SDK its `NodeSdk` imports (docs/effect.md's install line), at this repository's versions.
  */
 const otel = (version: (name: string) => string): Array<string> => [
   `@effect/opentelemetry@${version("@effect/opentelemetry")}`,
   ...OTEL_SDK.map((name) => `${name}@${versionOf(name)}`)
 ]
 
-/** The README's line for the traces example, less `@effect/opentelemetry`. */
+/** The documented line for the traces example, less `@effect/opentelemetry`. */
 const OTEL_SDK = /npm install @effect\/opentelemetry ((?:@opentelemetry\/[\w-]+ ?)+)/
-  .exec(readFileSync(join(root, "README.md"), "utf8"))![1]!
+  .exec(documents().map(documentText).join("\n"))![1]!
   .trim()
   .split(" ")
 
-/** The README's traces example: Effect 4's, or on Effect 3 the same through `svc-sdk/v3`. */
+/** The traces example (docs/effect.md): Effect 4's, or on Effect 3 the same through `svc-sdk/v3`. */
 const tracesExample = (): Block => blockOf(4, "NodeSdk.layer(")
 
 const lines = [
@@ -107,7 +112,7 @@ function versionOf4(name: string): string {
   return versionOf(`../toolchains/effect4/node_modules/${name}`)
 }
 
-describe.each(lines)("the README's examples from the packed tarball, $line", (spec) => {
+describe.each(lines)("the documented examples from the packed tarball, $line", (spec) => {
   let scratch = ""
   let demo: DemoServer
   let runner: Runner

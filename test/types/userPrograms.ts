@@ -95,7 +95,7 @@ const STRICTEST = {
 }
 
 /** The entry points of the Effect 3 line for the Effect 4 ones the programs import. */
-const toV3 = (source: string): string =>
+export const toV3 = (source: string): string =>
   source.replace(
     /from "svc-sdk(\/Client|\/Auth)?"/g,
     (_, sub: string | undefined) => `from "svc-sdk/v3${sub ?? ""}"`

@@ -2,6 +2,7 @@
  * Server-side auth for `@effect/platform`: guards, the user they provide, and session validators.
  *
  * @since 0.1.0
+ * @module svc-sdk/v3/Auth
  */
 
 export * as AuthMiddleware from "./AuthMiddleware.js"

@@ -2,6 +2,7 @@
  * The client: `SvcClient` (Effect service and Promise facade), `createSvc`, errors and types.
  *
  * @since 0.1.0
+ * @module svc-sdk/v3/Client
  */
 
 export type {
