@@ -20,11 +20,7 @@ const ONE_VERSION_ONLY = [
   "test/size/**",
   "test/runtimes/**",
   "test/package/**",
-  "test/toolchain/**",
-  // TypeDoc and tsc over both lines: neither the reference nor the JSDoc examples' types depend on
-  // the Node version
-  "test/docs/reference.test.ts",
-  "test/docs/jsdoc.test.ts"
+  "test/toolchain/**"
 ]
 /**
  * Test files mostly wait (on servers, child processes, a browser, Redis), so one worker more than
