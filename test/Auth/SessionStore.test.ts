@@ -97,9 +97,10 @@ storeContract(`Effect ${LINE}`, {
         Effect.sync(() => SessionStore.layerRedis({ url: redis?.url ?? "", ttl: "1 hour" }))
       ),
     {
+      // Redis keeps time itself: real time, in units long enough for a loaded machine's delays
       advance: (units) =>
-        Effect.promise(() => new Promise((done) => setTimeout(done, units * 150))),
-      unit: 150,
+        Effect.promise(() => new Promise((done) => setTimeout(done, units * 400))),
+      unit: 400,
       dump: () => dumpRedis(redisCommand),
       live: hasRedis
     }
