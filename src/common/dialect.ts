@@ -191,4 +191,10 @@ export interface AuthDialect<Session> {
   readonly serverRequest: unknown
   /** `{"error": text}` as `application/json`, with `status`. */
   readonly errorResponse: (status: number, text: string) => unknown
+  /**
+   * Registers, for the request being served, a step its response goes through as it is sent, the
+   * server's answer to a failure included: `Cache-Control: no-store` unless the response has a
+   * `Cache-Control` already. Nothing happens outside a served request.
+   */
+  readonly noStore: Effect.Effect<void>
 }
