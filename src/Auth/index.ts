@@ -30,6 +30,7 @@ export * as HttpApiAuth from "./HttpApiAuth.js"
 export { SessionData, type SessionDataInput } from "./SessionData.js"
 export {
   type RedisStoreOptions,
+  type SessionInfo,
   type SessionLifetimes,
   SessionStore,
   SessionStoreError,
