@@ -84,5 +84,13 @@ export const auth: AuthDialect<SessionData> = {
   serverRequest: HttpServerRequest.HttpServerRequest,
   errorResponse: (status, text) => HttpServerResponse.jsonUnsafe({ error: text }, { status }),
   // the guards' requirements hold the `HttpServerRequest` this needs
-  noStore: HttpEffect.appendPreResponseHandler(noStore) as Effect.Effect<void>
+  noStore: HttpEffect.appendPreResponseHandler(noStore) as Effect.Effect<void>,
+  isResponse: HttpServerResponse.isHttpServerResponse,
+  setCookie: (response, name, value, options) =>
+    HttpServerResponse.setCookieUnsafe(
+      response as HttpServerResponse.HttpServerResponse,
+      name,
+      value,
+      options
+    )
 }

@@ -73,5 +73,13 @@ export const auth: AuthDialect<SessionData> = {
   })),
   serverRequest: HttpServerRequest.HttpServerRequest,
   errorResponse: (status, text) => HttpServerResponse.unsafeJson({ error: text }, { status }),
-  noStore: HttpApp.appendPreResponseHandler(noStore)
+  noStore: HttpApp.appendPreResponseHandler(noStore),
+  isResponse: HttpServerResponse.isServerResponse,
+  setCookie: (response, name, value, options) =>
+    HttpServerResponse.unsafeSetCookie(
+      response as HttpServerResponse.HttpServerResponse,
+      name,
+      value,
+      options
+    )
 }
