@@ -462,17 +462,16 @@ export const redisStore = <Session>(
     ).pipe(
       Effect.map((values) => {
         const infos: Array<SessionInfoOf<Session>> = []
-        for (let at = 0; at + 4 < values.length; at += 5) {
+        for (let at = 0; at + 5 < values.length; at += 6) {
           const session = sessionFrom(values[at] ?? null)
           if (Option.isNone(session)) continue
+          const seen = Number(values[at + 3])
+          const abs = Number(values[at + 4])
+          const idle = Number(values[at + 5])
+          // the deadline `create` and `touch` set: the idle one when it comes first
+          const deadline = idle > 0 ? Math.min(abs, seen + idle) : abs
           infos.push(
-            infoOf(
-              session.value,
-              values[at + 1] ?? "",
-              Number(values[at + 2]),
-              Number(values[at + 3]),
-              Number(values[at + 4])
-            )
+            infoOf(session.value, values[at + 1] ?? "", Number(values[at + 2]), seen, deadline)
           )
         }
         return infos.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())

@@ -274,20 +274,21 @@ end
 return 1`
 
 /**
- * KEYS: user index. The user's live sessions, five values each: data, handle, created, seen and
- * the deadline (now + what is left of its expiry). Keys whose session is gone leave the index.
+ * KEYS: user index. The user's live sessions, six values each: data, handle, created, seen, abs
+ * and idle (the deadline follows from them as `TOUCH` set it). Keys whose session is gone leave the
+ * index.
  */
-const LIST = `${NOW}
+const LIST = `
 local out = {}
 for _, key in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-  local found = redis.call('HMGET', key, 'data', 'handle', 'created', 'seen')
-  local left = redis.call('PTTL', key)
-  if found[1] and left > 0 then
+  local found = redis.call('HMGET', key, 'data', 'handle', 'created', 'seen', 'abs', 'idle')
+  if found[1] then
     out[#out + 1] = found[1]
     out[#out + 1] = found[2] or ''
     out[#out + 1] = found[3] or '0'
     out[#out + 1] = found[4] or '0'
-    out[#out + 1] = tostring(now + left)
+    out[#out + 1] = found[5] or '0'
+    out[#out + 1] = found[6] or '0'
   else
     redis.call('SREM', KEYS[1], key)
   end
