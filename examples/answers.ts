@@ -24,11 +24,12 @@ export const succeedWith = (
   extra: { readonly message?: string; readonly meta?: unknown } = {}
 ): Answer => ({ status: 200, body: { success: true, data, ...extra } })
 
-/** The cookie that holds the session id in a browser. */
-export const SESSION_COOKIE = "session_id"
-
-/** The session cookie: invisible to page scripts (`HttpOnly`), not sent on cross-site posts. */
-export const COOKIE = { httpOnly: true, sameSite: "lax", path: "/" } as const
+/**
+ * The session cookie's options (`setSessionCookie`, `clearSessionCookie`): `HttpOnly`, `SameSite=Lax`
+ * and `Path=/` as by default, but not `Secure`, since the demo serves plain HTTP on 127.0.0.1. A
+ * server on HTTPS keeps the default.
+ */
+export const COOKIE = { secure: false } as const
 
 export const NOT_FOUND = failWith(404, "Not found")
 
@@ -62,20 +63,6 @@ export const whoIs = (session: {
   const { user_id, email, name, user_type, permissions } = session
   return succeedWith({ user_id, email, name, user_type, permissions })
 }
-
-/**
- * The id a request authenticated with, read where the guards read it: the `X-Session-Id` header,
- * the cookie, the `session_id` query parameter.
- */
-export const presentedSessionId = (request: {
-  readonly url: string
-  readonly headers: Readonly<Record<string, string | undefined>>
-  readonly cookies: Readonly<Record<string, string | undefined>>
-}): string =>
-  request.headers["x-session-id"] ||
-  request.cookies[SESSION_COOKIE] ||
-  urlOf(request.url).searchParams.get("session_id") ||
-  ""
 
 /** A request's URL (servers give the path and query only). */
 export const urlOf = (url: string): URL => new URL(url, "http://localhost")

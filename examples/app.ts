@@ -3,8 +3,8 @@
  * each route is a layer, and the guards come in both forms. The account routes all need a session,
  * so `AuthMiddleware.requireAuth()` guards them as router middleware; the catalogue's routes each
  * wrap their handler in the guard they need (`handler.pipe(requirePermission(...))`). Either way a
- * handler asks for `CurrentUser` (or `AuthContext`) and never reads a session id itself, except
- * `/logout`, which must know which one to revoke. Sessions come from a `SessionStore`, checked by
+ * handler asks for `CurrentUser` (or `AuthContext`) and never reads a session id itself: `/logout`
+ * revokes the one the guard read (`CurrentUser.session_id`). Sessions come from a `SessionStore`, checked by
  * `SessionStore.validator`.
  *
  * What each route answers is written once for both lines in `answers.ts`; the Effect 3 app is
@@ -21,11 +21,13 @@ import {
   AuthContext,
   AuthMiddleware,
   CurrentUser,
+  clearSessionCookie,
   optionalAuth,
   requirePermission,
   requireUserType,
   SessionStore,
-  type SessionStoreError
+  type SessionStoreError,
+  setSessionCookie
 } from "svc-sdk/Auth"
 import {
   type Answer,
@@ -45,10 +47,8 @@ import {
   NewProduct,
   NOT_FOUND,
   PRODUCT_NOT_FOUND,
-  presentedSessionId,
   productsPage,
   readUpload,
-  SESSION_COOKIE,
   STORE_UNAVAILABLE,
   slowDelay,
   urlOf,
@@ -73,25 +73,22 @@ const login = Effect.gen(function* () {
   const user = yield* Effect.promise(() => authenticate(body.value.email, body.value.password))
   if (user === undefined) return respond(WRONG_CREDENTIALS)
   const sessions = yield* SessionStore
-  const id = Redacted.value(yield* sessions.create(sessionOf(user)))
-  return respond(welcome(user, id)).pipe(
-    HttpServerResponse.setCookieUnsafe(SESSION_COOKIE, id, COOKIE)
-  )
+  const id = yield* sessions.create(sessionOf(user))
+  return respond(welcome(user, Redacted.value(id))).pipe(setSessionCookie(id, COOKIE))
 }).pipe(orStoreUnavailable)
 
 const logout = Effect.gen(function* () {
-  const id = presentedSessionId(yield* HttpServerRequest.HttpServerRequest)
-  yield* Effect.flatMap(SessionStore, (sessions) => sessions.revoke(Redacted.make(id)))
-  return respond(LOGGED_OUT).pipe(HttpServerResponse.expireCookieUnsafe(SESSION_COOKIE, COOKIE))
+  // the id this request presented, as the guard read it
+  const { session_id } = yield* CurrentUser
+  yield* Effect.flatMap(SessionStore, (sessions) => sessions.revoke(session_id))
+  return respond(LOGGED_OUT).pipe(clearSessionCookie(COOKIE))
 }).pipe(orStoreUnavailable)
 
 /** Sign out everywhere: every session of the user, on every instance sharing the store. */
 const logoutEverywhere = Effect.gen(function* () {
   const { user_id } = yield* CurrentUser
   const ended = yield* Effect.flatMap(SessionStore, (sessions) => sessions.revokeUser(user_id))
-  return respond(loggedOutEverywhere(ended)).pipe(
-    HttpServerResponse.expireCookieUnsafe(SESSION_COOKIE, COOKIE)
-  )
+  return respond(loggedOutEverywhere(ended)).pipe(clearSessionCookie(COOKIE))
 }).pipe(orStoreUnavailable)
 
 const me = Effect.map(CurrentUser, ({ session }) => respond(whoIs(session)))

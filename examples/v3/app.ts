@@ -1,8 +1,8 @@
 /**
  * The demo app's routes on Effect 3 (`@effect/platform`, `svc-sdk/v3/Auth`; `../app.ts` is the same
  * app on Effect 4). Each guard wraps one handler and gives it the user: the handler never reads a
- * session id itself (except `/logout`, which must know which one to revoke). Sessions come from a
- * `SessionStore`, checked by `SessionStore.validator`.
+ * session id itself (`/logout` revokes the one the guard read, `CurrentUser.session_id`). Sessions
+ * come from a `SessionStore`, checked by `SessionStore.validator`.
  *
  * What each route answers is written once for both lines in `../answers.ts`.
  */
@@ -17,11 +17,13 @@ import * as Ref from "effect/Ref"
 import {
   AuthContext,
   CurrentUser,
+  clearSessionCookie,
   optionalAuth,
   requireAuth,
   requirePermission,
   requireUserType,
-  SessionStore
+  SessionStore,
+  setSessionCookie
 } from "svc-sdk/v3/Auth"
 import {
   type Answer,
@@ -41,10 +43,8 @@ import {
   NewProduct,
   NOT_FOUND,
   PRODUCT_NOT_FOUND,
-  presentedSessionId,
   productsPage,
   readUpload,
-  SESSION_COOKIE,
   STORE_UNAVAILABLE,
   slowDelay,
   urlOf,
@@ -64,25 +64,22 @@ const login = Effect.gen(function* () {
   const user = yield* Effect.promise(() => authenticate(body.value.email, body.value.password))
   if (user === undefined) return respond(WRONG_CREDENTIALS)
   const sessions = yield* SessionStore
-  const id = Redacted.value(yield* sessions.create(sessionOf(user)))
-  return respond(welcome(user, id)).pipe(
-    HttpServerResponse.unsafeSetCookie(SESSION_COOKIE, id, COOKIE)
-  )
+  const id = yield* sessions.create(sessionOf(user))
+  return respond(welcome(user, Redacted.value(id))).pipe(setSessionCookie(id, COOKIE))
 })
 
 const logout = Effect.gen(function* () {
-  const id = presentedSessionId(yield* HttpServerRequest.HttpServerRequest)
-  yield* Effect.flatMap(SessionStore, (sessions) => sessions.revoke(Redacted.make(id)))
-  return respond(LOGGED_OUT).pipe(HttpServerResponse.expireCookie(SESSION_COOKIE, COOKIE))
+  // the id this request presented, as the guard read it
+  const { session_id } = yield* CurrentUser
+  yield* Effect.flatMap(SessionStore, (sessions) => sessions.revoke(session_id))
+  return respond(LOGGED_OUT).pipe(clearSessionCookie(COOKIE))
 }).pipe(requireAuth())
 
 /** Sign out everywhere: every session of the user, on every instance sharing the store. */
 const logoutEverywhere = Effect.gen(function* () {
   const { user_id } = yield* CurrentUser
   const ended = yield* Effect.flatMap(SessionStore, (sessions) => sessions.revokeUser(user_id))
-  return respond(loggedOutEverywhere(ended)).pipe(
-    HttpServerResponse.expireCookie(SESSION_COOKIE, COOKIE)
-  )
+  return respond(loggedOutEverywhere(ended)).pipe(clearSessionCookie(COOKIE))
 }).pipe(requireAuth())
 
 const me = Effect.map(CurrentUser, ({ session }) => respond(whoIs(session))).pipe(requireAuth())

@@ -4,18 +4,22 @@
  * @since 0.1.0
  */
 import * as Context from "effect/Context"
+import type * as Redacted from "effect/Redacted"
 import { type AuthenticatedUserOf, type Guest, guest } from "../core/authRules.js"
 import type { SessionData } from "./SessionData.js"
 
 export { type Guest, guest }
 
 /**
- * A request made with a valid session.
+ * A request made with a valid session. `session_id` is the id the request presented, redacted
+ * (`Redacted.value` reads it): a handler logs out with `SessionStore.revoke(user.session_id)` or
+ * rotates with `rotate(user.session_id)` without reading headers itself.
  *
  * @since 0.1.0
  * @category models
  */
-export interface AuthenticatedUser extends AuthenticatedUserOf<SessionData> {}
+export interface AuthenticatedUser
+  extends AuthenticatedUserOf<SessionData, Redacted.Redacted<string>> {}
 
 /**
  * The authenticated user. Provided by `requireAuth`, `requireUserType` and `requirePermission`;

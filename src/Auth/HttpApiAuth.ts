@@ -47,7 +47,7 @@ import type { AuthContext, AuthenticatedUser, CurrentUser } from "./CurrentUser.
 import { type GuardOptions, guards, type PermissionOptions } from "./Guards.js"
 import { SessionValidator } from "./SessionValidator.js"
 
-const { authContext, guardSettings, resolve, userContext } = guards
+const { authContext, guardSettings, noStore, resolve, userContext } = guards
 
 /** The outcome of looking at a request's session: what every later guard on it reuses. */
 type Resolution = ResolutionOf<AuthenticatedUser>
@@ -401,9 +401,11 @@ export const layer = <Self>(
   return Layer.effect(
     tag,
     Effect.map(Effect.service(SessionValidator), (validator) => {
+      // `Cache-Control: no-store` on every answer of the endpoint, its refusals included
       const authenticate: SchemeMiddleware = (httpEffect) =>
-        Effect.flatMap(resolveWith(settings, validator), ({ resolution }) =>
-          proceed(settings, httpEffect, resolution, undefined)
+        Effect.flatMap(
+          Effect.andThen(noStore, resolveWith(settings, validator)),
+          ({ resolution }) => proceed(settings, httpEffect, resolution, undefined)
         )
       // The builder tries the schemes in turn until one succeeds, and answers with the last
       // failure. The id is read from the request by `resolve` (header, cookie, query), so the
@@ -436,8 +438,10 @@ export const layerCheck = <Self>(
       Effect.service(SessionValidator),
       (validator): HttpApiMiddleware.HttpApiMiddleware<Provided, typeof errors, never> =>
         (httpEffect) =>
-          Effect.flatMap(resolveWith(settings, validator), ({ resolution, known }) =>
-            proceed(settings, httpEffect, resolution, check(resolution, known))
+          Effect.flatMap(
+            Effect.andThen(noStore, resolveWith(settings, validator)),
+            ({ resolution, known }) =>
+              proceed(settings, httpEffect, resolution, check(resolution, known))
           )
     )
   )

@@ -1,6 +1,7 @@
 /**
- * Sessions a server issues itself: create one at login, look it up per request, revoke it at
- * logout (or every session of a user at once). In memory or in files through `effect/persistence`'s
+ * Sessions a server issues itself: create one at login (or rotate the one the request came with),
+ * look it up per request, list a user's sessions, revoke one at logout (or the user's others, or
+ * every session of a user at once). In memory or in files through `effect/persistence`'s
  * `KeyValueStore` for one process, or in Redis for several.
  *
  * @since 0.1.0
@@ -15,7 +16,7 @@ import type * as Path from "effect/Path"
 import type { PlatformError } from "effect/PlatformError"
 import type * as KeyValueStore from "effect/persistence/KeyValueStore"
 import type * as Redacted from "effect/Redacted"
-import type { SessionStoreServiceOf } from "../common/authServices.js"
+import type { SessionInfoOf, SessionStoreServiceOf } from "../common/authServices.js"
 import * as store from "../common/sessionStore.js"
 import type { RedisStoreOptionsOf, SessionLifetimesOf } from "../core/authOptions.js"
 import { auth } from "../internal/auth.js"
@@ -30,6 +31,15 @@ export { SessionStoreError } from "./SessionStoreError.js"
  * @category models
  */
 export interface SessionStoreService extends SessionStoreServiceOf<Duration.Input, SessionData> {}
+
+/**
+ * A live session, as `list` shows it (a device list): `handle` is opaque and safe to show, for
+ * `revokeHandle`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SessionInfo extends SessionInfoOf<SessionData> {}
 
 /**
  * How long a session lives.

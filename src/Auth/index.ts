@@ -28,9 +28,15 @@ export {
   requireUserType
 } from "./Guards.js"
 export * as HttpApiAuth from "./HttpApiAuth.js"
+export {
+  clearSessionCookie,
+  type SessionCookieOptions,
+  setSessionCookie
+} from "./SessionCookie.js"
 export { SessionData, type SessionDataInput } from "./SessionData.js"
 export {
   type RedisStoreOptions,
+  type SessionInfo,
   type SessionLifetimes,
   SessionStore,
   SessionStoreError,

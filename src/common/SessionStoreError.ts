@@ -13,7 +13,17 @@ import * as Data from "effect/Data"
  * @category errors
  */
 export class SessionStoreError extends Data.TaggedError("SessionStoreError")<{
-  readonly operation: "connect" | "create" | "get" | "touch" | "revoke" | "revokeUser"
+  readonly operation:
+    | "connect"
+    | "create"
+    | "get"
+    | "touch"
+    | "revoke"
+    | "revokeUser"
+    | "rotate"
+    | "list"
+    | "revokeHandle"
+    | "revokeOthers"
   readonly description?: string
   readonly cause?: unknown
 }> {
@@ -29,5 +39,9 @@ const messages: Record<SessionStoreError["operation"], string> = {
   get: "Session store failed to get a session",
   touch: "Session store failed to touch a session",
   revoke: "Session store failed to revoke a session",
-  revokeUser: "Session store failed to revoke the sessions of a user"
+  revokeUser: "Session store failed to revoke the sessions of a user",
+  rotate: "Session store failed to rotate a session",
+  list: "Session store failed to list the sessions of a user",
+  revokeHandle: "Session store failed to revoke a session by its handle",
+  revokeOthers: "Session store failed to revoke the other sessions of a user"
 }

@@ -62,4 +62,50 @@ export interface SessionStoreServiceOf<Duration, Session> {
   readonly revoke: (id: Redacted.Redacted<string>) => Effect.Effect<void, SessionStoreError>
   /** Ends every session of `userId` (sign out everywhere); answers how many were live. */
   readonly revokeUser: (userId: string) => Effect.Effect<number, SessionStoreError>
+  /**
+   * A new id for the session of a live `id`, its data, handle and lifetimes kept: the old id stops
+   * working at the same instant (one atomic step on Redis). `None` when `id` is not live. Rotate at
+   * login and at every change of privilege, so that an id planted before (session fixation) or seen
+   * before is worth nothing after.
+   */
+  readonly rotate: (
+    id: Redacted.Redacted<string>
+  ) => Effect.Effect<Option.Option<Redacted.Redacted<string>>, SessionStoreError>
+  /** The live sessions of `userId` (a device list), oldest first. */
+  readonly list: (
+    userId: string
+  ) => Effect.Effect<ReadonlyArray<SessionInfoOf<Session>>, SessionStoreError>
+  /**
+   * Ends the session of `userId` with this `handle` (from `list`): `true` when it was one of that
+   * user's live sessions, `false` otherwise (another user's handle ends nothing).
+   */
+  readonly revokeHandle: (
+    userId: string,
+    handle: string
+  ) => Effect.Effect<boolean, SessionStoreError>
+  /**
+   * Ends every session of the user of a live `id` but that one ("sign out other devices");
+   * answers how many were live, 0 for an id that is not live.
+   */
+  readonly revokeOthers: (id: Redacted.Redacted<string>) => Effect.Effect<number, SessionStoreError>
+}
+
+/**
+ * A live session, as `SessionStore.list` shows it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SessionInfoOf<Session> {
+  /**
+   * Names the session for `revokeHandle`: opaque, and safe to show (it reveals neither the id nor
+   * the hash the store keeps). It stays the same when the session's id is rotated.
+   */
+  readonly handle: string
+  readonly createdAt: Date
+  /** The last `touch` (a request the store's validator let through). */
+  readonly lastSeenAt: Date
+  /** When the session ends unless touched: the earlier of its absolute end and its idle deadline. */
+  readonly expiresAt: Date
+  readonly data: Session
 }

@@ -17,6 +17,7 @@ import type * as Effect from "effect/Effect"
 import type * as Exit from "effect/Exit"
 import type * as Tracer from "effect/Tracer"
 import type { LineValues } from "../core/options.js"
+import type { SessionCookie } from "../core/sessionCookie.js"
 import type { Decoded } from "./authRequest.js"
 import type { SvcError } from "./SvcError.js"
 import type { KeyValues } from "./sessionStore.js"
@@ -191,4 +192,19 @@ export interface AuthDialect<Session> {
   readonly serverRequest: unknown
   /** `{"error": text}` as `application/json`, with `status`. */
   readonly errorResponse: (status: number, text: string) => unknown
+  /**
+   * Registers, for the request being served, a step its response goes through as it is sent, the
+   * server's answer to a failure included: `Cache-Control: no-store` unless the response has a
+   * `Cache-Control` already. Nothing happens outside a served request.
+   */
+  readonly noStore: Effect.Effect<void>
+  /** Whether `value` is one of the line's `HttpServerResponse`s. */
+  readonly isResponse: (value: unknown) => boolean
+  /** The response with this cookie set; its name and attributes are checked already. */
+  readonly setCookie: (
+    response: unknown,
+    name: string,
+    value: string,
+    options: SessionCookie["options"]
+  ) => unknown
 }

@@ -5,6 +5,7 @@
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import type * as Redacted from "effect/Redacted"
 import {
   guardSettings as checkGuardOptions,
   type GuardOptionsOf,
@@ -53,7 +54,7 @@ export const guardsOf = <
   line: AuthDialect<Session>,
   keys: GuardKeys
 ) => {
-  type User = AuthenticatedUserOf<Session>
+  type User = AuthenticatedUserOf<Session, Redacted.Redacted<string>>
   /** Set by the first guard of a request for the guards it wraps. */
   const established = line.serviceKey("svc-sdk/Auth/EstablishedResolution")
   const resolveIn = resolver(line, { ...keys, established })
@@ -115,18 +116,23 @@ export const guardsOf = <
     <A, E, R>(
       self: Effect.Effect<A, E, R>
     ): Effect.Effect<A | Response, E, Exclude<R, UserServices> | Requirements> =>
-      resolve(
-        settings,
-        (resolution, known): Effect.Effect<A | Response, E, Exclude<R, UserServices>> => {
-          const refused = check(resolution, known)
-          if (refused !== undefined) return refusal(refused)
-          if (resolution._tag !== "Authenticated") return refusal(authenticationRequired)
-          const handler = line.provideContext(
-            self,
-            userContext(resolution, resolution.user)
-          ) as Effect.Effect<A, E, Exclude<R, UserServices>>
-          return settings.spanUserId ? annotated(resolution.user, handler) : handler
-        }
+      // `Cache-Control: no-store` on whatever answers the request: the handler's response, the
+      // guard's 401, 403 and 500, the server's answer to a failure
+      Effect.andThen(
+        line.noStore,
+        resolve(
+          settings,
+          (resolution, known): Effect.Effect<A | Response, E, Exclude<R, UserServices>> => {
+            const refused = check(resolution, known)
+            if (refused !== undefined) return refusal(refused)
+            if (resolution._tag !== "Authenticated") return refusal(authenticationRequired)
+            const handler = line.provideContext(
+              self,
+              userContext(resolution, resolution.user)
+            ) as Effect.Effect<A, E, Exclude<R, UserServices>>
+            return settings.spanUserId ? annotated(resolution.user, handler) : handler
+          }
+        )
       )
 
   /** Gives the handler the user or the guest: it never refuses. */
@@ -147,6 +153,8 @@ export const guardsOf = <
 
   return {
     resolve,
+    /** `Cache-Control: no-store` on the request's answer, unless it has a `Cache-Control` (`AuthDialect.noStore`). */
+    noStore: line.noStore,
     guardSettings,
     userContext,
     authContext,

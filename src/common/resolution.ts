@@ -16,7 +16,7 @@ import type { SessionValidatorServiceOf } from "./authServices.js"
 import type { AuthDialect } from "./dialect.js"
 import { SessionValidatorUnavailable } from "./SessionValidatorUnavailable.js"
 
-type User<Session> = rules.AuthenticatedUserOf<Session>
+type User<Session> = rules.AuthenticatedUserOf<Session, Redacted.Redacted<string>>
 
 /**
  * The service keys a line's guards read from a request's context: its `SessionValidator`, its
@@ -50,20 +50,27 @@ export const resolver = <Session extends object>(
    */
   const validated = new WeakSet<User<Session>>()
 
-  /** The resolution of each answer the validator gave: a held answer (memory, a cache hit) makes it once. */
-  const resolutions = new WeakMap<object, Resolution>()
+  /**
+   * The resolution of each answer the validator gave, with the id it was given for: a held answer
+   * (memory, a cache hit) makes it once. An answer the validator gives for another id too (one
+   * session object under two ids of a memory table) gets a user of its own, with its own id.
+   */
+  const resolutions = new WeakMap<object, Resolution & { readonly _tag: "Authenticated" }>()
 
-  const authenticated = (answer: Session): Resolution => {
+  const authenticated = (answer: Session, id: Redacted.Redacted<string>): Resolution => {
     const known = resolutions.get(answer)
-    if (known !== undefined) return known
+    if (known !== undefined && Redacted.value(known.user.session_id) === Redacted.value(id)) {
+      return known
+    }
     const session = rules.ownSession(answer)
     const user: User<Session> = {
       user_id: (session as { readonly user_id: string }).user_id,
       session,
+      session_id: id,
       is_guest: false
     }
     validated.add(user)
-    const resolution: Resolution = { _tag: "Authenticated", user }
+    const resolution = { _tag: "Authenticated", user } as const
     resolutions.set(answer, resolution)
     return resolution
   }
@@ -122,10 +129,11 @@ export const resolver = <Session extends object>(
 
   const answer = <A, E, R>(
     exit: Answer,
+    id: Redacted.Redacted<string>,
     next: (resolution: Resolution) => Effect.Effect<A, E, R>
   ): Effect.Effect<A, E, R> => {
     if (Exit.isSuccess(exit)) {
-      return next(Option.isSome(exit.value) ? authenticated(exit.value.value) : rules.invalid)
+      return next(Option.isSome(exit.value) ? authenticated(exit.value.value, id) : rules.invalid)
     }
     return Effect.andThen(logUnavailable(exit.cause), next(rules.unavailable))
   }
@@ -153,9 +161,9 @@ export const resolver = <Session extends object>(
       const id = Redacted.make(reading.id)
       // an answer the validator holds already (memory, a cache hit) costs no fiber and no timer
       const held = knownAnswer(validator, id)
-      if (held !== undefined) return answer(held, onAnswer)
+      if (held !== undefined) return answer(held, id, onAnswer)
       return Effect.flatMap(validate(validator, id, settings.timeoutMillis), (exit) =>
-        answer(exit, onAnswer)
+        answer(exit, id, onAnswer)
       )
     })
 }

@@ -14,8 +14,10 @@ import type { SessionDataInput } from "../core/authRules.js"
 import {
   redisSettings as checkRedisOptions,
   checkUserId,
+  checkUserIdOf,
   deadlineOf,
   type Entry,
+  isHandle,
   type LifetimeOptions,
   type Lifetimes,
   lifetimesFrom,
@@ -24,11 +26,13 @@ import {
   parseIndex,
   type RedisConnection,
   type RedisSettings,
+  randomHandle,
   randomId,
   redisClient,
-  sha256
+  sha256,
+  withLifecycle
 } from "../core/sessionStore.js"
-import type { SessionStoreServiceOf } from "./authServices.js"
+import type { SessionInfoOf, SessionStoreServiceOf } from "./authServices.js"
 import type { AuthDialect } from "./dialect.js"
 import { SessionStoreError } from "./SessionStoreError.js"
 import { SessionValidatorUnavailable } from "./SessionValidatorUnavailable.js"
@@ -81,10 +85,29 @@ export interface KeyValues {
   readonly remove: (key: string) => Effect.Effect<void, unknown>
 }
 
+/** The user id of a stored session (every line's `SessionData` has one). */
+const userIdOf = (session: unknown): string => (session as { readonly user_id: string }).user_id
+
+/** A session as `list` shows it. */
+const infoOf = <Session>(
+  session: Session,
+  handle: string,
+  createdAt: number,
+  lastSeenAt: number,
+  deadline: number
+): SessionInfoOf<Session> => ({
+  handle,
+  createdAt: new Date(createdAt),
+  lastSeenAt: new Date(lastSeenAt),
+  expiresAt: new Date(deadline),
+  data: session
+})
+
 /**
  * The store over a `KeyValueStore`: one entry per session under `session-<sha256(id)>`, one index
- * per user under `user-<sha256(user_id)>`. Expiry is checked on read. The index is kept under
- * `lock`, so it is exact within one process; several processes must not share one directory.
+ * per user under `user-<sha256(user_id)>`. Expiry is checked on read. Every write (`touch` too)
+ * runs under `lock`, so that the index is exact and no write brings back a session that `rotate`
+ * or `revoke` ended, within one process; several processes must not share one directory.
  */
 export const keyValueStore = <Session>(
   line: StoreLine<Session>,
@@ -124,7 +147,10 @@ export const keyValueStore = <Session>(
         session: decoded,
         expiresAt: now + ttlMillis,
         idleMillis,
-        ...(idleMillis > 0 ? { idleUntil: now + idleMillis } : {})
+        ...(idleMillis > 0 ? { idleUntil: now + idleMillis } : {}),
+        handle: randomHandle(),
+        createdAt: now,
+        lastSeenAt: now
       }
       const value = JSON.stringify(entry)
       const indexKey = yield* userKey(session.user_id)
@@ -150,19 +176,125 @@ export const keyValueStore = <Session>(
     )
 
   const touch: Store<Session>["touch"] = (id) =>
-    Effect.gen(function* () {
-      const key = yield* sessionKey(id)
-      const entry = yield* live(key)
-      if (Option.isNone(entry) || entry.value.idleMillis <= 0) {
-        return Option.map(entry, (found) => found.session)
-      }
-      const idleUntil = (yield* Clock.currentTimeMillis) + entry.value.idleMillis
-      yield* kv.set(key, JSON.stringify({ ...entry.value, idleUntil }))
-      return Option.some(entry.value.session)
-    }).pipe(failingAs("touch"))
+    Effect.flatMap(sessionKey(id), (key) =>
+      lock(
+        Effect.gen(function* () {
+          const entry = yield* live(key)
+          if (Option.isNone(entry)) return Option.none<Session>()
+          const now = yield* Clock.currentTimeMillis
+          const { idleMillis } = entry.value
+          const seen = {
+            ...withLifecycle(entry.value, now),
+            lastSeenAt: now,
+            ...(idleMillis > 0 ? { idleUntil: now + idleMillis } : {})
+          }
+          yield* kv.set(key, JSON.stringify(seen))
+          return Option.some(entry.value.session)
+        })
+      )
+    ).pipe(failingAs("touch"))
 
   const revoke: Store<Session>["revoke"] = (id) =>
-    Effect.flatMap(sessionKey(id), kv.remove).pipe(failingAs("revoke"))
+    Effect.flatMap(sessionKey(id), (key) => lock(kv.remove(key))).pipe(failingAs("revoke"))
+
+  /** The index of `indexKey` as `keys`. */
+  const writeIndex = (indexKey: string, keys: ReadonlyArray<string>) =>
+    keys.length === 0 ? kv.remove(indexKey) : kv.set(indexKey, JSON.stringify(keys))
+
+  const rotate: Store<Session>["rotate"] = (id) =>
+    Effect.flatMap(sessionKey(id), (key) =>
+      lock(
+        Effect.gen(function* () {
+          const entry = yield* live(key)
+          if (Option.isNone(entry)) return Option.none<Redacted.Redacted<string>>()
+          const now = yield* Clock.currentTimeMillis
+          const rotated = yield* freshId
+          const rotatedKey = yield* sessionKey(rotated)
+          // the old id goes first: there is never a moment with two live ids for the session
+          yield* kv.remove(key)
+          yield* kv.set(rotatedKey, JSON.stringify(withLifecycle(entry.value, now)))
+          const indexKey = yield* userKey(userIdOf(entry.value.session))
+          const listed = yield* readIndex(indexKey)
+          yield* writeIndex(indexKey, [...listed.filter((found) => found !== key), rotatedKey])
+          return Option.some(rotated)
+        })
+      )
+    ).pipe(failingAs("rotate"))
+
+  /** The live entries of a user's index, with their keys; the index keeps only those. */
+  const liveOfUser = (indexKey: string) =>
+    Effect.gen(function* () {
+      const listed = yield* readIndex(indexKey)
+      const found: Array<readonly [string, Entry<Session>]> = []
+      for (const key of listed) {
+        const entry = yield* live(key)
+        if (Option.isSome(entry)) found.push([key, entry.value])
+      }
+      if (found.length !== listed.length) {
+        yield* writeIndex(
+          indexKey,
+          found.map(([key]) => key)
+        )
+      }
+      return found
+    })
+
+  const list: Store<Session>["list"] = (userId) =>
+    Effect.flatMap(userKey(checkUserIdOf("list", userId)), (indexKey) =>
+      lock(
+        Effect.gen(function* () {
+          const now = yield* Clock.currentTimeMillis
+          const infos: Array<SessionInfoOf<Session>> = []
+          for (const [key, entry] of yield* liveOfUser(indexKey)) {
+            const kept = withLifecycle(entry, now)
+            // an entry written before sessions had handles gets its handle now, for good
+            if (entry.handle === undefined) yield* kv.set(key, JSON.stringify(kept))
+            infos.push(
+              infoOf(kept.session, kept.handle, kept.createdAt, kept.lastSeenAt, deadlineOf(kept))
+            )
+          }
+          return infos.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+        })
+      )
+    ).pipe(failingAs("list"))
+
+  const revokeHandle: Store<Session>["revokeHandle"] = (userId, handle) =>
+    Effect.flatMap(userKey(checkUserIdOf("revokeHandle", userId)), (indexKey) =>
+      !isHandle(handle)
+        ? Effect.succeed(false)
+        : lock(
+            Effect.gen(function* () {
+              const entries = yield* liveOfUser(indexKey)
+              const match = entries.find(([, entry]) => entry.handle === handle)
+              if (match === undefined) return false
+              yield* kv.remove(match[0])
+              yield* writeIndex(
+                indexKey,
+                entries.filter(([key]) => key !== match[0]).map(([key]) => key)
+              )
+              return true
+            })
+          )
+    ).pipe(failingAs("revokeHandle"))
+
+  const revokeOthers: Store<Session>["revokeOthers"] = (id) =>
+    Effect.flatMap(sessionKey(id), (key) =>
+      lock(
+        Effect.gen(function* () {
+          const entry = yield* live(key)
+          if (Option.isNone(entry)) return 0
+          const indexKey = yield* userKey(userIdOf(entry.value.session))
+          let revoked = 0
+          for (const [other] of yield* liveOfUser(indexKey)) {
+            if (other === key) continue
+            yield* kv.remove(other)
+            revoked++
+          }
+          yield* writeIndex(indexKey, [key])
+          return revoked
+        })
+      )
+    ).pipe(failingAs("revokeOthers"))
 
   const revokeUser: Store<Session>["revokeUser"] = (userId) =>
     Effect.flatMap(userKey(checkUserId(userId)), (indexKey) =>
@@ -179,7 +311,7 @@ export const keyValueStore = <Session>(
       )
     ).pipe(failingAs("revokeUser"))
 
-  return { create, get, touch, revoke, revokeUser }
+  return { create, get, touch, revoke, revokeUser, rotate, list, revokeHandle, revokeOthers }
 }
 
 /** The Redis store's settings; bad options throw here, where the layer is made. */
@@ -287,7 +419,7 @@ export const redisStore = <Session>(
       const id = yield* freshId
       const key = yield* sessionKey(id)
       const index = yield* userKey(session.user_id)
-      yield* call(() => redis.svcCreate(key, index, data, ttlMillis, idleMillis))
+      yield* call(() => redis.svcCreate(key, index, data, ttlMillis, idleMillis, randomHandle()))
       return id
     }).pipe(failingAs("create"))
   }
@@ -315,7 +447,54 @@ export const redisStore = <Session>(
       call(() => redis.svcRevokeUser(index))
     ).pipe(failingAs("revokeUser"))
 
-  return { create, get, touch, revoke, revokeUser }
+  const rotate: Store<Session>["rotate"] = (id) =>
+    Effect.gen(function* () {
+      const key = yield* sessionKey(id)
+      const rotated = yield* freshId
+      const rotatedKey = yield* sessionKey(rotated)
+      const moved = yield* call(() => redis.svcRotate(key, rotatedKey))
+      return moved === 1 ? Option.some(rotated) : Option.none()
+    }).pipe(failingAs("rotate"))
+
+  const list: Store<Session>["list"] = (userId) =>
+    Effect.flatMap(userKey(checkUserIdOf("list", userId)), (index) =>
+      call(() => redis.svcList(index))
+    ).pipe(
+      Effect.map((values) => {
+        const infos: Array<SessionInfoOf<Session>> = []
+        for (let at = 0; at + 5 < values.length; at += 6) {
+          const session = sessionFrom(values[at] ?? null)
+          if (Option.isNone(session)) continue
+          const seen = Number(values[at + 3])
+          const abs = Number(values[at + 4])
+          const idle = Number(values[at + 5])
+          // the deadline `create` and `touch` set: the idle one when it comes first
+          const deadline = idle > 0 ? Math.min(abs, seen + idle) : abs
+          infos.push(
+            infoOf(session.value, values[at + 1] ?? "", Number(values[at + 2]), seen, deadline)
+          )
+        }
+        return infos.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+      }),
+      failingAs("list")
+    )
+
+  const revokeHandle: Store<Session>["revokeHandle"] = (userId, handle) =>
+    Effect.flatMap(userKey(checkUserIdOf("revokeHandle", userId)), (index) =>
+      isHandle(handle)
+        ? Effect.map(
+            call(() => redis.svcRevokeHandle(index, handle)),
+            (ended) => ended === 1
+          )
+        : Effect.succeed(false)
+    ).pipe(failingAs("revokeHandle"))
+
+  const revokeOthers: Store<Session>["revokeOthers"] = (id) =>
+    Effect.flatMap(sessionKey(id), (key) => call(() => redis.svcRevokeOthers(key))).pipe(
+      failingAs("revokeOthers")
+    )
+
+  return { create, get, touch, revoke, revokeUser, rotate, list, revokeHandle, revokeOthers }
 }
 
 /** Live ids are valid (and used: their idle deadline moves on), a store failure is unavailable. */

@@ -38,14 +38,17 @@ export interface SessionDataInput {
 }
 
 /**
- * A request made with a valid session.
+ * A request made with a valid session. `SessionId` is the line's `Redacted<string>`: the id the
+ * request presented, for a handler that logs out or rotates.
  *
  * @since 0.1.0
  * @category models
  */
-export interface AuthenticatedUserOf<Session> {
+export interface AuthenticatedUserOf<Session, SessionId = unknown> {
   readonly user_id: string
   readonly session: Session
+  /** The session id the request presented (redacted: it never shows in logs, spans or JSON). */
+  readonly session_id: SessionId
   readonly is_guest: false
 }
 

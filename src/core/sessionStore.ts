@@ -46,14 +46,7 @@ export const lifetimesOf = (
 })
 
 /** The user whose sessions `revokeUser` ends: a non-empty string, or an error naming it. */
-export const checkUserId = (userId: string): string => {
-  if (typeof userId !== "string" || userId.length === 0) {
-    throw new TypeError(
-      `SessionStore.revokeUser: userId must be a non-empty string, got ${describe(userId)}`
-    )
-  }
-  return userId
-}
+export const checkUserId = (userId: string): string => checkUserIdOf("revokeUser", userId)
 
 /** The SHA-256 of a string, in hex: what the stores keep instead of ids (and user ids). */
 export const sha256 = async (value: string): Promise<string> => {
@@ -61,11 +54,38 @@ export const sha256 = async (value: string): Promise<string> => {
   return Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, "0")).join("")
 }
 
-/** 32 random bytes as base64url: a fresh session id of 256 bits. */
-export const randomId = (): string => {
-  const bytes = crypto.getRandomValues(new Uint8Array(32))
+/** `length` random bytes as base64url. */
+const randomToken = (length: number): string => {
+  const bytes = crypto.getRandomValues(new Uint8Array(length))
   const base64 = btoa(String.fromCharCode(...bytes))
   return base64.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
+}
+
+/** 32 random bytes as base64url: a fresh session id of 256 bits. */
+export const randomId = (): string => randomToken(32)
+
+/**
+ * A session's handle (`list`, `revokeHandle`): 16 random bytes as base64url, drawn when the session
+ * is created and stored with it, kept through `rotate`. Random rather than derived from the id or
+ * its stored hash (an HMAC of it under a secret of the store, say): it reveals nothing of either
+ * whatever leaks, needs no secret shared by every instance on one Redis, and stays the same for the
+ * session (the device) when its id is rotated. It is no credential: `revokeHandle` takes the user's
+ * id too, and only ever ends that user's sessions.
+ */
+export const randomHandle = (): string => randomToken(16)
+
+/** The handle a caller gave `revokeHandle`, if it can be one; anything else matches no session. */
+export const isHandle = (handle: unknown): handle is string =>
+  typeof handle === "string" && /^[A-Za-z0-9_-]{22}$/.test(handle)
+
+/** The user whose sessions an operation lists or ends: a non-empty string, or an error naming it. */
+export const checkUserIdOf = (operation: string, userId: string): string => {
+  if (typeof userId !== "string" || userId.length === 0) {
+    throw new TypeError(
+      `SessionStore.${operation}: userId must be a non-empty string, got ${describe(userId)}`
+    )
+  }
+  return userId
 }
 
 /**
@@ -77,7 +97,29 @@ export interface Entry<Session> {
   readonly expiresAt: number
   readonly idleMillis: number
   readonly idleUntil?: number
+  /**
+   * The session's handle, when it was created and when it was last touched (ms). An entry written
+   * before svc-sdk kept them has none: `touch` and `list` give it them.
+   */
+  readonly handle?: string
+  readonly createdAt?: number
+  readonly lastSeenAt?: number
 }
+
+/** An entry with a handle and its times: the ones it has, else a fresh handle and `now`. */
+export const withLifecycle = <Session>(
+  entry: Entry<Session>,
+  now: number
+): Entry<Session> & {
+  readonly handle: string
+  readonly createdAt: number
+  readonly lastSeenAt: number
+} => ({
+  ...entry,
+  handle: entry.handle ?? randomHandle(),
+  createdAt: entry.createdAt ?? now,
+  lastSeenAt: entry.lastSeenAt ?? now
+})
 
 /** A stored entry's text as an entry, its session decoded by the line; `undefined` if unusable. */
 export const parseEntry = <Session>(
@@ -91,9 +133,16 @@ export const parseEntry = <Session>(
   if (idleUntil !== undefined && typeof idleUntil !== "number") return undefined
   const decoded = decodeSession(session)
   if (decoded === undefined) return undefined
-  return idleUntil === undefined
-    ? { session: decoded, expiresAt, idleMillis }
-    : { session: decoded, expiresAt, idleMillis, idleUntil }
+  const { handle, createdAt, lastSeenAt } = value as Record<string, unknown>
+  return {
+    session: decoded,
+    expiresAt,
+    idleMillis,
+    ...(idleUntil === undefined ? {} : { idleUntil }),
+    ...(typeof handle === "string" ? { handle } : {}),
+    ...(typeof createdAt === "number" ? { createdAt } : {}),
+    ...(typeof lastSeenAt === "number" ? { lastSeenAt } : {})
+  }
 }
 
 /** The session keys a user index holds; a broken index holds none. */
@@ -169,7 +218,11 @@ export const redisSettings = (
 /**
  * Every time is Redis's own (`TIME`), so that instances whose clocks disagree still agree on when a
  * session ends; Redis removes it then (`PEXPIREAT`). A session is a hash: `data` (the session as
- * JSON), `abs` (its absolute end, ms) and `idle` (its idle timeout, ms, 0 for none).
+ * JSON), `abs` (its absolute end, ms), `idle` (its idle timeout, ms, 0 for none), `handle` (see
+ * `randomHandle`), `created` and `seen` (when it was created and last touched, ms) and `user` (the
+ * key of its user's index, a set of the user's session keys). Each script is one atomic step. The
+ * scripts that follow a user's index touch keys they are not given (`KEYS`): one Redis, not a
+ * cluster, holds a store.
  */
 const NOW = `
 if redis.replicate_commands then redis.replicate_commands() end
@@ -177,11 +230,12 @@ local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 `
 
-/** KEYS: session, user index. ARGV: data, ttl ms, idle ms. */
+/** KEYS: session, user index. ARGV: data, ttl ms, idle ms, handle. */
 const CREATE = `${NOW}
 local abs = now + tonumber(ARGV[2])
 local idle = tonumber(ARGV[3])
-redis.call('HSET', KEYS[1], 'data', ARGV[1], 'abs', abs, 'idle', idle)
+redis.call('HSET', KEYS[1], 'data', ARGV[1], 'abs', abs, 'idle', idle, 'handle', ARGV[4],
+  'created', now, 'seen', now, 'user', KEYS[2])
 local deadline = abs
 if idle > 0 and now + idle < abs then deadline = now + idle end
 redis.call('PEXPIREAT', KEYS[1], deadline)
@@ -190,19 +244,79 @@ local left = redis.call('PTTL', KEYS[2])
 if left < 0 or now + left < abs then redis.call('PEXPIREAT', KEYS[2], abs) end
 return 1`
 
-/** KEYS: session. The session's data, its idle deadline moved on; nil when it is gone. */
-const TOUCH = `
+/** KEYS: session. The session's data, seen now and its idle deadline moved on; nil when it is gone. */
+const TOUCH = `${NOW}
 local found = redis.call('HMGET', KEYS[1], 'data', 'abs', 'idle')
 if not found[1] then return false end
+redis.call('HSET', KEYS[1], 'seen', now)
 local idle = tonumber(found[3])
 if idle and idle > 0 then
-${NOW}
   local deadline = now + idle
   local abs = tonumber(found[2])
   if deadline > abs then deadline = abs end
   redis.call('PEXPIREAT', KEYS[1], deadline)
 end
 return found[1]`
+
+/**
+ * KEYS: session, new session. The session moves to the new key, everything kept (its expiry too:
+ * `RENAME` keeps it), and its user's index follows: the old id stops working as the new one starts.
+ * 1, or 0 when the session is gone.
+ */
+const ROTATE = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('RENAME', KEYS[1], KEYS[2])
+local user = redis.call('HGET', KEYS[2], 'user')
+if user then
+  redis.call('SREM', user, KEYS[1])
+  redis.call('SADD', user, KEYS[2])
+end
+return 1`
+
+/**
+ * KEYS: user index. The user's live sessions, six values each: data, handle, created, seen, abs
+ * and idle (the deadline follows from them as `TOUCH` set it). Keys whose session is gone leave the
+ * index.
+ */
+const LIST = `
+local out = {}
+for _, key in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local found = redis.call('HMGET', key, 'data', 'handle', 'created', 'seen', 'abs', 'idle')
+  if found[1] then
+    out[#out + 1] = found[1]
+    out[#out + 1] = found[2] or ''
+    out[#out + 1] = found[3] or '0'
+    out[#out + 1] = found[4] or '0'
+    out[#out + 1] = found[5] or '0'
+    out[#out + 1] = found[6] or '0'
+  else
+    redis.call('SREM', KEYS[1], key)
+  end
+end
+return out`
+
+/** KEYS: user index. ARGV: handle. Ends the user's session with that handle: 1, or 0 for none. */
+const REVOKE_HANDLE = `
+for _, key in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  if redis.call('HGET', key, 'handle') == ARGV[1] then
+    redis.call('SREM', KEYS[1], key)
+    return redis.call('DEL', key)
+  end
+end
+return 0`
+
+/** KEYS: session. Ends every other session of its user; answers how many were live (0 if it is gone). */
+const REVOKE_OTHERS = `
+local user = redis.call('HGET', KEYS[1], 'user')
+if not user then return 0 end
+local revoked = 0
+for _, key in ipairs(redis.call('SMEMBERS', user)) do
+  if key ~= KEYS[1] then
+    revoked = revoked + redis.call('DEL', key)
+    redis.call('SREM', user, key)
+  end
+end
+return revoked`
 
 /** KEYS: user index. Deletes every session listed, then the index; answers how many were live. */
 const REVOKE_USER = `
@@ -220,9 +334,14 @@ export interface RedisConnection {
     user: string,
     data: string,
     ttl: number,
-    idle: number
+    idle: number,
+    handle: string
   ) => Promise<unknown>
   readonly svcTouch: (session: string) => Promise<string | null>
+  readonly svcRotate: (session: string, rotated: string) => Promise<number>
+  readonly svcList: (user: string) => Promise<ReadonlyArray<string>>
+  readonly svcRevokeHandle: (user: string, handle: string) => Promise<number>
+  readonly svcRevokeOthers: (session: string) => Promise<number>
   readonly svcRevokeUser: (user: string) => Promise<number>
   readonly hget: (key: string, field: string) => Promise<string | null>
   readonly del: (key: string) => Promise<number>
@@ -252,6 +371,10 @@ export const redisClient = async (settings: RedisSettings): Promise<RedisConnect
   })
   redis.defineCommand("svcCreate", { numberOfKeys: 2, lua: CREATE })
   redis.defineCommand("svcTouch", { numberOfKeys: 1, lua: TOUCH })
+  redis.defineCommand("svcRotate", { numberOfKeys: 2, lua: ROTATE })
+  redis.defineCommand("svcList", { numberOfKeys: 1, lua: LIST })
+  redis.defineCommand("svcRevokeHandle", { numberOfKeys: 1, lua: REVOKE_HANDLE })
+  redis.defineCommand("svcRevokeOthers", { numberOfKeys: 1, lua: REVOKE_OTHERS })
   redis.defineCommand("svcRevokeUser", { numberOfKeys: 1, lua: REVOKE_USER })
   return redis as unknown as RedisConnection
 }

@@ -7,6 +7,7 @@ import * as Cache from "effect/Cache"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as HttpEffect from "effect/http/HttpEffect"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import type * as KeyValueStore from "effect/persistence/KeyValueStore"
@@ -43,6 +44,14 @@ const KeyValueStoreService = /*#__PURE__*/ Context.Service<KeyValueStore.KeyValu
   "effect/persistence/KeyValueStore"
 )
 
+/** `Cache-Control: no-store` on a response that has no `Cache-Control` of its own. */
+const noStore: HttpEffect.PreResponseHandler = (_request, response) =>
+  Effect.succeed(
+    response.headers["cache-control"] === undefined
+      ? HttpServerResponse.setHeader(response, "cache-control", "no-store")
+      : response
+  )
+
 export const auth: AuthDialect<SessionData> = {
   client,
   decodeSession: (value) => {
@@ -73,5 +82,15 @@ export const auth: AuthDialect<SessionData> = {
     remove: kv.remove
   })),
   serverRequest: HttpServerRequest.HttpServerRequest,
-  errorResponse: (status, text) => HttpServerResponse.jsonUnsafe({ error: text }, { status })
+  errorResponse: (status, text) => HttpServerResponse.jsonUnsafe({ error: text }, { status }),
+  // the guards' requirements hold the `HttpServerRequest` this needs
+  noStore: HttpEffect.appendPreResponseHandler(noStore) as Effect.Effect<void>,
+  isResponse: HttpServerResponse.isHttpServerResponse,
+  setCookie: (response, name, value, options) =>
+    HttpServerResponse.setCookieUnsafe(
+      response as HttpServerResponse.HttpServerResponse,
+      name,
+      value,
+      options
+    )
 }

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
 import {
   AuthContext,
   AuthMiddleware,
@@ -151,7 +152,12 @@ describe("a CurrentUser the application provides itself", () => {
   // only a user these guards made from a validator's answer counts as established: an app's own
   // CurrentUser (a test layer, a "system" user) never lets a request past a guard unvalidated
   const provided = SESSIONS["s-ops"]!
-  const user = { user_id: provided.user_id, session: provided, is_guest: false } as const
+  const user = {
+    user_id: provided.user_id,
+    session: provided,
+    session_id: Redacted.make("s-ops"),
+    is_guest: false
+  } as const
   const request = requestOf(
     new Request("http://localhost/posts/1", { headers: { "X-Session-Id": "s-user" } })
   )

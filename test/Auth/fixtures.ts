@@ -42,6 +42,7 @@ export const call = (
     return {
       status: response.status,
       contentType,
+      cacheControl: response.headers["cache-control"],
       body: contentType === "application/json" ? JSON.parse(text) : text
     }
   }).pipe(Effect.orDie)

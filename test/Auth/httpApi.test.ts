@@ -46,6 +46,11 @@ describe("HttpApiAuth on a real server", () => {
           const reply = yield* call(path, { headers })
           expect([path, headers, reply.status, reply.body]).toEqual([path, headers, status, body])
           if (status !== 200) expect(reply.contentType).toBe("application/json")
+          // every answer behind the middleware, its refusals included; none on the open endpoint
+          expect([path, reply.cacheControl]).toEqual([
+            path,
+            path === "/health" ? undefined : "no-store"
+          ])
         }
         expect(probe.calls).toBe(7)
       })

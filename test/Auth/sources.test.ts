@@ -39,6 +39,8 @@ describe("session id sources", () => {
       expect(reply).toEqual({
         status: testCase.status,
         contentType: "application/json",
+        // every answer of a guarded route, the guard's refusals included
+        cacheControl: "no-store",
         body: testCase.body
       })
       expect(probe.calls).toBe(testCase.calls)

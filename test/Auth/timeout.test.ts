@@ -141,6 +141,7 @@ describe("validator timeout", () => {
       expect(yield* Fiber.join(fiber)).toEqual({
         status: 500,
         contentType: "application/json",
+        cacheControl: "no-store",
         body: { error: "Authentication service unavailable" }
       })
     }).pipe(Effect.provide(ServerLayer), Effect.scoped)

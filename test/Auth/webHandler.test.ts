@@ -79,6 +79,8 @@ describe("web handler form", () => {
     expect((await fetchJson(handler, "/feed", { Cookie: "session_id=s-1" })).body).toEqual({
       user_id: "u1",
       session: { user_id: "u1", user_type: "user" },
+      // the id the request presented, redacted in the JSON
+      session_id: "<redacted>",
       is_guest: false
     })
     expect((await fetchJson(handler, "/feed")).body).toEqual({ is_guest: true })

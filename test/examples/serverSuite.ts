@@ -177,7 +177,11 @@ export const describeServer = (line: Line) => {
       const out = await call(`${server.url}/logout`, { method: "POST", ...as(id) })
       expect(out.status).toBe(200)
       expect(out.headers.get("set-cookie")).toMatch(/session_id=;.*Max-Age=0/)
-      expect((await call(`${server.url}/me`, as(id))).body).toEqual({ error: "Invalid session" })
+      // a signed-in answer, and the guard's refusal after it, are never cached
+      expect(out.headers.get("cache-control")).toBe("no-store")
+      const after = await call(`${server.url}/me`, as(id))
+      expect(after.body).toEqual({ error: "Invalid session" })
+      expect(after.headers.get("cache-control")).toBe("no-store")
       expect((await call(`${server.url}/logout`, { method: "POST", ...as(id) })).status).toBe(401)
     })
 

@@ -48,7 +48,7 @@ import { type AuthenticatedUser, CurrentUser } from "./CurrentUser.js"
 import { type GuardOptions, guards, type PermissionOptions } from "./Guards.js"
 import { SessionValidator } from "./SessionValidator.js"
 
-const { guardSettings, resolve } = guards
+const { guardSettings, noStore, resolve } = guards
 
 /*
  * Each error's text is one of its pinned texts (SPEC 6.3): that is how an answer finds its status,
@@ -326,7 +326,8 @@ export const layer = <Self>(
   return Layer.effect(
     tag,
     Effect.map(SessionValidator, (validator) => {
-      const authenticate = resolveOnce(settings).pipe(
+      // `Cache-Control: no-store` on every answer of the endpoint, its refusals included
+      const authenticate = Effect.andThen(noStore, resolveOnce(settings)).pipe(
         Effect.flatMap(({ resolution }) =>
           resolution._tag === "Authenticated"
             ? userOf(settings, resolution.user)
@@ -362,7 +363,7 @@ export const layerCheck = <Self>(
   return Layer.effect(
     tag,
     Effect.map(SessionValidator, (validator) =>
-      resolveOnce(settings).pipe(
+      Effect.andThen(noStore, resolveOnce(settings)).pipe(
         Effect.flatMap(({ resolution, known }) => {
           const refused = check(resolution, known)
           if (refused !== undefined) return Effect.fail(errorOf(refused))

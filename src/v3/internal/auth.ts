@@ -3,6 +3,7 @@
  * need of Effect 3 and `@effect/platform` that Effect 4 spells otherwise, member for member in the
  * order of `common/dialect.ts`'s `AuthDialect`, as `src/internal/auth.ts` gives Effect 4's.
  */
+import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as KeyValueStore from "@effect/platform/KeyValueStore"
@@ -27,6 +28,14 @@ const pathsOf = (error: ParseResult.ParseError): string =>
       )
     )
   ].join(", ")
+
+/** `Cache-Control: no-store` on a response that has no `Cache-Control` of its own. */
+const noStore: HttpApp.PreResponseHandler = (_request, response) =>
+  Effect.succeed(
+    response.headers["cache-control"] === undefined
+      ? HttpServerResponse.setHeader(response, "cache-control", "no-store")
+      : response
+  )
 
 export const auth: AuthDialect<SessionData> = {
   client,
@@ -63,5 +72,14 @@ export const auth: AuthDialect<SessionData> = {
       )
   })),
   serverRequest: HttpServerRequest.HttpServerRequest,
-  errorResponse: (status, text) => HttpServerResponse.unsafeJson({ error: text }, { status })
+  errorResponse: (status, text) => HttpServerResponse.unsafeJson({ error: text }, { status }),
+  noStore: HttpApp.appendPreResponseHandler(noStore),
+  isResponse: HttpServerResponse.isServerResponse,
+  setCookie: (response, name, value, options) =>
+    HttpServerResponse.unsafeSetCookie(
+      response as HttpServerResponse.HttpServerResponse,
+      name,
+      value,
+      options
+    )
 }

@@ -11,6 +11,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import fc from "fast-check"
 
 /** What the suite calls of a store (methods: either line's service fits). */
 export interface StoreUnderTest {
@@ -22,6 +23,21 @@ export interface StoreUnderTest {
   touch(id: Redacted.Redacted<string>): Effect.Effect<Option.Option<unknown>, unknown>
   revoke(id: Redacted.Redacted<string>): Effect.Effect<void, unknown>
   revokeUser(userId: string): Effect.Effect<number, unknown>
+  rotate(
+    id: Redacted.Redacted<string>
+  ): Effect.Effect<Option.Option<Redacted.Redacted<string>>, unknown>
+  list(userId: string): Effect.Effect<ReadonlyArray<SessionInfoUnderTest>, unknown>
+  revokeHandle(userId: string, handle: string): Effect.Effect<boolean, unknown>
+  revokeOthers(id: Redacted.Redacted<string>): Effect.Effect<number, unknown>
+}
+
+/** A session as `list` shows it. */
+export interface SessionInfoUnderTest {
+  readonly handle: string
+  readonly createdAt: Date
+  readonly lastSeenAt: Date
+  readonly expiresAt: Date
+  readonly data: unknown
 }
 
 /** One backend of the store contract. */
@@ -60,123 +76,404 @@ const someone = (fields: Record<string, unknown> = {}) => ({
 
 export const storeContract = (line: string, backends: Record<string, Backend>): void => {
   const alice = someone()
-  describe.each(Object.entries(backends))(`SessionStore contract (${line}): %s`, (_, backend) => {
-    const test = (
-      title: string,
-      body: (sessions: StoreUnderTest) => Effect.Effect<void, unknown>
-    ) => it.effect.skipIf(!backend.live)(title, () => backend.run(body))
-    const span = (units: number) => Duration.millis(units * backend.unit)
+  describe.each(Object.entries(backends))(
+    `SessionStore contract (${line}): %s`,
+    (name, backend) => {
+      const test = (
+        title: string,
+        body: (sessions: StoreUnderTest) => Effect.Effect<void, unknown>
+      ) => it.effect.skipIf(!backend.live)(title, () => backend.run(body))
+      const span = (units: number) => Duration.millis(units * backend.unit)
 
-    test("creates a session and gets it back with every field", (sessions) =>
-      Effect.gen(function* () {
-        const id = yield* sessions.create(alice)
-        expect(yield* sessions.get(id)).toEqual(Option.some(alice))
-        expect(yield* sessions.touch(id)).toEqual(Option.some(alice))
-      }))
+      test("creates a session and gets it back with every field", (sessions) =>
+        Effect.gen(function* () {
+          const id = yield* sessions.create(alice)
+          expect(yield* sessions.get(id)).toEqual(Option.some(alice))
+          expect(yield* sessions.touch(id)).toEqual(Option.some(alice))
+        }))
 
-    test("issues distinct 256-bit base64url ids", (sessions) =>
-      Effect.gen(function* () {
-        const ids = yield* Effect.forEach(Array.from({ length: 20 }), () => sessions.create(alice))
-        const raw = ids.map(Redacted.value)
-        expect(new Set(raw).size).toBe(20)
-        for (const id of raw) expect(id).toMatch(/^[A-Za-z0-9_-]{43}$/)
-      }))
+      test("issues distinct 256-bit base64url ids", (sessions) =>
+        Effect.gen(function* () {
+          const ids = yield* Effect.forEach(Array.from({ length: 20 }), () =>
+            sessions.create(alice)
+          )
+          const raw = ids.map(Redacted.value)
+          expect(new Set(raw).size).toBe(20)
+          for (const id of raw) expect(id).toMatch(/^[A-Za-z0-9_-]{43}$/)
+        }))
 
-    test("revokes a session; revoking an unknown id succeeds", (sessions) =>
-      Effect.gen(function* () {
-        const id = yield* sessions.create(alice)
-        yield* sessions.revoke(id)
-        expect(yield* sessions.get(id)).toEqual(Option.none())
-        expect(yield* sessions.touch(id)).toEqual(Option.none())
-        yield* sessions.revoke(Redacted.make("never-issued"))
-        expect(() => sessions.create(alice, { ttl: -1 as never })).toThrow(RangeError)
-        expect(() => sessions.create(alice, { idleTimeout: "forever" as never })).toThrow(
-          /idleTimeout/
-        )
-      }))
+      test("revokes a session; revoking an unknown id succeeds", (sessions) =>
+        Effect.gen(function* () {
+          const id = yield* sessions.create(alice)
+          yield* sessions.revoke(id)
+          expect(yield* sessions.get(id)).toEqual(Option.none())
+          expect(yield* sessions.touch(id)).toEqual(Option.none())
+          yield* sessions.revoke(Redacted.make("never-issued"))
+          expect(() => sessions.create(alice, { ttl: -1 as never })).toThrow(RangeError)
+          expect(() => sessions.create(alice, { idleTimeout: "forever" as never })).toThrow(
+            /idleTimeout/
+          )
+        }))
 
-    test("ends a session at its absolute ttl, the default or its own", (sessions) =>
-      Effect.gen(function* () {
-        const long = yield* sessions.create(alice, { ttl: span(8) })
-        const short = yield* sessions.create(alice, { ttl: span(4) })
-        yield* backend.advance(3)
-        expect(Option.isSome(yield* sessions.get(short))).toBe(true)
-        yield* backend.advance(2)
-        expect(yield* sessions.get(short)).toEqual(Option.none())
-        expect(Option.isSome(yield* sessions.touch(long))).toBe(true)
-        yield* backend.advance(4)
-        expect(yield* sessions.get(long)).toEqual(Option.none())
-      }))
+      test("ends a session at its absolute ttl, the default or its own", (sessions) =>
+        Effect.gen(function* () {
+          const long = yield* sessions.create(alice, { ttl: span(8) })
+          const short = yield* sessions.create(alice, { ttl: span(4) })
+          yield* backend.advance(3)
+          expect(Option.isSome(yield* sessions.get(short))).toBe(true)
+          yield* backend.advance(2)
+          expect(yield* sessions.get(short)).toEqual(Option.none())
+          expect(Option.isSome(yield* sessions.touch(long))).toBe(true)
+          yield* backend.advance(4)
+          expect(yield* sessions.get(long)).toEqual(Option.none())
+        }))
 
-    test("ends a session unused for its idle timeout; touch moves the deadline, get does not", (sessions) =>
-      Effect.gen(function* () {
-        const id = yield* sessions.create(alice, { ttl: span(20), idleTimeout: span(3) })
-        yield* backend.advance(2)
-        expect(Option.isSome(yield* sessions.touch(id))).toBe(true)
-        yield* backend.advance(2)
-        expect(Option.isSome(yield* sessions.get(id))).toBe(true)
-        yield* backend.advance(2)
-        expect(yield* sessions.get(id)).toEqual(Option.none())
-        expect(yield* sessions.touch(id)).toEqual(Option.none())
-      }))
+      test("ends a session unused for its idle timeout; touch moves the deadline, get does not", (sessions) =>
+        Effect.gen(function* () {
+          const id = yield* sessions.create(alice, { ttl: span(20), idleTimeout: span(3) })
+          yield* backend.advance(2)
+          expect(Option.isSome(yield* sessions.touch(id))).toBe(true)
+          yield* backend.advance(2)
+          expect(Option.isSome(yield* sessions.get(id))).toBe(true)
+          yield* backend.advance(2)
+          expect(yield* sessions.get(id)).toEqual(Option.none())
+          expect(yield* sessions.touch(id)).toEqual(Option.none())
+        }))
 
-    test("touch never moves a session past its absolute end", (sessions) =>
-      Effect.gen(function* () {
-        const id = yield* sessions.create(alice, { ttl: span(8), idleTimeout: span(6) })
-        yield* backend.advance(4)
-        expect(Option.isSome(yield* sessions.touch(id))).toBe(true)
-        yield* backend.advance(5)
-        expect(yield* sessions.touch(id)).toEqual(Option.none())
-      }))
+      test("touch never moves a session past its absolute end", (sessions) =>
+        Effect.gen(function* () {
+          const id = yield* sessions.create(alice, { ttl: span(8), idleTimeout: span(6) })
+          yield* backend.advance(4)
+          expect(Option.isSome(yield* sessions.touch(id))).toBe(true)
+          yield* backend.advance(5)
+          expect(yield* sessions.touch(id)).toEqual(Option.none())
+        }))
 
-    test("revokes every session of one user and no other", (sessions) =>
-      Effect.gen(function* () {
-        const carol = someone()
-        const bob = someone()
-        const first = yield* sessions.create(carol)
-        const second = yield* sessions.create(carol)
-        const other = yield* sessions.create(bob)
-        expect(yield* sessions.revokeUser(carol.user_id)).toBe(2)
-        expect(yield* sessions.get(first)).toEqual(Option.none())
-        expect(yield* sessions.get(second)).toEqual(Option.none())
-        expect(Option.isSome(yield* sessions.get(other))).toBe(true)
-        expect(yield* sessions.revokeUser(carol.user_id)).toBe(0)
-        const again = yield* sessions.create(carol)
-        expect(Option.isSome(yield* sessions.get(again))).toBe(true)
-        expect(() => sessions.revokeUser("")).toThrow(TypeError)
-      }))
+      test("revokes every session of one user and no other", (sessions) =>
+        Effect.gen(function* () {
+          const carol = someone()
+          const bob = someone()
+          const first = yield* sessions.create(carol)
+          const second = yield* sessions.create(carol)
+          const other = yield* sessions.create(bob)
+          expect(yield* sessions.revokeUser(carol.user_id)).toBe(2)
+          expect(yield* sessions.get(first)).toEqual(Option.none())
+          expect(yield* sessions.get(second)).toEqual(Option.none())
+          expect(Option.isSome(yield* sessions.get(other))).toBe(true)
+          expect(yield* sessions.revokeUser(carol.user_id)).toBe(0)
+          const again = yield* sessions.create(carol)
+          expect(Option.isSome(yield* sessions.get(again))).toBe(true)
+          expect(() => sessions.revokeUser("")).toThrow(TypeError)
+        }))
 
-    test("is a SessionValidator through SessionStore.validator, which touches what it validates", (sessions) =>
-      Effect.gen(function* () {
-        const id = yield* sessions.create(alice, { ttl: span(20), idleTimeout: span(3) })
-        const validator = yield* backend.validatorOf(sessions)
-        yield* backend.advance(2)
-        expect(yield* validator.validate(id)).toEqual(Option.some(alice))
-        yield* backend.advance(2)
-        expect(yield* validator.validate(id)).toEqual(Option.some(alice))
-        expect(yield* validator.validate(Redacted.make("unknown"))).toEqual(Option.none())
-      }))
+      test("is a SessionValidator through SessionStore.validator, which touches what it validates", (sessions) =>
+        Effect.gen(function* () {
+          const id = yield* sessions.create(alice, { ttl: span(20), idleTimeout: span(3) })
+          const validator = yield* backend.validatorOf(sessions)
+          yield* backend.advance(2)
+          expect(yield* validator.validate(id)).toEqual(Option.some(alice))
+          yield* backend.advance(2)
+          expect(yield* validator.validate(id)).toEqual(Option.some(alice))
+          expect(yield* validator.validate(Redacted.make("unknown"))).toEqual(Option.none())
+        }))
 
-    test("does not store a session that is not SessionData", (sessions) =>
-      Effect.gen(function* () {
-        const failed = yield* Effect.flip(sessions.create({ user_id: 42 } as never))
-        expect(failed).toMatchObject({ _tag: "SessionStoreError", operation: "create" })
-      }))
+      test("does not store a session that is not SessionData", (sessions) =>
+        Effect.gen(function* () {
+          const failed = yield* Effect.flip(sessions.create({ user_id: 42 } as never))
+          expect(failed).toMatchObject({ _tag: "SessionStoreError", operation: "create" })
+        }))
 
-    if (backend.dump !== undefined) {
-      const dump = backend.dump
-      test("keeps ids and user ids only as their SHA-256", (sessions) =>
+      test("rotate: a new id for the same session; the old one ends at once", (sessions) =>
         Effect.gen(function* () {
           const user = someone()
-          const id = Redacted.value(yield* sessions.create(user))
-          const stored = dump()
-          expect(stored).toContain(sha256(id))
-          expect(stored).toContain(sha256(user.user_id))
-          expect(stored).not.toContain(id)
+          const id = yield* sessions.create(user, { ttl: span(8), idleTimeout: span(6) })
+          const [before] = yield* sessions.list(user.user_id)
+          const rotated = Option.getOrThrow(yield* sessions.rotate(id))
+          expect(Redacted.value(rotated)).toMatch(/^[A-Za-z0-9_-]{43}$/)
+          expect(Redacted.value(rotated)).not.toBe(Redacted.value(id))
+          expect(yield* sessions.get(id)).toEqual(Option.none())
+          expect(yield* sessions.touch(id)).toEqual(Option.none())
+          expect(yield* sessions.get(rotated)).toEqual(Option.some(user))
+          // the same session: its handle, creation and lifetimes kept
+          const after = yield* sessions.list(user.user_id)
+          expect(after).toHaveLength(1)
+          expect(after[0]?.handle).toBe(before?.handle)
+          expect(after[0]?.createdAt).toEqual(before?.createdAt)
+          expect(after[0]?.expiresAt).toEqual(before?.expiresAt)
+          // an id that is not live (rotated away, revoked, never issued) rotates to nothing
+          expect(yield* sessions.rotate(id)).toEqual(Option.none())
+          expect(yield* sessions.rotate(Redacted.make("never-issued"))).toEqual(Option.none())
+          yield* backend.advance(4)
+          expect(Option.isSome(yield* sessions.touch(rotated))).toBe(true)
+          yield* backend.advance(5)
+          // the absolute end of the session it was: 8 units after its creation
+          expect(yield* sessions.get(rotated)).toEqual(Option.none())
+          expect(yield* sessions.rotate(rotated)).toEqual(Option.none())
         }))
+
+      test("rotate keeps the idle deadline: an unused session still ends on time", (sessions) =>
+        Effect.gen(function* () {
+          const id = yield* sessions.create(alice, { ttl: span(20), idleTimeout: span(3) })
+          yield* backend.advance(2)
+          const rotated = Option.getOrThrow(yield* sessions.rotate(id))
+          yield* backend.advance(2)
+          expect(yield* sessions.get(rotated)).toEqual(Option.none())
+        }))
+
+      test("list: a user's live sessions, with handle, times and data, oldest first", (sessions) =>
+        Effect.gen(function* () {
+          const user = someone({ name: "Dana" })
+          const other = someone()
+          const first = yield* sessions.create(user, { ttl: span(10), idleTimeout: span(4) })
+          yield* backend.advance(1)
+          const second = yield* sessions.create(user, { ttl: span(3) })
+          yield* sessions.create(other)
+          const listed = yield* sessions.list(user.user_id)
+          expect(listed.map((info) => info.data)).toEqual([user, user])
+          const [one, two] = listed
+          if (one === undefined || two === undefined) throw new Error("two sessions")
+          expect(one.createdAt.getTime()).toBeLessThan(two.createdAt.getTime())
+          expect(one.lastSeenAt).toEqual(one.createdAt)
+          // the idle deadline is the earlier end of the first, the absolute end of the second
+          expect(one.expiresAt.getTime() - one.createdAt.getTime()).toBe(4 * backend.unit)
+          expect(two.expiresAt.getTime() - two.createdAt.getTime()).toBe(3 * backend.unit)
+          expect(one.handle).not.toBe(two.handle)
+          for (const info of listed) {
+            expect(info.handle).toMatch(/^[A-Za-z0-9_-]{22}$/)
+            for (const id of [first, second]) {
+              expect(info.handle).not.toContain(Redacted.value(id))
+              expect(sha256(Redacted.value(id))).not.toContain(info.handle)
+            }
+          }
+          yield* backend.advance(1)
+          yield* sessions.touch(first)
+          const touched = (yield* sessions.list(user.user_id))[0]
+          const seen = (touched?.lastSeenAt.getTime() ?? 0) - one.createdAt.getTime()
+          // exact on Effect's TestClock; Redis's own clock runs on while the test waits
+          expect(seen).toBeGreaterThanOrEqual(2 * backend.unit)
+          expect(seen).toBeLessThan(
+            backend.unit === 60_000 ? 2 * backend.unit + 1 : 3 * backend.unit
+          )
+          expect(touched?.expiresAt.getTime()).toBe(
+            (touched?.lastSeenAt.getTime() ?? 0) + 4 * backend.unit
+          )
+          yield* backend.advance(2)
+          // the second has ended: it is not listed
+          expect((yield* sessions.list(user.user_id)).map((info) => info.handle)).toEqual([
+            one.handle
+          ])
+          expect(yield* sessions.list(someone().user_id)).toEqual([])
+          expect(() => sessions.list("")).toThrow(TypeError)
+        }))
+
+      test("revokeHandle ends that user's session only, and says whether it did", (sessions) =>
+        Effect.gen(function* () {
+          const user = someone()
+          const other = someone()
+          const mine = yield* sessions.create(user)
+          const kept = yield* sessions.create(user)
+          const theirs = yield* sessions.create(other)
+          const [theirInfo] = yield* sessions.list(other.user_id)
+          const handles = (yield* sessions.list(user.user_id)).map((info) => info.handle)
+          expect(handles).toHaveLength(2)
+          const target = { handle: handles[0] }
+          // another user's handle ends nothing
+          expect(yield* sessions.revokeHandle(user.user_id, theirInfo?.handle ?? "")).toBe(false)
+          expect(Option.isSome(yield* sessions.get(theirs))).toBe(true)
+          for (const junk of ["", "x", "__proto__", "constructor", Redacted.value(mine)]) {
+            expect(yield* sessions.revokeHandle(user.user_id, junk)).toBe(false)
+          }
+          expect(yield* sessions.revokeHandle(user.user_id, target?.handle ?? "")).toBe(true)
+          expect(yield* sessions.revokeHandle(user.user_id, target?.handle ?? "")).toBe(false)
+          const left = yield* sessions.list(user.user_id)
+          expect(left).toHaveLength(1)
+          const live = [yield* sessions.get(mine), yield* sessions.get(kept)].filter(Option.isSome)
+          expect(live).toHaveLength(1)
+          expect(() => sessions.revokeHandle("", "x")).toThrow(TypeError)
+        }))
+
+      test("revokeOthers ends the user's other sessions and keeps this one", (sessions) =>
+        Effect.gen(function* () {
+          const user = someone()
+          const other = someone()
+          const here = yield* sessions.create(user)
+          const away = yield* sessions.create(user)
+          const gone = yield* sessions.create(user)
+          const theirs = yield* sessions.create(other)
+          yield* sessions.revoke(gone)
+          expect(yield* sessions.revokeOthers(here)).toBe(1)
+          expect(Option.isSome(yield* sessions.get(here))).toBe(true)
+          expect(yield* sessions.get(away)).toEqual(Option.none())
+          expect(Option.isSome(yield* sessions.get(theirs))).toBe(true)
+          expect(yield* sessions.list(user.user_id)).toHaveLength(1)
+          expect(yield* sessions.revokeOthers(here)).toBe(0)
+          expect(yield* sessions.revokeOthers(away)).toBe(0)
+          expect(yield* sessions.revokeOthers(Redacted.make("never-issued"))).toBe(0)
+          // a session created afterwards is listed beside it
+          yield* sessions.create(user)
+          expect(yield* sessions.list(user.user_id)).toHaveLength(2)
+        }))
+
+      test("50 uses of the old id during a rotate: none succeeds once rotate has returned", (sessions) =>
+        Effect.gen(function* () {
+          const user = someone()
+          const id = yield* sessions.create(user)
+          const newId = yield* usesDuringRotate(sessions.rotate(id), sessions.touch(id))
+          // no use brought the old id back
+          expect(yield* sessions.get(id)).toEqual(Option.none())
+          const after = yield* Effect.all(
+            Array.from({ length: 50 }, () => sessions.touch(id)),
+            { concurrency: "unbounded" }
+          )
+          expect(after.filter(Option.isSome)).toEqual([])
+          expect(yield* sessions.get(newId)).toEqual(Option.some(user))
+          expect(yield* sessions.list(user.user_id)).toHaveLength(1)
+        }))
+
+      test("property: rotate never leaves two live ids for a session; handles never show an id or its hash", (sessions) =>
+        Effect.promise(() =>
+          fc.assert(
+            fc.asyncProperty(operations, (steps) =>
+              Effect.runPromise(checkOperations(sessions, steps))
+            ),
+            // fewer runs where each step is a file or a round trip to Redis
+            { numRuns: name === "memory" ? 50 : 10 }
+          )
+        ))
+
+      if (backend.dump !== undefined) {
+        const dump = backend.dump
+        test("keeps ids and user ids only as their SHA-256", (sessions) =>
+          Effect.gen(function* () {
+            const user = someone()
+            const id = Redacted.value(yield* sessions.create(user))
+            const stored = dump()
+            expect(stored).toContain(sha256(id))
+            expect(stored).toContain(sha256(user.user_id))
+            expect(stored).not.toContain(id)
+          }))
+      }
     }
-  })
+  )
 }
+
+/** `n` turns of the event loop (I/O included): spreads uses out around a rotate, on any clock. */
+const turns = (n: number) =>
+  Effect.promise(async () => {
+    for (let turn = 0; turn < n; turn++) await new Promise((done) => setImmediate(done))
+  })
+
+/**
+ * 50 uses of `id` through `use`, the i-th after i turns of the event loop, beside one `rotate`: a use
+ * that starts once the rotate has returned finds nothing. Answers the new id.
+ */
+export const usesDuringRotate = (
+  rotate: Effect.Effect<Option.Option<Redacted.Redacted<string>>, unknown>,
+  use: Effect.Effect<Option.Option<unknown>, unknown>
+) =>
+  Effect.gen(function* () {
+    let order = 0
+    let rotatedAt = Number.POSITIVE_INFINITY
+    const uses = Array.from({ length: 50 }, (_, i) =>
+      Effect.flatMap(turns(i), () => {
+        const startedAt = ++order
+        return Effect.map(use, (found) => ({ found, startedAt }))
+      })
+    )
+    const rotating = Effect.tap(rotate, () => Effect.sync(() => (rotatedAt = ++order)))
+    const [rotated, seen] = yield* Effect.all(
+      [rotating, Effect.all(uses, { concurrency: "unbounded" })],
+      { concurrency: "unbounded" }
+    )
+    for (const { found, startedAt } of seen) {
+      if (startedAt > rotatedAt) expect(found).toEqual(Option.none())
+    }
+    return Option.getOrThrow(rotated)
+  })
+
+/** What a property run does to one user's sessions: create, or use an id issued before. */
+type Step =
+  | { readonly op: "create" }
+  | { readonly op: "rotate" | "touch" | "revoke" | "revokeOthers"; readonly pick: number }
+
+const operations: fc.Arbitrary<ReadonlyArray<Step>> = fc.array(
+  fc.oneof(
+    fc.constant<Step>({ op: "create" }),
+    fc.record({
+      op: fc.constantFrom("rotate", "touch", "revoke", "revokeOthers"),
+      pick: fc.nat(20)
+    }) as fc.Arbitrary<Step>
+  ),
+  { minLength: 1, maxLength: 14 }
+)
+
+/**
+ * Runs `steps` on a fresh user and checks the store against a model: every id ever issued is live
+ * exactly when it is the current id of a session not ended; `list` shows one entry per such
+ * session, with handles that are neither an id nor a hash, nor part of one.
+ */
+const checkOperations = (sessions: StoreUnderTest, steps: ReadonlyArray<Step>) =>
+  Effect.gen(function* () {
+    const user = someone()
+    /** Each session's current id, or undefined once it ended. */
+    const current: Array<Redacted.Redacted<string> | undefined> = []
+    const issued: Array<Redacted.Redacted<string>> = []
+    for (const step of steps) {
+      if (step.op === "create") {
+        const id = yield* sessions.create(user)
+        current.push(id)
+        issued.push(id)
+        continue
+      }
+      if (issued.length === 0) continue
+      const id = issued[step.pick % issued.length]!
+      const session = current.indexOf(id)
+      switch (step.op) {
+        case "rotate": {
+          const rotated = yield* sessions.rotate(id)
+          expect(Option.isSome(rotated)).toBe(session >= 0)
+          if (Option.isSome(rotated)) {
+            current[session] = rotated.value
+            issued.push(rotated.value)
+          }
+          break
+        }
+        case "touch":
+          expect(Option.isSome(yield* sessions.touch(id))).toBe(session >= 0)
+          break
+        case "revoke":
+          yield* sessions.revoke(id)
+          if (session >= 0) current[session] = undefined
+          break
+        case "revokeOthers": {
+          const live = current.filter((found) => found !== undefined).length
+          expect(yield* sessions.revokeOthers(id)).toBe(session >= 0 ? live - 1 : 0)
+          for (let at = 0; session >= 0 && at < current.length; at++) {
+            if (at !== session) current[at] = undefined
+          }
+          break
+        }
+      }
+    }
+    for (const id of issued) {
+      const live = current.includes(id)
+      expect(Option.isSome(yield* sessions.get(id))).toBe(live)
+    }
+    const listed = yield* sessions.list(user.user_id)
+    expect(listed).toHaveLength(current.filter((id) => id !== undefined).length)
+    expect(new Set(listed.map((info) => info.handle)).size).toBe(listed.length)
+    for (const info of listed) {
+      for (const id of issued) {
+        const raw = Redacted.value(id)
+        const hash = sha256(raw)
+        expect(raw).not.toContain(info.handle)
+        expect(info.handle).not.toContain(raw)
+        expect(hash).not.toContain(info.handle)
+        expect(info.handle).not.toContain(hash)
+      }
+    }
+    yield* sessions.revokeUser(user.user_id)
+  })
 
 /** Every file of a store's directory, with its content. */
 export const dumpDirectory = (directory: string): string =>
@@ -237,6 +534,33 @@ export const redisInstances = (
           expect(yield* second.touch(other)).toEqual(Option.none())
         })
       )
+    )
+
+    it.effect.skipIf(!options.live)(
+      "a rotate on one instance is seen by the other at once; uses of the old id there fail",
+      () =>
+        options.runTwo((first, second) =>
+          Effect.gen(function* () {
+            const user = someone()
+            const id = yield* first.create(user)
+            const [before] = yield* second.list(user.user_id)
+            const newId = yield* usesDuringRotate(first.rotate(id), second.touch(id))
+            expect(yield* second.get(id)).toEqual(Option.none())
+            expect(yield* second.touch(newId)).toEqual(Option.some(user))
+            const after = yield* second.list(user.user_id)
+            expect(after.map((info) => info.handle)).toEqual([before?.handle])
+            // and the other way: a device list on one, a revoke by handle on the other
+            const other = yield* second.create(user)
+            const handle = (yield* first.list(user.user_id)).find(
+              (info) => info.handle !== before?.handle
+            )?.handle
+            expect(yield* first.revokeHandle(user.user_id, handle ?? "")).toBe(true)
+            expect(yield* second.get(other)).toEqual(Option.none())
+            yield* second.create(user)
+            expect(yield* first.revokeOthers(newId)).toBe(1)
+            expect(yield* second.list(user.user_id)).toHaveLength(1)
+          })
+        )
     )
 
     it.effect.skipIf(!options.live)(

@@ -25,5 +25,6 @@ export const SLOW = "slow" // never answers
 export interface Reply {
   readonly status: number
   readonly contentType: string | undefined
+  readonly cacheControl: string | undefined
   readonly body: unknown
 }
