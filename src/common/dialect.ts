@@ -191,4 +191,16 @@ export interface AuthDialect<Session> {
   readonly serverRequest: unknown
   /** `{"error": text}` as `application/json`, with `status`. */
   readonly errorResponse: (status: number, text: string) => unknown
+  /**
+   * The line's `HttpServerRespondable`: its key, and the response of an error that answers for
+   * itself — `{"error": text}` as `application/json`, with `status` and these headers.
+   */
+  readonly respondable: {
+    readonly key: string | symbol
+    readonly errorResponse: (
+      status: number,
+      text: string,
+      headers: Readonly<Record<string, string>>
+    ) => unknown
+  }
 }

@@ -4,7 +4,6 @@
  * its Redis connection and its `SessionData` decoding.
  */
 import * as Clock from "effect/Clock"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
@@ -30,6 +29,7 @@ import {
 } from "../core/sessionStore.js"
 import type { SessionStoreServiceOf } from "./authServices.js"
 import type { AuthDialect } from "./dialect.js"
+import { connectRedis, redisUrlOf } from "./redis.js"
 import { SessionStoreError } from "./SessionStoreError.js"
 import { SessionValidatorUnavailable } from "./SessionValidatorUnavailable.js"
 
@@ -186,49 +186,14 @@ export const keyValueStore = <Session>(
 export const redisSettings = (
   durationMillis: DurationMillis,
   options: Parameters<typeof checkRedisOptions>[2] & { readonly url?: unknown }
-): RedisSettings =>
-  checkRedisOptions(
-    durationMillis,
-    options !== null && typeof options === "object" && Redacted.isRedacted(options.url)
-      ? Redacted.value(options.url)
-      : options?.url,
-    options
-  )
+): RedisSettings => checkRedisOptions(durationMillis, redisUrlOf(options), options)
 
-/**
- * One connection for the layer's lifetime, closed with it. `connectTimeout` bounds the whole
- * acquisition, on Effect's clock: the TCP connection and every command ioredis sends before it is
- * ready (`CLIENT SETINFO`, the `INFO` ready check), each of which ioredis alone would let run for
- * `commandTimeout`. A client that did not connect is disconnected, so that it neither holds a
- * socket nor reconnects.
- */
-const connect = <Session>(
-  line: StoreLine<Session>,
-  settings: RedisSettings
-): Effect.Effect<RedisConnection, SessionStoreError, Scope.Scope> =>
-  Effect.gen(function* () {
-    const redis = yield* Effect.acquireRelease(
-      Effect.tryPromise({
-        try: () => redisClient(settings),
-        catch: (cause) => new SessionStoreError({ operation: "connect", cause })
-      }),
-      (connection) => Effect.promise(() => connection.quit().catch(() => connection.disconnect()))
-    )
-    yield* line
-      .timeout(
-        Effect.tryPromise({
-          try: () => redis.connect(),
-          catch: (cause) => new SessionStoreError({ operation: "connect", cause })
-        }),
-        settings.connectTimeoutMillis,
-        () =>
-          new SessionStoreError({
-            operation: "connect",
-            description: `the Redis server did not answer within connectTimeout (${Duration.format(Duration.millis(settings.connectTimeoutMillis))})`
-          })
-      )
-      .pipe(Effect.onError(() => Effect.sync(() => redis.disconnect())))
-    return redis
+/** A failure to connect, as the store's error. */
+const connectFailure = (description: string | undefined, cause: unknown) =>
+  new SessionStoreError({
+    operation: "connect",
+    ...(description === undefined ? {} : { description }),
+    ...(cause === undefined ? {} : { cause })
   })
 
 /**
@@ -241,7 +206,10 @@ export const connectedRedisStore = <Session>(
 ): Effect.Effect<Store<Session>, SessionStoreError, Scope.Scope> => {
   const line = storeLineOf(dialect)
   const settings = redisSettings(line.durationMillis, options)
-  return Effect.map(connect(line, settings), (redis) => redisStore(line, redis, settings))
+  return Effect.map(
+    connectRedis(line.timeout, settings, () => redisClient(settings), connectFailure),
+    (redis) => redisStore(line, redis, settings)
+  )
 }
 
 /**

@@ -8,6 +8,7 @@ import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as HttpServerRespondable from "effect/http/HttpServerRespondable"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import type * as KeyValueStore from "effect/persistence/KeyValueStore"
 import * as Schema from "effect/Schema"
@@ -73,5 +74,10 @@ export const auth: AuthDialect<SessionData> = {
     remove: kv.remove
   })),
   serverRequest: HttpServerRequest.HttpServerRequest,
-  errorResponse: (status, text) => HttpServerResponse.jsonUnsafe({ error: text }, { status })
+  errorResponse: (status, text) => HttpServerResponse.jsonUnsafe({ error: text }, { status }),
+  respondable: {
+    key: HttpServerRespondable.symbol,
+    errorResponse: (status, text, headers) =>
+      HttpServerResponse.jsonUnsafe({ error: text }, { status, headers })
+  }
 }

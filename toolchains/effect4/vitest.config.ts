@@ -19,7 +19,7 @@ const shared = [
   "test/Query/{Operators,QueryBuilder,RoundTrip}.test.ts",
   "test/Storage/*.test.ts",
   "test/examples/steps.test.ts",
-  "test/Auth/{compose,crossSite,guards,http,httpApi,missingValidator,property,prototype,redaction,SessionStore,sources,spanUserId,timeout,validators,webHandler}.test.ts"
+  "test/Auth/{compose,crossSite,guards,http,httpApi,LoginThrottle,missingValidator,property,prototype,redaction,SessionStore,sources,spanUserId,timeout,validators,webHandler}.test.ts"
 ]
 
 export default defineConfig({

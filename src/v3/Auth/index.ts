@@ -24,6 +24,14 @@ export {
   requireUserType
 } from "./Guards.js"
 export * as HttpApiAuth from "./HttpApiAuth.js"
+export {
+  LoginThrottle,
+  LoginThrottleError,
+  type LoginThrottleOptions,
+  type LoginThrottleService,
+  type RedisThrottleOptions,
+  TooManyAttempts
+} from "./LoginThrottle.js"
 export { SessionData, type SessionDataInput } from "./SessionData.js"
 export {
   type RedisStoreOptions,

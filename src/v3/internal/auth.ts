@@ -4,6 +4,7 @@
  * order of `common/dialect.ts`'s `AuthDialect`, as `src/internal/auth.ts` gives Effect 4's.
  */
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerRespondable from "@effect/platform/HttpServerRespondable"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as KeyValueStore from "@effect/platform/KeyValueStore"
 import * as Cache from "effect/Cache"
@@ -63,5 +64,10 @@ export const auth: AuthDialect<SessionData> = {
       )
   })),
   serverRequest: HttpServerRequest.HttpServerRequest,
-  errorResponse: (status, text) => HttpServerResponse.unsafeJson({ error: text }, { status })
+  errorResponse: (status, text) => HttpServerResponse.unsafeJson({ error: text }, { status }),
+  respondable: {
+    key: HttpServerRespondable.symbol,
+    errorResponse: (status, text, headers) =>
+      HttpServerResponse.unsafeJson({ error: text }, { status, headers })
+  }
 }
