@@ -25,7 +25,8 @@ import {
   type RedisSettings,
   randomId,
   redisClient,
-  sha256
+  sha256,
+  sha256Sync
 } from "../core/sessionStore.js"
 import type { SessionStoreServiceOf } from "./authServices.js"
 import type { AuthDialect } from "./dialect.js"
@@ -55,7 +56,13 @@ const storeLineOf = <Session>(line: AuthDialect<Session>): StoreLine<Session> =>
   timeout: line.client.timeout
 })
 
-const digestOf = (value: string) => Effect.promise(() => sha256(value))
+/** The SHA-256 of a string: at once where the runtime has `node:crypto`, else Web Crypto's. */
+const digestOf = (value: string): Effect.Effect<string> => {
+  const digest = sha256Sync
+  return digest === undefined
+    ? Effect.promise(() => sha256(value))
+    : Effect.sync(() => digest(value))
+}
 
 const freshId = Effect.sync(() => Redacted.make(randomId()))
 
@@ -283,11 +290,24 @@ export const redisStore = <Session>(
       call(() => redis.svcRevokeUser(index))
     ).pipe(failingAs("revokeUser"))
 
-  return { create, get, touch, revoke, revokeUser }
+  return {
+    create,
+    get,
+    touch,
+    revoke,
+    revokeUser,
+    // touch is one command, under the client's commandTimeout (the digest is computed at once)
+    ...(sha256Sync === undefined ? {} : { answersWithinMillis: settings.commandTimeoutMillis })
+  }
 }
 
 /** Live ids are valid (and used: their idle deadline moves on), a store failure is unavailable. */
-export const validatorOf = <Session>(sessions: Pick<Store<Session>, "touch">) => ({
+export const validatorOf = <Session>(
+  sessions: Pick<Store<Session>, "touch" | "answersWithinMillis">
+) => ({
+  ...(sessions.answersWithinMillis === undefined
+    ? {}
+    : { answersWithinMillis: sessions.answersWithinMillis }),
   validate: (id: Redacted.Redacted<string>) =>
     sessions.touch(id).pipe(
       Effect.mapError(

@@ -15,7 +15,7 @@ import {
   type RedisConnectionSettings,
   redisConnectionSettings
 } from "./redis.js"
-import { sha256 } from "./sessionStore.js"
+import { sha256, sha256Sync } from "./sessionStore.js"
 
 /**
  * Options of `LoginThrottle.layerMemory`; `Duration` is the line's `Duration` input type.
@@ -132,8 +132,10 @@ export const storedKeys = (
   keys: ReadonlyArray<string>
 ): ReadonlyArray<string> | Promise<ReadonlyArray<string>> => {
   const encoded = keys.map((key) => (KEPT.test(key) ? key : encode(key)))
-  return encoded.every((key) => key.length <= MAX_STORED_KEY_LENGTH)
-    ? encoded
+  if (encoded.every((key) => key.length <= MAX_STORED_KEY_LENGTH)) return encoded
+  const digest = sha256Sync
+  return digest !== undefined
+    ? encoded.map((key) => (key.length <= MAX_STORED_KEY_LENGTH ? key : `%sha256:${digest(key)}`))
     : Promise.all(
         encoded.map(async (key) =>
           key.length <= MAX_STORED_KEY_LENGTH ? key : `%sha256:${await sha256(key)}`

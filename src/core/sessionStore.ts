@@ -62,6 +62,28 @@ export const sha256 = async (value: string): Promise<string> => {
   return Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, "0")).join("")
 }
 
+/** What {@link sha256Sync} uses of `node:crypto`. */
+interface NodeCrypto {
+  readonly createHash: (algorithm: "sha256") => {
+    update(value: string): { digest(encoding: "hex"): string }
+  }
+}
+
+/**
+ * The SHA-256 of a string, in hex, at once: where the runtime has `node:crypto` (Node, Bun, Deno),
+ * which also hashes several times faster than Web Crypto's promise; `undefined` elsewhere, where
+ * {@link sha256} serves.
+ */
+export const sha256Sync: ((value: string) => string) | undefined = /*#__PURE__*/ (() => {
+  const runtime = (
+    globalThis as { readonly process?: { getBuiltinModule?: (id: string) => unknown } }
+  ).process
+  const nodeCrypto = runtime?.getBuiltinModule?.("node:crypto") as NodeCrypto | undefined
+  return nodeCrypto === undefined
+    ? undefined
+    : (value: string) => nodeCrypto.createHash("sha256").update(value).digest("hex")
+})()
+
 /** 32 random bytes as base64url: a fresh session id of 256 bits. */
 export const randomId = (): string => {
   const bytes = crypto.getRandomValues(new Uint8Array(32))
