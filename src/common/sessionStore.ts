@@ -234,6 +234,9 @@ export const keyValueStoreOf = <Session>(
   )
 }
 
+/** How many decoded sessions a Redis store keeps, by their stored JSON. */
+const DECODED_CAPACITY = 1_024
+
 /**
  * The store over a connected Redis client (`core/sessionStore.ts` has its scripts): every time is
  * Redis's own, and Redis's key expiry ends sessions.
@@ -248,11 +251,21 @@ export const redisStore = <Session>(
   const userKey = (userId: string) =>
     Effect.map(digestOf(userId), (digest) => `${settings.keyPrefix}user:${digest}`)
   const call = <A>(command: () => Promise<A>) => Effect.tryPromise(command)
+  /**
+   * The sessions decoded lately, by their stored JSON (the oldest goes first): a session in use is
+   * decoded once, not at every request, and the guards then make its user once too.
+   */
+  const decoded = new Map<string, Option.Option<Session>>()
   /** A stored session as found: `None` when it is gone (or does not decode). */
   const sessionFrom = (data: string | null): Option.Option<Session> => {
     if (data === null) return Option.none()
+    const known = decoded.get(data)
+    if (known !== undefined) return known
     const entry = parseEntry(`{"session":${data},"expiresAt":0}`, line.decodeSession)
-    return entry === undefined ? Option.none() : Option.some(entry.session)
+    const found = entry === undefined ? Option.none<Session>() : Option.some(entry.session)
+    if (decoded.size >= DECODED_CAPACITY) decoded.delete(decoded.keys().next().value as string)
+    decoded.set(data, found)
+    return found
   }
 
   const create: Store<Session>["create"] = (session, options) => {

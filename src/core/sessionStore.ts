@@ -64,6 +64,8 @@ export const sha256 = async (value: string): Promise<string> => {
 
 /** What {@link sha256Sync} uses of `node:crypto`. */
 interface NodeCrypto {
+  /** One call, no hash object: Node ≥ 20.12. */
+  readonly hash?: (algorithm: "sha256", value: string, encoding: "hex") => string
   readonly createHash: (algorithm: "sha256") => {
     update(value: string): { digest(encoding: "hex"): string }
   }
@@ -79,8 +81,10 @@ export const sha256Sync: ((value: string) => string) | undefined = /*#__PURE__*/
     globalThis as { readonly process?: { getBuiltinModule?: (id: string) => unknown } }
   ).process
   const nodeCrypto = runtime?.getBuiltinModule?.("node:crypto") as NodeCrypto | undefined
-  return nodeCrypto === undefined
-    ? undefined
+  if (nodeCrypto === undefined) return undefined
+  const { hash } = nodeCrypto
+  return hash !== undefined
+    ? (value: string) => hash("sha256", value, "hex")
     : (value: string) => nodeCrypto.createHash("sha256").update(value).digest("hex")
 })()
 
