@@ -3,6 +3,7 @@
  * memory and over Redis, and its `TooManyAttempts` error. The line brings its `Duration` inputs, its
  * timeouts and its `HttpServerRespondable` key.
  */
+import type * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
@@ -30,11 +31,24 @@ export const TOO_MANY_ATTEMPTS = "Too many attempts"
 export const retryAfterSeconds = (retryAfter: Duration.Duration): number =>
   Math.ceil(Duration.toMillis(retryAfter) / 1000)
 
+/** A `TooManyAttempts` error, as both lines' classes make it. */
+export interface TooManyAttemptsError extends Cause.YieldableError {
+  readonly _tag: "TooManyAttempts"
+  readonly retryAfter: Duration.Duration
+}
+
+/** The constructor of a line's `TooManyAttempts`. */
+export type TooManyAttemptsClass = new (args: {
+  readonly retryAfter: Duration.Duration
+}) => TooManyAttemptsError
+
 /**
  * `TooManyAttempts` of a line: a tagged error that is the line's `HttpServerRespondable`, so that
  * a handler that lets it fail answers 429 `{"error": "Too many attempts"}` with `Retry-After`.
  */
-export const tooManyAttemptsOf = (line: Pick<AuthDialect<unknown>, "respondable">) => {
+export const tooManyAttemptsOf = (
+  line: Pick<AuthDialect<unknown>, "respondable">
+): TooManyAttemptsClass => {
   class TooManyAttempts extends Data.TaggedError("TooManyAttempts")<{
     readonly retryAfter: Duration.Duration
   }> {

@@ -248,6 +248,23 @@ const rawClient = Effect.acquireRelease(
 let prefixes = 0
 const freshPrefix = () => `t${LINE}-${process.pid}-${prefixes++}:`
 
+describe(`LoginThrottle.layerRedis, no Redis (Effect ${LINE})`, () => {
+  it.live("a Redis that cannot be reached fails the layer with LoginThrottleError (connect)", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(
+        Effect.scoped(
+          Layer.build(
+            LoginThrottle.layerRedis({ url: "redis://127.0.0.1:1", connectTimeout: "2 seconds" })
+          )
+        )
+      )
+      expect(error).toBeInstanceOf(LoginThrottleError)
+      expect(error.operation).toBe("connect")
+      expect(error.message).toMatch(/^Login throttle failed to connect/)
+    })
+  )
+})
+
 describe.skipIf(!hasRedis)(`LoginThrottle.layerRedis (Effect ${LINE})`, () => {
   it.live("two instances (two connections) share counts, locks and clears", () =>
     Effect.gen(function* () {
