@@ -3,7 +3,8 @@
  * each with the same JSON handler unguarded (`/open`) and under `requireAuth` (`/guarded`); the
  * validator is provided once per server, as an application would: the memory validator on one,
  * `cached(http(...))` on the other, whose remote auth service is a plain `node:http` server in this
- * process. With `REDIS_URL` set, a third server validates against `SessionStore.layerRedis`. A
+ * process. With `REDIS_URL` set, a third server validates against `SessionStore.layerRedis`, and
+ * its `/raw` route, unguarded, does one raw Redis `GET` per request instead. A
  * fourth serves the flapping run: its validator fails every third lookup. Sends the servers (port
  * and valid session id) to the parent over IPC.
  */
@@ -12,6 +13,7 @@ import type { AddressInfo } from "node:net"
 import { HttpRouter, HttpServer, HttpServerResponse } from "@effect/platform"
 import { NodeHttpClient, NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer, Redacted } from "effect"
+import { Redis } from "ioredis"
 import { CurrentUser, requireAuth, SessionStore, SessionValidator } from "svc-sdk/v3/Auth"
 
 const SESSION_ID = "bench-session-0123456789abcdef"
@@ -29,22 +31,33 @@ const startAuthService = Effect.acquireRelease(
   (server) => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
 )
 
-/** The same handler, unguarded and guarded; the guarded one reads the user. */
-const app = HttpRouter.empty.pipe(
-  HttpRouter.get(
-    "/open",
-    Effect.sync(() => HttpServerResponse.unsafeJson({ id: "u1" }))
-  ),
-  HttpRouter.get(
-    "/guarded",
-    Effect.map(CurrentUser, (user) => HttpServerResponse.unsafeJson({ id: user.user_id })).pipe(
-      requireAuth()
+/**
+ * The same handler, unguarded and guarded; the guarded one reads the user. With `raw`, `/raw` runs
+ * it first, unguarded: the Redis server's baseline, one raw Redis GET per request.
+ */
+const appWith = (raw: Effect.Effect<unknown> = Effect.void) =>
+  HttpRouter.empty.pipe(
+    HttpRouter.get(
+      "/open",
+      Effect.sync(() => HttpServerResponse.unsafeJson({ id: "u1" }))
+    ),
+    HttpRouter.get(
+      "/guarded",
+      Effect.map(CurrentUser, (user) => HttpServerResponse.unsafeJson({ id: user.user_id })).pipe(
+        requireAuth()
+      )
+    ),
+    HttpRouter.get(
+      "/raw",
+      Effect.map(raw, () => HttpServerResponse.unsafeJson({ id: "u1" }))
     )
   )
-)
 
 /** Serves `app` on a new server (port 0) with `validator`; returns the port. */
-const serveWith = <E, R>(validator: Layer.Layer<SessionValidator, E, R>) =>
+const serveWith = <E, R>(
+  validator: Layer.Layer<SessionValidator, E, R>,
+  app: ReturnType<typeof appWith> = appWith()
+) =>
   Effect.gen(function* () {
     const server = yield* NodeHttpServer.make(createServer, { port: 0, host: "127.0.0.1" })
     const services = yield* Layer.build(validator) // lives as long as the server
@@ -66,15 +79,27 @@ const flapping = () => {
   })
 }
 
-/** A server over a Redis store, with one session created in it. */
+/**
+ * A server over a Redis store, with one session created in it; its `/raw` route reads the same
+ * session, as JSON under a plain key, with one `GET` of its own `ioredis` client.
+ */
 const serveRedis = (url: string) =>
   Effect.gen(function* () {
     const store = yield* Layer.build(SessionStore.layerRedis({ url }))
     const id = yield* Effect.flatMap(SessionStore, (sessions) => sessions.create(session)).pipe(
       Effect.provide(store)
     )
+    const raw = yield* Effect.acquireRelease(
+      Effect.sync(() => new Redis(url)),
+      (client) => Effect.promise(() => client.quit())
+    )
+    yield* Effect.promise(() => raw.set("bench:raw-session", JSON.stringify(session)))
+    const get = Effect.promise(() => raw.get("bench:raw-session")).pipe(
+      Effect.map((text) => JSON.parse(text ?? "null"))
+    )
     const port = yield* serveWith(
-      SessionStore.validator.pipe(Layer.provide(Layer.succeedContext(store)))
+      SessionStore.validator.pipe(Layer.provide(Layer.succeedContext(store))),
+      appWith(get)
     )
     return { port, id: Redacted.value(id) }
   })

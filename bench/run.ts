@@ -19,6 +19,7 @@ const sections: Record<
   client: () => import("./client.js"),
   spans: () => import("./tracing.js"),
   auth: () => import("./auth.js"),
+  throttle: () => import("./throttle.js"),
   query: () => import("./query.js"),
   sse: () => import("./sse.js"),
   size: () => import("./size.js"),

@@ -30,6 +30,13 @@ export interface SessionValidatorServiceOf<Session> {
   readonly known?:
     | ((id: Redacted.Redacted<string>) => Option.Option<Option.Option<Session>>)
     | undefined
+  /**
+   * How long `validate` takes at most, in milliseconds, when the validator bounds itself (one
+   * Redis command under its own `commandTimeout`, say). Optional: a guard whose `timeout` is no
+   * shorter sets no timer of its own, which saves a fiber and a timer per request.
+   * `SessionStore.validator` over `layerRedis` has it.
+   */
+  readonly answersWithinMillis?: number | undefined
 }
 
 /**
@@ -39,6 +46,11 @@ export interface SessionValidatorServiceOf<Session> {
  * @category models
  */
 export interface SessionStoreServiceOf<Duration, Session> {
+  /**
+   * How long `touch` takes at most, in milliseconds, when the store bounds it itself (the Redis
+   * store: one command under its `commandTimeout`); `SessionStore.validator` passes it on.
+   */
+  readonly answersWithinMillis?: number | undefined
   /**
    * Issues a fresh random id (256 bits, base64url) for `session`. It ends `ttl` after this call, or
    * earlier when it goes unused for `idleTimeout` (the store's defaults when omitted).

@@ -207,4 +207,16 @@ export interface AuthDialect<Session> {
     value: string,
     options: SessionCookie["options"]
   ) => unknown
+  /**
+   * The line's `HttpServerRespondable`: its key, and the response of an error that answers for
+   * itself — `{"error": text}` as `application/json`, with `status` and these headers.
+   */
+  readonly respondable: {
+    readonly key: string | symbol
+    readonly errorResponse: (
+      status: number,
+      text: string,
+      headers: Readonly<Record<string, string>>
+    ) => unknown
+  }
 }

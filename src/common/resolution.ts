@@ -93,7 +93,8 @@ export const resolver = <Session extends object>(
   }
 
   /**
-   * Asks the validator, within `timeoutMillis` when there is one. A validator that throws instead
+   * Asks the validator, within `timeoutMillis` when there is one (a validator that answers within
+   * it by itself needs no timer of ours). A validator that throws instead
    * of failing is unavailable, like one that fails (`Effect.suspend` makes the throw a defect). The
    * validation runs interruptible even where the app runs uninterruptibly (a bare app served by
    * `HttpServer`), so that the timeout, or the request's end, stops a validator that hangs.
@@ -104,8 +105,9 @@ export const resolver = <Session extends object>(
     timeoutMillis: number | undefined
   ): Effect.Effect<Answer> => {
     const validation = Effect.suspend(() => validator.validate(id))
+    const bound = validator.answersWithinMillis
     const limited =
-      timeoutMillis === undefined
+      timeoutMillis === undefined || (bound !== undefined && bound <= timeoutMillis)
         ? validation
         : line.client.timeout(
             validation,

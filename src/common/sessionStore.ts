@@ -4,7 +4,6 @@
  * its Redis connection and its `SessionData` decoding.
  */
 import * as Clock from "effect/Clock"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
@@ -30,10 +29,12 @@ import {
   randomId,
   redisClient,
   sha256,
+  sha256Sync,
   withLifecycle
 } from "../core/sessionStore.js"
 import type { SessionInfoOf, SessionStoreServiceOf } from "./authServices.js"
 import type { AuthDialect } from "./dialect.js"
+import { connectRedis, redisUrlOf } from "./redis.js"
 import { SessionStoreError } from "./SessionStoreError.js"
 import { SessionValidatorUnavailable } from "./SessionValidatorUnavailable.js"
 
@@ -59,7 +60,13 @@ const storeLineOf = <Session>(line: AuthDialect<Session>): StoreLine<Session> =>
   timeout: line.client.timeout
 })
 
-const digestOf = (value: string) => Effect.promise(() => sha256(value))
+/** The SHA-256 of a string: at once where the runtime has `node:crypto`, else Web Crypto's. */
+const digestOf = (value: string): Effect.Effect<string> => {
+  const digest = sha256Sync
+  return digest === undefined
+    ? Effect.promise(() => sha256(value))
+    : Effect.sync(() => digest(value))
+}
 
 const freshId = Effect.sync(() => Redacted.make(randomId()))
 
@@ -318,49 +325,14 @@ export const keyValueStore = <Session>(
 export const redisSettings = (
   durationMillis: DurationMillis,
   options: Parameters<typeof checkRedisOptions>[2] & { readonly url?: unknown }
-): RedisSettings =>
-  checkRedisOptions(
-    durationMillis,
-    options !== null && typeof options === "object" && Redacted.isRedacted(options.url)
-      ? Redacted.value(options.url)
-      : options?.url,
-    options
-  )
+): RedisSettings => checkRedisOptions(durationMillis, redisUrlOf(options), options)
 
-/**
- * One connection for the layer's lifetime, closed with it. `connectTimeout` bounds the whole
- * acquisition, on Effect's clock: the TCP connection and every command ioredis sends before it is
- * ready (`CLIENT SETINFO`, the `INFO` ready check), each of which ioredis alone would let run for
- * `commandTimeout`. A client that did not connect is disconnected, so that it neither holds a
- * socket nor reconnects.
- */
-const connect = <Session>(
-  line: StoreLine<Session>,
-  settings: RedisSettings
-): Effect.Effect<RedisConnection, SessionStoreError, Scope.Scope> =>
-  Effect.gen(function* () {
-    const redis = yield* Effect.acquireRelease(
-      Effect.tryPromise({
-        try: () => redisClient(settings),
-        catch: (cause) => new SessionStoreError({ operation: "connect", cause })
-      }),
-      (connection) => Effect.promise(() => connection.quit().catch(() => connection.disconnect()))
-    )
-    yield* line
-      .timeout(
-        Effect.tryPromise({
-          try: () => redis.connect(),
-          catch: (cause) => new SessionStoreError({ operation: "connect", cause })
-        }),
-        settings.connectTimeoutMillis,
-        () =>
-          new SessionStoreError({
-            operation: "connect",
-            description: `the Redis server did not answer within connectTimeout (${Duration.format(Duration.millis(settings.connectTimeoutMillis))})`
-          })
-      )
-      .pipe(Effect.onError(() => Effect.sync(() => redis.disconnect())))
-    return redis
+/** A failure to connect, as the store's error. */
+const connectFailure = (description: string | undefined, cause: unknown) =>
+  new SessionStoreError({
+    operation: "connect",
+    ...(description === undefined ? {} : { description }),
+    ...(cause === undefined ? {} : { cause })
   })
 
 /**
@@ -373,7 +345,10 @@ export const connectedRedisStore = <Session>(
 ): Effect.Effect<Store<Session>, SessionStoreError, Scope.Scope> => {
   const line = storeLineOf(dialect)
   const settings = redisSettings(line.durationMillis, options)
-  return Effect.map(connect(line, settings), (redis) => redisStore(line, redis, settings))
+  return Effect.map(
+    connectRedis(line.timeout, settings, () => redisClient(settings), connectFailure),
+    (redis) => redisStore(line, redis, settings)
+  )
 }
 
 /**
@@ -391,6 +366,9 @@ export const keyValueStoreOf = <Session>(
   )
 }
 
+/** How many decoded sessions a Redis store keeps, by their stored JSON. */
+const DECODED_CAPACITY = 1_024
+
 /**
  * The store over a connected Redis client (`core/sessionStore.ts` has its scripts): every time is
  * Redis's own, and Redis's key expiry ends sessions.
@@ -405,11 +383,21 @@ export const redisStore = <Session>(
   const userKey = (userId: string) =>
     Effect.map(digestOf(userId), (digest) => `${settings.keyPrefix}user:${digest}`)
   const call = <A>(command: () => Promise<A>) => Effect.tryPromise(command)
+  /**
+   * The sessions decoded lately, by their stored JSON (the oldest goes first): a session in use is
+   * decoded once, not at every request, and the guards then make its user once too.
+   */
+  const decoded = new Map<string, Option.Option<Session>>()
   /** A stored session as found: `None` when it is gone (or does not decode). */
   const sessionFrom = (data: string | null): Option.Option<Session> => {
     if (data === null) return Option.none()
+    const known = decoded.get(data)
+    if (known !== undefined) return known
     const entry = parseEntry(`{"session":${data},"expiresAt":0}`, line.decodeSession)
-    return entry === undefined ? Option.none() : Option.some(entry.session)
+    const found = entry === undefined ? Option.none<Session>() : Option.some(entry.session)
+    if (decoded.size >= DECODED_CAPACITY) decoded.delete(decoded.keys().next().value as string)
+    decoded.set(data, found)
+    return found
   }
 
   const create: Store<Session>["create"] = (session, options) => {
@@ -494,11 +482,28 @@ export const redisStore = <Session>(
       failingAs("revokeOthers")
     )
 
-  return { create, get, touch, revoke, revokeUser, rotate, list, revokeHandle, revokeOthers }
+  return {
+    create,
+    get,
+    touch,
+    revoke,
+    revokeUser,
+    rotate,
+    list,
+    revokeHandle,
+    revokeOthers,
+    // touch is one command, under the client's commandTimeout (the digest is computed at once)
+    ...(sha256Sync === undefined ? {} : { answersWithinMillis: settings.commandTimeoutMillis })
+  }
 }
 
 /** Live ids are valid (and used: their idle deadline moves on), a store failure is unavailable. */
-export const validatorOf = <Session>(sessions: Pick<Store<Session>, "touch">) => ({
+export const validatorOf = <Session>(
+  sessions: Pick<Store<Session>, "touch" | "answersWithinMillis">
+) => ({
+  ...(sessions.answersWithinMillis === undefined
+    ? {}
+    : { answersWithinMillis: sessions.answersWithinMillis }),
   validate: (id: Redacted.Redacted<string>) =>
     sessions.touch(id).pipe(
       Effect.mapError(

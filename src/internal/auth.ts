@@ -9,6 +9,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as HttpEffect from "effect/http/HttpEffect"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as HttpServerRespondable from "effect/http/HttpServerRespondable"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import type * as KeyValueStore from "effect/persistence/KeyValueStore"
 import * as Schema from "effect/Schema"
@@ -92,5 +93,10 @@ export const auth: AuthDialect<SessionData> = {
       name,
       value,
       options
-    )
+    ),
+  respondable: {
+    key: HttpServerRespondable.symbol,
+    errorResponse: (status, text, headers) =>
+      HttpServerResponse.jsonUnsafe({ error: text }, { status, headers })
+  }
 }

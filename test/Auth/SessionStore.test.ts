@@ -291,3 +291,25 @@ describe("SessionStore.layerRedis against a Redis that accepts and never answers
     15_000
   )
 })
+
+describe("SessionStore.validator's own bound", () => {
+  const boundOf = (layer: Layer.Layer<SessionStore, unknown>) =>
+    Effect.map(
+      Effect.provide(SessionValidator, SessionStore.validator.pipe(Layer.provide(layer))),
+      (validator) => validator.answersWithinMillis
+    )
+
+  it.effect.skipIf(!hasRedis)(
+    "over Redis: the commandTimeout (a guard with no shorter timeout sets no timer)",
+    () =>
+      Effect.gen(function* () {
+        const redisLayer = unwrapLayer(
+          Effect.sync(() =>
+            SessionStore.layerRedis({ url: redis?.url ?? "", commandTimeout: "2 seconds" })
+          )
+        )
+        expect(yield* boundOf(redisLayer)).toBe(2_000)
+        expect(yield* boundOf(SessionStore.layerMemory())).toBeUndefined()
+      }).pipe(Effect.scoped)
+  )
+})

@@ -3,11 +3,18 @@
  * server. Shared: run on both Effect lines (lineKit.ts).
  */
 import { describe, expect, it } from "@effect/vitest"
+import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
-import { CurrentUser, optionalAuth, requireAuth } from "../../src/v3/Auth/index.js"
+import * as Layer from "effect/Layer"
+import {
+  CurrentUser,
+  optionalAuth,
+  requireAuth,
+  SessionValidator
+} from "../../src/v3/Auth/index.js"
 import {
   call,
   fork,
@@ -112,6 +119,32 @@ describe("validator timeout", () => {
       expect(yield* stillRunning(fiber)).toBe(true)
       yield* Fiber.interrupt(fiber)
     })
+  )
+
+  it.effect.each([
+    { bound: 5_000, timed: false },
+    { bound: 5_001, timed: true }
+  ])(
+    "a validator that answers within $bound ms by itself: the guard's own 5 s timer is set: $timed",
+    ({ bound, timed }) =>
+      Effect.gen(function* () {
+        const probe = yield* makeProbe
+        const bounded = Layer.succeed(SessionValidator, {
+          ...Context.get(yield* Layer.build(probeValidator(probe)), SessionValidator),
+          answersWithinMillis: bound
+        })
+        const app = handler.pipe(
+          requireAuth(),
+          Effect.provideService(HttpServerRequest.HttpServerRequest, slowRequest),
+          Effect.provide(bounded)
+        )
+        const fiber = yield* startSlow(app, probe.asked, timed)
+        const sleeps = yield* pendingSleeps
+        if (sleeps !== undefined) expect(sleeps).toBe(timed ? 1 : 0)
+        yield* TestClock.adjust("5 seconds")
+        expect(yield* stillRunning(fiber)).toBe(!timed)
+        yield* Fiber.interrupt(fiber)
+      }).pipe(Effect.scoped)
   )
 
   it.effect("optionalAuth treats a timeout as a guest", () =>

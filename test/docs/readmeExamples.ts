@@ -76,7 +76,13 @@ export const PROGRAMS: ReadonlyArray<{
   },
   { code: "memoryStorage()", prints: [/^true null$/m] },
   // Layers only: running it shows that every import and constructor works outside a type check.
-  { code: "SessionValidator.cached(", prints: [/^$/] }
+  { code: "SessionValidator.cached(", prints: [/^$/] },
+  {
+    code: "LoginThrottle.layerMemory({ maxAttempts: 5",
+    prints: [
+      /^wrong password, wrong password, wrong password, wrong password, wrong password, locked: retry in 900 s$/m
+    ]
+  }
 ]
 
 export interface Finished {

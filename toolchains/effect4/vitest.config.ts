@@ -20,7 +20,7 @@ const shared = [
   "test/Storage/*.test.ts",
   "test/examples/steps.test.ts",
   "test/browser/sessionCookie.test.ts",
-  "test/Auth/{compose,crossSite,guards,http,httpApi,missingValidator,property,prototype,redaction,SessionStore,sessionCookie,sessionLifecycle,sources,spanUserId,timeout,validators,webHandler}.test.ts"
+  "test/Auth/{compose,crossSite,guards,http,httpApi,LoginThrottle,missingValidator,property,prototype,redaction,SessionStore,sessionCookie,sessionLifecycle,sources,spanUserId,timeout,validators,webHandler}.test.ts"
 ]
 
 export default defineConfig({

@@ -26,6 +26,14 @@ export {
 } from "./Guards.js"
 export * as HttpApiAuth from "./HttpApiAuth.js"
 export {
+  LoginThrottle,
+  LoginThrottleError,
+  type LoginThrottleOptions,
+  type LoginThrottleService,
+  type RedisThrottleOptions,
+  TooManyAttempts
+} from "./LoginThrottle.js"
+export {
   clearSessionCookie,
   type SessionCookieOptions,
   setSessionCookie

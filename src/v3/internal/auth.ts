@@ -5,6 +5,7 @@
  */
 import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerRespondable from "@effect/platform/HttpServerRespondable"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as KeyValueStore from "@effect/platform/KeyValueStore"
 import * as Cache from "effect/Cache"
@@ -81,5 +82,10 @@ export const auth: AuthDialect<SessionData> = {
       name,
       value,
       options
-    )
+    ),
+  respondable: {
+    key: HttpServerRespondable.symbol,
+    errorResponse: (status, text, headers) =>
+      HttpServerResponse.unsafeJson({ error: text }, { status, headers })
+  }
 }
