@@ -2,7 +2,6 @@
  * The login throttle's rules that do not depend on an Effect line (SPEC 6.6): its options, how a
  * key is stored, the counting in memory, and the Redis scripts.
  */
-import type { Redis } from "ioredis"
 import {
   type DurationMillis,
   positiveDurationOption,
@@ -250,7 +249,7 @@ export interface ThrottleConnection {
 export const throttleClient = async (
   settings: RedisConnectionSettings
 ): Promise<ThrottleConnection> => {
-  const redis: Redis = await ioredisClient(settings)
+  const redis = await ioredisClient(settings)
   redis.defineCommand("svcThrottleCheck", { lua: CHECK })
   redis.defineCommand("svcThrottleFailure", { lua: FAILURE })
   return redis as unknown as ThrottleConnection

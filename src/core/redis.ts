@@ -2,7 +2,6 @@
  * What every Redis layer shares (the session store's, the login throttle's), without Effect: the
  * connection options and their checks, and an `ioredis` client set up the same way for each.
  */
-import type { Redis } from "ioredis"
 import { type DurationMillis, durationOption, nameOption } from "./authOptions.js"
 import { describe } from "./describe.js"
 
@@ -57,10 +56,24 @@ export const redisConnectionSettings = (
 }
 
 /**
+ * What a layer does with a fresh `ioredis` client: define its scripts, then use it as its own
+ * connection type. Declared here rather than imported, so that svc-sdk's declarations never name
+ * `ioredis`, an optional peer an app without a Redis layer does not install.
+ */
+export interface ScriptableClient {
+  readonly defineCommand: (
+    name: string,
+    definition: { readonly lua: string; readonly numberOfKeys?: number }
+  ) => void
+}
+
+/**
  * An `ioredis` client, not yet connected, for the layer to define its scripts on. Commands never
  * queue while Redis is away: they fail at once and the client reconnects in the background.
  */
-export const ioredisClient = async (settings: RedisConnectionSettings): Promise<Redis> => {
+export const ioredisClient = async (
+  settings: RedisConnectionSettings
+): Promise<ScriptableClient> => {
   const { Redis } = await import("ioredis")
   const redis = new Redis(settings.url, {
     lazyConnect: true,
