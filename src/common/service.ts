@@ -5,9 +5,11 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
+import * as Stream from "effect/Stream"
 import { defaultTransport } from "#transport"
 import type { ApiFailure, ApiResponse, ApiSuccess } from "../core/ApiResponse.js"
 import type { RequestInterceptor, ResponseInterceptor } from "../core/request.js"
+import type { EventStream, SseEvent } from "../core/sse.js"
 import { fetchTransport } from "../core/transport.fetch.js"
 import { QueryBuilder, type QueryResultKind } from "../Query/index.js"
 import {
@@ -26,7 +28,8 @@ import {
 } from "./client.js"
 import type { ClientDialect, TracingDialect } from "./dialect.js"
 import { fromSend, type Transport } from "./exchange.js"
-import type { SvcError } from "./SvcError.js"
+import type { SseBody, StreamCallOptions } from "./streams.js"
+import { isSvcError, NetworkError, type SvcError } from "./SvcError.js"
 import {
   forgetSession,
   persistSession,
@@ -48,6 +51,28 @@ export type { ClientFace }
 export type RequestResult<F extends ClientFace, A> = F extends "effect"
   ? Effect.Effect<ApiSuccess<A>, SvcError>
   : Promise<ApiResponse<A>>
+
+/**
+ * What `stream` gives on each face: a `Stream` of the body's chunks that sends the request when it
+ * runs; a promise of an {@link ApiResponse} whose `data` is the body as a web `ReadableStream`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type StreamResult<F extends ClientFace> = F extends "effect"
+  ? Stream.Stream<Uint8Array, SvcError>
+  : Promise<ApiResponse<ReadableStream<Uint8Array>>>
+
+/**
+ * What `sse` gives on each face: a `Stream` of the events that connects when it runs; a promise
+ * of an {@link ApiResponse} whose `data` is an {@link EventStream}.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type SseResult<F extends ClientFace, A> = F extends "effect"
+  ? Stream.Stream<SseEvent<A>, SvcError>
+  : Promise<ApiResponse<EventStream<A>>>
 
 /**
  * {@link RequestResult} as a type function of the data type, for a query builder's `get<T>()`.
@@ -122,6 +147,12 @@ export type Surface<F extends ClientFace> = ReturnType<typeof surfaceOf<F>>
 export interface Face<F extends ClientFace> {
   /** A request. */
   readonly request: <A>(program: Effect.Effect<ApiSuccess<A>, SvcError>) => RequestResult<F, A>
+  /** A `stream` call: its response's `data` is the body as it arrives. */
+  readonly stream: (
+    program: Effect.Effect<ApiSuccess<ReadableStream<Uint8Array>>, SvcError>
+  ) => StreamResult<F>
+  /** An `sse` call: its response's `data` is the events. */
+  readonly sse: <A>(program: Effect.Effect<ApiSuccess<SseBody<A>>, SvcError>) => SseResult<F, A>
   /** The session id the next request would send. */
   readonly sessionId: (
     program: Effect.Effect<Option.Option<Redacted.Redacted<string>>>
@@ -148,9 +179,28 @@ export interface Face<F extends ClientFace> {
   ) => Effect.Effect<unknown, unknown>
 }
 
+/** A failure of a body's stream as the Effect API's error (the body errors with nothing else). */
+const streamFailure = (error: unknown): SvcError =>
+  isSvcError(error)
+    ? error
+    : new NetworkError({ reason: `the stream failed (${String(error)})`, cause: error })
+
+/** A `Stream` of what `open` answers as a web stream, read when the `Stream` runs. */
+const fromWebStream = <A, B>(
+  open: Effect.Effect<ApiSuccess<A>, SvcError>,
+  readable: (data: A) => ReadableStream<B>
+): Stream.Stream<B, SvcError> =>
+  Stream.unwrap(
+    Effect.map(open, (response) =>
+      Stream.fromReadableStream({ evaluate: () => readable(response.data), onError: streamFailure })
+    )
+  )
+
 /** The Effect API's face: every method gives its program. */
 export const effectFace: Face<"effect"> = {
   request: (program) => program,
+  stream: (program) => fromWebStream(program, (body) => body),
+  sse: (program) => fromWebStream(program, (body) => body.events),
   sessionId: (program) => program,
   hasSession: (program) => program,
   changeThen: (change, then) => Effect.suspend(() => then(change())),
@@ -195,6 +245,9 @@ export const fromState = <F extends ClientFace>(
   )
 }
 
+/** The stream programs, loaded by a stream's first call. */
+const streams = /*#__PURE__*/ Effect.promise(() => import("./streams.js"))
+
 /** The surface of one state: every method, on one face. */
 const surfaceOf = <F extends ClientFace>(
   state: ClientState,
@@ -211,6 +264,14 @@ const surfaceOf = <F extends ClientFace>(
     face.request(request(state, transport, "PUT", endpoint, body, options)),
   patch: (endpoint: string, body?: unknown, options?: ClientRequestOptions) =>
     face.request(request(state, transport, "PATCH", endpoint, body, options)),
+  stream: (endpoint: string, options?: StreamCallOptions) =>
+    face.stream(
+      Effect.flatMap(streams, (loaded) => loaded.openStream(state, transport, endpoint, options))
+    ),
+  sse: (endpoint: string, options?: StreamCallOptions) =>
+    face.sse(
+      Effect.flatMap(streams, (loaded) => loaded.openSse(state, transport, endpoint, options))
+    ),
   query: (endpoint: string) =>
     new QueryBuilder<RequestResult<F, unknown>, RequestResultKind<F>>(endpoint, (query) =>
       face.request(queryRequest(state, transport, query))

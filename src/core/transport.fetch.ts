@@ -62,6 +62,18 @@ export const fetchTransport =
         response.body?.cancel().catch(() => undefined)
         return answered(redirectAnswer(response.status, response.statusText, headers))
       }
+      if (request.streamBody && response.status >= 200 && response.status < 300) {
+        // fetch decompresses as it reads; cancelling the body aborts the exchange
+        const stream = response.body ?? new Blob([]).stream()
+        return answered({
+          status: response.status,
+          statusText: response.statusText,
+          headers,
+          body: new Uint8Array(0),
+          stream: abortOnCancel(stream, () => controller.abort(new Error("Response body cancelled"))),
+          hiddenRedirect: false
+        })
+      }
       const body = await readStream(response.body, request.maxResponseBytes)
       if (body === "TooLarge") return tooLarge(response.status)
       return answered({
@@ -78,6 +90,64 @@ export const fetchTransport =
       controller.abort(reason)
     }
   }
+
+/** `body`, read as the caller reads it; cancelling it also calls `abort`. */
+const abortOnCancel = (
+  body: ReadableStream<Uint8Array>,
+  abort: () => void
+): ReadableStream<Uint8Array> => {
+  const reader = body.getReader()
+  return new ReadableStream<Uint8Array>(
+    {
+      pull: (controller) =>
+        reader.read().then((result) => {
+          if (result.done) controller.close()
+          else controller.enqueue(result.value)
+        }),
+      cancel: (reason) => {
+        abort()
+        return reader.cancel(reason).catch(() => undefined)
+      }
+    },
+    { highWaterMark: 0 }
+  )
+}
+
+/**
+ * A body stream with its `content-encoding` undone as it arrives, with the platform's
+ * `DecompressionStream`: gzip and deflate (wrapped), and br where the platform has it.
+ */
+export const decompressStream = (
+  body: ReadableStream<Uint8Array>,
+  encoding: string | undefined
+): ReadableStream<Uint8Array> => {
+  if (encoding === undefined) return body
+  const codings = encoding
+    .toLowerCase()
+    .split(",")
+    .map((coding) => coding.trim())
+    .filter((coding) => coding !== "" && coding !== "identity")
+    .reverse()
+  let out = body
+  for (const coding of codings) {
+    const format =
+      coding === "gzip" || coding === "x-gzip"
+        ? "gzip"
+        : coding === "deflate"
+          ? "deflate"
+          : coding === "br" && supports("brotli")
+            ? "brotli"
+            : undefined
+    if (format === undefined) return out
+    out = out.pipeThrough(
+      new DecompressionStream(format as CompressionFormat) as unknown as ReadableWritablePair<
+        Uint8Array,
+        Uint8Array
+      >
+    )
+  }
+  return out
+}
 
 /** The facade's transport on this runtime. */
 export const defaultTransport: Send = fetchTransport()
