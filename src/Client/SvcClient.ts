@@ -208,10 +208,7 @@ export interface ClientSurface<F extends ClientFace> extends ClientControls<F> {
    * `reconnect.delay`; `Last-Event-ID`). The facade resolves once the first connection's headers
    * are in, `data` an {@link EventStream}; the Effect API gives a `Stream` of the events.
    */
-  readonly sse: <A = string, I = A>(
-    endpoint: string,
-    options?: SseOptions<A, I>
-  ) => SseResult<F, A>
+  readonly sse: <A = string, I = A>(endpoint: string, options?: SseOptions<A, I>) => SseResult<F, A>
   /**
    * A query builder whose `get`/`post`/… send the request (`get<T>()` names the data type).
    */

@@ -126,9 +126,8 @@ const promiseFace = (line: ClientDialect, report: (error: Error) => void): Face<
   request: (program) => run(line, report, program),
   stream: (program) => run(line, report, program),
   sse: (program) =>
-    run(line, report, program).then(
-      (response) =>
-        response.success ? { ...response, data: eventStreamOf(response.data) } : response
+    run(line, report, program).then((response) =>
+      response.success ? { ...response, data: eventStreamOf(response.data) } : response
     ),
   sessionId: (program) =>
     line.runPromise(program).then(

@@ -28,7 +28,6 @@ import {
 } from "./client.js"
 import type { ClientDialect, TracingDialect } from "./dialect.js"
 import { fromSend, type Transport } from "./exchange.js"
-import type { SseBody, StreamCallOptions } from "./streams.js"
 import { isSvcError, NetworkError, type SvcError } from "./SvcError.js"
 import {
   forgetSession,
@@ -37,6 +36,7 @@ import {
   resolveSession,
   unpersistSession
 } from "./session.js"
+import type { SseBody, StreamCallOptions } from "./streams.js"
 import { callTracing } from "./tracing.js"
 
 export type { ClientFace }

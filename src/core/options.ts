@@ -330,7 +330,12 @@ export const checkStream = (
   }
   const reconnect = options.reconnect ?? {}
   if (reconnect === false) {
-    return { method: method as CheckedStream["method"], idleTimeoutMillis: idle, lastEventId, reconnect }
+    return {
+      method: method as CheckedStream["method"],
+      idleTimeoutMillis: idle,
+      lastEventId,
+      reconnect
+    }
   }
   if (!isRecord(reconnect)) {
     return invalid("options.reconnect", `must be false or an object, got ${describe(reconnect)}`)

@@ -70,7 +70,9 @@ export const fetchTransport =
           statusText: response.statusText,
           headers,
           body: new Uint8Array(0),
-          stream: abortOnCancel(stream, () => controller.abort(new Error("Response body cancelled"))),
+          stream: abortOnCancel(stream, () =>
+            controller.abort(new Error("Response body cancelled"))
+          ),
           hiddenRedirect: false
         })
       }
