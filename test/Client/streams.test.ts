@@ -128,7 +128,10 @@ const facade = (name: string, extra: SvcConfig): Face => ({
     if (!response.success) return { response }
     const chunks: Array<Uint8Array> = []
     try {
-      for await (const chunk of response.data) chunks.push(chunk)
+      const reader = response.data.getReader()
+      for (let next = await reader.read(); !next.done; next = await reader.read()) {
+        chunks.push(next.value)
+      }
       return { response, bytes: concat(chunks) }
     } catch (error) {
       return { response, bytes: concat(chunks), error: error as Error }
