@@ -321,7 +321,10 @@ export class SvcClient extends /*#__PURE__*/ Context.Service<SvcClient, SvcClien
   static readonly layerDefault = (
     baseUrl: string,
     config?: SvcConfig<"effect">
-  ): Layer.Layer<SvcClient> => Layer.succeed(SvcClient, fromDefaultTransport(baseUrl, config))
+  ): Layer.Layer<SvcClient> => {
+    const client = fromDefaultTransport(baseUrl, config)
+    return Layer.effect(SvcClient, Effect.as(api.ready, client))
+  }
 
   /**
    * {@link SvcClient.layerDefault} with its settings read from `Config`: a base URL that is not an
@@ -350,7 +353,7 @@ export class SvcClient extends /*#__PURE__*/ Context.Service<SvcClient, SvcClien
       SvcClient,
       Effect.flatMap(config, ({ baseUrl, ...settings }) => {
         try {
-          return Effect.succeed(fromDefaultTransport(baseUrl, settings))
+          return Effect.as(api.ready, fromDefaultTransport(baseUrl, settings))
         } catch (cause) {
           // effect/Config and effect/Schema load only for this error (see #onDemand)
           return Effect.flatMap(Effect.promise(loadConfigError), (make) =>

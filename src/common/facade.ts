@@ -10,13 +10,11 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { defaultTransport } from "#transport"
 import type { ApiFailure, ApiResponse, ApiSuccess } from "../core/ApiResponse.js"
-import type { EventStream, SseEvent } from "../core/sse.js"
 import { type ClientConfig, foldError, makeState } from "./client.js"
 import type { ClientDialect } from "./dialect.js"
 import { fromSend } from "./exchange.js"
 import type { SvcError } from "./SvcError.js"
 import { type Face, fromState, type Surface, transportFor } from "./service.js"
-import type { SseBody } from "./streams.js"
 
 const describeDefect = (line: ClientDialect, cause: Cause.Cause<never>): Error => {
   const defect = Cause.squash(cause)
@@ -82,52 +80,13 @@ export const mark = <A extends object>(value: A): A => {
 export const isFacade = (value: unknown): boolean =>
   typeof value === "object" && value !== null && facades.has(value)
 
-const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined }
-
-/**
- * An `sse` call's events as the facade gives them: iterated with `for await` (which ends without
- * throwing, however the stream ends), `close()`, `lastEventId`, and `closed`, which says how it
- * ended.
- */
-const eventStreamOf = <A>(body: SseBody<A>): EventStream<A> => {
-  const reader = body.events.getReader()
-  const close = () => {
-    reader.cancel().catch(() => undefined)
-  }
-  const iterator: AsyncIterableIterator<SseEvent<A>> = {
-    next: () =>
-      reader.read().then(
-        (result): IteratorResult<SseEvent<A>> => (result.done ? DONE : result),
-        () => DONE
-      ),
-    return: () => {
-      close()
-      return Promise.resolve(DONE)
-    },
-    [Symbol.asyncIterator]: () => iterator
-  }
-  return {
-    [Symbol.asyncIterator]: () => iterator,
-    close,
-    get lastEventId() {
-      return body.lastEventId()
-    },
-    closed: body.ended.then(
-      (error): ApiResponse<undefined> =>
-        error === undefined
-          ? { success: true, status: body.status(), data: undefined }
-          : foldError(error)
-    )
-  }
-}
-
 /** The facade's face: every method runs its program, resolving whatever happens. */
 const promiseFace = (line: ClientDialect, report: (error: Error) => void): Face<"promise"> => ({
   request: (program) => run(line, report, program),
   stream: (program) => run(line, report, program),
   sse: (program) =>
     run(line, report, program).then((response) =>
-      response.success ? { ...response, data: eventStreamOf(response.data) } : response
+      response.success ? { ...response, data: response.data.eventStream() } : response
     ),
   sessionId: (program) =>
     line.runPromise(program).then(

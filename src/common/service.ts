@@ -3,14 +3,19 @@
  * lines: the Effect API hands its programs back, the Promise facade (`facade.ts`) runs them.
  */
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
-import * as Stream from "effect/Stream"
+import type * as Stream from "effect/Stream"
 import { defaultTransport } from "#transport"
 import type { ApiFailure, ApiResponse, ApiSuccess } from "../core/ApiResponse.js"
+import { describe } from "../core/describe.js"
+import { timeoutMillis } from "../core/options.js"
 import type { RequestInterceptor, ResponseInterceptor } from "../core/request.js"
 import type { EventStream, SseEvent } from "../core/sse.js"
 import { fetchTransport } from "../core/transport.fetch.js"
+import { describeCause } from "../core/transport.js"
+import { joinUrl, redactUrls, redactUrlsIn, urlForMessage } from "../core/url.js"
 import { QueryBuilder, type QueryResultKind } from "../Query/index.js"
 import {
   addInterceptor,
@@ -20,6 +25,9 @@ import {
   type ClientRequestOptions,
   type ClientState,
   checkedSessionId,
+  decode,
+  foldError,
+  invalidRequest,
   makeState,
   queryRequest,
   removeHeader,
@@ -27,8 +35,8 @@ import {
   setHeader
 } from "./client.js"
 import type { ClientDialect, TracingDialect } from "./dialect.js"
-import { fromSend, type Transport } from "./exchange.js"
-import { isSvcError, NetworkError, type SvcError } from "./SvcError.js"
+import { fromSend, startTimer, type Transport } from "./exchange.js"
+import { AbortedError, DecodeError, NetworkError, type SvcError, TimeoutError } from "./SvcError.js"
 import {
   forgetSession,
   persistSession,
@@ -179,28 +187,35 @@ export interface Face<F extends ClientFace> {
   ) => Effect.Effect<unknown, unknown>
 }
 
-/** A failure of a body's stream as the Effect API's error (the body errors with nothing else). */
-const streamFailure = (error: unknown): SvcError =>
-  isSvcError(error)
-    ? error
-    : new NetworkError({ reason: `the stream failed (${String(error)})`, cause: error })
+/** The Effect API's `Stream`s (`effectStreams.ts`), once a layer has loaded them. */
+let effectStreams: typeof import("./effectStreams.js") | undefined
 
-/** A `Stream` of what `open` answers as a web stream, read when the `Stream` runs. */
-const fromWebStream = <A, B>(
-  open: Effect.Effect<ApiSuccess<A>, SvcError>,
-  readable: (data: A) => ReadableStream<B>
-): Stream.Stream<B, SvcError> =>
-  Stream.unwrap(
-    Effect.map(open, (response) =>
-      Stream.fromReadableStream({ evaluate: () => readable(response.data), onError: streamFailure })
-    )
-  )
+/**
+ * Loads the Effect API's `Stream`s: every layer does before it hands out a client, so that a
+ * facade's bundle (which holds the layers' code) holds no `effect/Stream`.
+ */
+export const loadEffectStreams: Effect.Effect<void> = /*#__PURE__*/ Effect.suspend(() =>
+  effectStreams === undefined
+    ? Effect.promise(() =>
+        import("./effectStreams.js").then((loaded) => {
+          effectStreams = loaded
+        })
+      )
+    : Effect.void
+)
+
+const loadedStreams = () => {
+  if (effectStreams === undefined) {
+    throw new Error("svc-sdk: the Effect API's streams are loaded by SvcClient's layers")
+  }
+  return effectStreams
+}
 
 /** The Effect API's face: every method gives its program. */
 export const effectFace: Face<"effect"> = {
   request: (program) => program,
-  stream: (program) => fromWebStream(program, (body) => body),
-  sse: (program) => fromWebStream(program, (body) => body.events),
+  stream: (program) => loadedStreams().fromWebStream(program, (body) => body),
+  sse: (program) => loadedStreams().fromWebStream(program, (body) => body.events),
   sessionId: (program) => program,
   hasSession: (program) => program,
   changeThen: (change, then) => Effect.suspend(() => then(change())),
@@ -246,7 +261,42 @@ export const fromState = <F extends ClientFace>(
 }
 
 /** The stream programs, loaded by a stream's first call. */
-const streams = /*#__PURE__*/ Effect.promise(() => import("./streams.js"))
+const streams = /*#__PURE__*/ Effect.promise(() =>
+  import("./streams.js").then((loaded) => {
+    made ??= loaded.makeStreams({
+      Effect: {
+        clockWith: Effect.clockWith,
+        fail: Effect.fail,
+        flatMap: Effect.flatMap,
+        map: Effect.map,
+        succeed: Effect.succeed,
+        suspend: Effect.suspend,
+        sync: Effect.sync,
+        tapError: Effect.tapError
+      },
+      isSuccess: Exit.isSuccess,
+      request,
+      decode,
+      foldError,
+      invalidRequest,
+      startTimer,
+      AbortedError,
+      DecodeError,
+      NetworkError,
+      TimeoutError,
+      joinUrl,
+      redactUrls,
+      redactUrlsIn,
+      urlForMessage,
+      describeCause,
+      timeoutMillis,
+      describe
+    })
+    return made
+  })
+)
+
+let made: ReturnType<typeof import("./streams.js")["makeStreams"]> | undefined
 
 /** The surface of one state: every method, on one face. */
 const surfaceOf = <F extends ClientFace>(
@@ -322,6 +372,8 @@ export const effectApi = (line: ClientDialect, tracing: TracingDialect) => {
   return {
     fromDefaultTransport: (baseUrl: string, config?: ClientConfig) =>
       fromDefaultTransport(line, traced, baseUrl, config),
+    /** Loads what the Effect API's `stream` and `sse` need: before a client is handed out. */
+    ready: loadEffectStreams,
     fromHttpClient: <Client, R>(
       baseUrl: string,
       config: ClientConfig | undefined,
@@ -359,12 +411,14 @@ const fromHttpClient = <Client, R>(
 ): Effect.Effect<Surface<"effect">, never, R> => {
   const state = makeState(line, tracing, baseUrl, config)
   return Effect.flatMap(httpClient, (client) =>
-    Effect.map(Effect.promise(load), (adapter) =>
-      fromState(
-        state,
-        transportFor(line, config, () => adapter(client)),
-        effectFace
-      )
+    Effect.map(
+      Effect.flatMap(loadEffectStreams, () => Effect.promise(load)),
+      (adapter) =>
+        fromState(
+          state,
+          transportFor(line, config, () => adapter(client)),
+          effectFace
+        )
     )
   )
 }

@@ -6,6 +6,7 @@
  * credentials of the client's.
  */
 import { type Decoder, decompressWith, isZlibWrapped } from "./decompress.js"
+import { supports } from "./supports.js"
 import {
   answered,
   describeCause,
@@ -115,41 +116,7 @@ const abortOnCancel = (
   )
 }
 
-/**
- * A body stream with its `content-encoding` undone as it arrives, with the platform's
- * `DecompressionStream`: gzip and deflate (wrapped), and br where the platform has it.
- */
-export const decompressStream = (
-  body: ReadableStream<Uint8Array>,
-  encoding: string | undefined
-): ReadableStream<Uint8Array> => {
-  if (encoding === undefined) return body
-  const codings = encoding
-    .toLowerCase()
-    .split(",")
-    .map((coding) => coding.trim())
-    .filter((coding) => coding !== "" && coding !== "identity")
-    .reverse()
-  let out = body
-  for (const coding of codings) {
-    const format =
-      coding === "gzip" || coding === "x-gzip"
-        ? "gzip"
-        : coding === "deflate"
-          ? "deflate"
-          : coding === "br" && supports("brotli")
-            ? "brotli"
-            : undefined
-    if (format === undefined) return out
-    out = out.pipeThrough(
-      new DecompressionStream(format as CompressionFormat) as unknown as ReadableWritablePair<
-        Uint8Array,
-        Uint8Array
-      >
-    )
-  }
-  return out
-}
+export { decompressStream } from "./decompressStream.fetch.js"
 
 /** The facade's transport on this runtime. */
 export const defaultTransport: Send = fetchTransport()
@@ -169,16 +136,6 @@ const streamDecoder =
         ),
       limit
     )
-
-/** Whether this runtime's `DecompressionStream` knows `format` (brotli is not everywhere). */
-const supports = (format: string): boolean => {
-  try {
-    new DecompressionStream(format as CompressionFormat)
-    return true
-  } catch {
-    return false
-  }
-}
 
 /**
  * Undoes `content-encoding` with the platform's `DecompressionStream`: gzip and deflate (wrapped

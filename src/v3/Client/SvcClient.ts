@@ -332,7 +332,10 @@ export class SvcClient extends /*#__PURE__*/ Context.Tag("svc-sdk/SvcClient")<
   static readonly layerDefault = (
     baseUrl: string,
     config?: SvcConfig<"effect">
-  ): Layer.Layer<SvcClient> => Layer.succeed(SvcClient, fromDefaultTransport(baseUrl, config))
+  ): Layer.Layer<SvcClient> => {
+    const client = fromDefaultTransport(baseUrl, config)
+    return Layer.effect(SvcClient, Effect.as(api.ready, client))
+  }
 
   /**
    * {@link SvcClient.layerDefault} with its settings read from `Config`: a base URL that is not an
@@ -364,7 +367,7 @@ export class SvcClient extends /*#__PURE__*/ Context.Tag("svc-sdk/SvcClient")<
           try: () => fromDefaultTransport(baseUrl, settings),
           catch: (cause) =>
             ConfigError.InvalidData([], cause instanceof Error ? cause.message : String(cause))
-        })
+        }).pipe(Effect.tap(() => api.ready))
       )
     )
 
