@@ -223,9 +223,15 @@ const streamers: ReadonlyArray<readonly [string, Streamer]> = [
     (endpoint, config) =>
       Effect.runPromise(
         Effect.flatMap(SvcClient, (client) =>
-          Stream.runFold(client.stream(endpoint), new Uint8Array(0), (all, chunk) =>
-            Buffer.concat([all, chunk])
-          )
+          Effect.suspend(() => {
+            const chunks: Array<Uint8Array> = []
+            return Effect.map(
+              Stream.runForEach(client.stream(endpoint), (chunk) =>
+                Effect.sync(() => chunks.push(chunk))
+              ),
+              () => Buffer.concat(chunks)
+            )
+          })
         ).pipe(
           Effect.match({
             onFailure: (error) => ({ failure: foldError(error) }),
