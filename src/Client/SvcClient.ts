@@ -13,7 +13,8 @@ import type { HttpClient } from "effect/http"
 import * as Layer from "effect/Layer"
 import type * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
-import { loadAdapter, loadConfigError } from "#onDemand"
+import { loadAdapter, loadConfigError, loadEffectStreams } from "#onDemand"
+import { effectApi } from "../common/effectApi.js"
 import * as facade from "../common/facade.js"
 import type {
   ClientControls,
@@ -24,7 +25,6 @@ import type {
   SseResult,
   StreamResult
 } from "../common/service.js"
-import * as service from "../common/service.js"
 import type { ApiSuccess } from "../core/ApiResponse.js"
 import type {
   ConfigOf,
@@ -234,7 +234,7 @@ export interface SvcClientService extends ClientSurface<"effect"> {}
 const HttpClientService = /*#__PURE__*/ Context.Service<HttpClient.HttpClient>("effect/HttpClient")
 
 /** The Effect API: each call a span, its duration recorded. */
-const api = /*#__PURE__*/ service.effectApi(dialect.client, dialect.tracing)
+const api = /*#__PURE__*/ effectApi(dialect.client, dialect.tracing, loadEffectStreams)
 
 /** The Effect API over the facade's transport. */
 const fromDefaultTransport = (baseUrl: string, config?: SvcConfig<"effect">) =>

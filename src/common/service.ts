@@ -7,7 +7,6 @@ import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import type * as Stream from "effect/Stream"
-import { defaultTransport } from "#transport"
 import type { ApiFailure, ApiResponse, ApiSuccess } from "../core/ApiResponse.js"
 import { describe } from "../core/describe.js"
 import { timeoutMillis } from "../core/options.js"
@@ -19,7 +18,6 @@ import { joinUrl, redactUrls, redactUrlsIn, urlForMessage } from "../core/url.js
 import { QueryBuilder, type QueryResultKind } from "../Query/index.js"
 import {
   addInterceptor,
-  type CallTracing,
   type ClientConfig,
   type ClientFace,
   type ClientRequestOptions,
@@ -28,13 +26,12 @@ import {
   decode,
   foldError,
   invalidRequest,
-  makeState,
   queryRequest,
   removeHeader,
   request,
   setHeader
 } from "./client.js"
-import type { ClientDialect, TracingDialect } from "./dialect.js"
+import type { ClientDialect } from "./dialect.js"
 import { fromSend, startTimer, type Transport } from "./exchange.js"
 import { AbortedError, DecodeError, NetworkError, type SvcError, TimeoutError } from "./SvcError.js"
 import {
@@ -45,7 +42,6 @@ import {
   unpersistSession
 } from "./session.js"
 import type { SseBody, StreamCallOptions } from "./streams.js"
-import { callTracing } from "./tracing.js"
 
 export type { ClientFace }
 
@@ -187,52 +183,6 @@ export interface Face<F extends ClientFace> {
   ) => Effect.Effect<unknown, unknown>
 }
 
-/** The Effect API's `Stream`s (`effectStreams.ts`), once a layer has loaded them. */
-let effectStreams: typeof import("./effectStreams.js") | undefined
-
-/**
- * Loads the Effect API's `Stream`s: every layer does before it hands out a client, so that a
- * facade's bundle (which holds the layers' code) holds no `effect/Stream`.
- */
-export const loadEffectStreams: Effect.Effect<void> = /*#__PURE__*/ Effect.suspend(() =>
-  effectStreams === undefined
-    ? Effect.promise(() =>
-        import("./effectStreams.js").then((loaded) => {
-          effectStreams = loaded
-        })
-      )
-    : Effect.void
-)
-
-const loadedStreams = () => {
-  if (effectStreams === undefined) {
-    throw new Error("svc-sdk: the Effect API's streams are loaded by SvcClient's layers")
-  }
-  return effectStreams
-}
-
-/** The Effect API's face: every method gives its program. */
-export const effectFace: Face<"effect"> = {
-  request: (program) => program,
-  stream: (program) => loadedStreams().fromWebStream(program, (body) => body),
-  sse: (program) => loadedStreams().fromWebStream(program, (body) => body.events),
-  sessionId: (program) => program,
-  hasSession: (program) => program,
-  changeThen: (change, then) => Effect.suspend(() => then(change())),
-  change: (change) => Effect.sync(change),
-  refresh: (refreshSession, client, failed) =>
-    Effect.suspend(() => {
-      const answer = (refreshSession as (failed: ApiFailure, client: unknown) => unknown)(
-        failed,
-        client
-      )
-      // the Effect API's own type asks for an Effect that needs no services
-      return Effect.isEffect(answer)
-        ? (answer as Effect.Effect<unknown, unknown>)
-        : Effect.fail(new TypeError("refreshSession must return an Effect on the Effect API"))
-    })
-}
-
 /**
  * The client's surface over a client state and a transport, on one face: written once. Each line's
  * public module gives it that line's types (`ClientSurface<F>`, whose options are the line's own).
@@ -365,60 +315,3 @@ export const transportFor = (
   fallback: () => Transport
 ): Transport =>
   config?.fetch === undefined ? fallback() : fromSend(line, fetchTransport(config.fetch))
-
-/** The Effect API of a line: each call traced, over the runtime's transport or an `HttpClient`. */
-export const effectApi = (line: ClientDialect, tracing: TracingDialect) => {
-  const traced = callTracing(line, tracing)
-  return {
-    fromDefaultTransport: (baseUrl: string, config?: ClientConfig) =>
-      fromDefaultTransport(line, traced, baseUrl, config),
-    /** Loads what the Effect API's `stream` and `sse` need: before a client is handed out. */
-    ready: loadEffectStreams,
-    fromHttpClient: <Client, R>(
-      baseUrl: string,
-      config: ClientConfig | undefined,
-      httpClient: Effect.Effect<Client, never, R>,
-      load: () => Promise<(client: Client) => Transport>
-    ) => fromHttpClient(line, traced, baseUrl, config, httpClient, load)
-  }
-}
-
-/** The Effect API over the facade's transport: `config.fetch`, else the runtime's (undici on Node, fetch elsewhere). */
-const fromDefaultTransport = (
-  line: ClientDialect,
-  tracing: CallTracing,
-  baseUrl: string,
-  config?: ClientConfig
-): Surface<"effect"> =>
-  fromState(
-    makeState(line, tracing, baseUrl, config),
-    transportFor(line, config, () => fromSend(line, defaultTransport)),
-    effectFace
-  )
-
-/**
- * The Effect API over the `HttpClient` in context (`client`), its adapter loaded by `load` (the
- * line's `#onDemand`) — or over `config.fetch` when one is given. Validates at once (throws on
- * bad input).
- */
-const fromHttpClient = <Client, R>(
-  line: ClientDialect,
-  tracing: CallTracing,
-  baseUrl: string,
-  config: ClientConfig | undefined,
-  httpClient: Effect.Effect<Client, never, R>,
-  load: () => Promise<(client: Client) => Transport>
-): Effect.Effect<Surface<"effect">, never, R> => {
-  const state = makeState(line, tracing, baseUrl, config)
-  return Effect.flatMap(httpClient, (client) =>
-    Effect.map(
-      Effect.flatMap(loadEffectStreams, () => Effect.promise(load)),
-      (adapter) =>
-        fromState(
-          state,
-          transportFor(line, config, () => adapter(client)),
-          effectFace
-        )
-    )
-  )
-}
