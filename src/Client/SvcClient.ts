@@ -13,7 +13,7 @@ import type { HttpClient } from "effect/http"
 import * as Layer from "effect/Layer"
 import type * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
-import { loadAdapter, loadConfigError, loadEffectStreams } from "#onDemand"
+import { loadAdapter, loadConfigError } from "#onDemand"
 import { effectApi } from "../common/effectApi.js"
 import * as facade from "../common/facade.js"
 import type {
@@ -234,7 +234,7 @@ export interface SvcClientService extends ClientSurface<"effect"> {}
 const HttpClientService = /*#__PURE__*/ Context.Service<HttpClient.HttpClient>("effect/HttpClient")
 
 /** The Effect API: each call a span, its duration recorded. */
-const api = /*#__PURE__*/ effectApi(dialect.client, dialect.tracing, loadEffectStreams)
+const api = /*#__PURE__*/ effectApi(dialect.client, dialect.tracing)
 
 /** The Effect API over the facade's transport. */
 const fromDefaultTransport = (baseUrl: string, config?: SvcConfig<"effect">) =>
@@ -321,10 +321,7 @@ export class SvcClient extends /*#__PURE__*/ Context.Service<SvcClient, SvcClien
   static readonly layerDefault = (
     baseUrl: string,
     config?: SvcConfig<"effect">
-  ): Layer.Layer<SvcClient> => {
-    const client = fromDefaultTransport(baseUrl, config)
-    return Layer.effect(SvcClient, Effect.as(api.ready, client))
-  }
+  ): Layer.Layer<SvcClient> => Layer.succeed(SvcClient, fromDefaultTransport(baseUrl, config))
 
   /**
    * {@link SvcClient.layerDefault} with its settings read from `Config`: a base URL that is not an
@@ -353,7 +350,7 @@ export class SvcClient extends /*#__PURE__*/ Context.Service<SvcClient, SvcClien
       SvcClient,
       Effect.flatMap(config, ({ baseUrl, ...settings }) => {
         try {
-          return Effect.as(api.ready, fromDefaultTransport(baseUrl, settings))
+          return Effect.succeed(fromDefaultTransport(baseUrl, settings))
         } catch (cause) {
           // effect/Config and effect/Schema load only for this error (see #onDemand)
           return Effect.flatMap(Effect.promise(loadConfigError), (make) =>

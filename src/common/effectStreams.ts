@@ -1,8 +1,6 @@
 /**
  * The Effect API's `Stream`s of `stream` and `sse`, for both lines: a web stream the request
- * program answers, read as a `Stream` when it runs. Loaded by the Effect API's layers before they
- * hand out a client (`service.ts`), so that a facade's bundle, which holds the layers' code, holds
- * no `effect/Stream`.
+ * program answers, read as a `Stream` when it runs (used by `effectApi.ts` alone).
  */
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"

@@ -6,11 +6,7 @@
 import * as Config from "effect/Config"
 import * as Schema from "effect/Schema"
 import * as SchemaIssue from "effect/SchemaIssue"
-import * as effectStreams from "../../common/effectStreams.js"
 import { adapter } from "../../internal/httpClient.js"
-
-/** The Effect API's `Stream`s of `stream` and `sse` (a facade's bundle drops them). */
-export const loadEffectStreams = () => Promise.resolve(effectStreams)
 
 export const loadAdapter = (): Promise<typeof adapter> => Promise.resolve(adapter)
 

@@ -6,9 +6,6 @@ import type * as Config from "effect/Config"
 import type { adapter } from "../../internal/httpClient.js"
 
 /** The `HttpClient` adapter, for the first layer that sends through an `HttpClient`. */
-/** The Effect API's `Stream`s of `stream` and `sse`, loaded by the layers. */
-export const loadEffectStreams = () => import("../../common/effectStreams.js")
-
 export const loadAdapter = (): Promise<typeof adapter> =>
   import("../../internal/httpClient.js").then((module) => module.adapter)
 

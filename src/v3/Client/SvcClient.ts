@@ -13,7 +13,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
-import { loadAdapter, loadEffectStreams } from "#httpClientAdapter"
+import { loadAdapter } from "#httpClientAdapter"
 import { effectApi } from "../../common/effectApi.js"
 import * as facade from "../../common/facade.js"
 import type {
@@ -244,7 +244,7 @@ const HttpClientService = /*#__PURE__*/ Context.GenericTag<HttpClient.HttpClient
 )
 
 /** The Effect API: each call a span, its duration recorded. */
-const api = /*#__PURE__*/ effectApi(dialect.client, dialect.tracing, loadEffectStreams)
+const api = /*#__PURE__*/ effectApi(dialect.client, dialect.tracing)
 
 /** The Effect API over the facade's transport. */
 const fromDefaultTransport = (baseUrl: string, config?: SvcConfig<"effect">) =>
@@ -332,10 +332,7 @@ export class SvcClient extends /*#__PURE__*/ Context.Tag("svc-sdk/SvcClient")<
   static readonly layerDefault = (
     baseUrl: string,
     config?: SvcConfig<"effect">
-  ): Layer.Layer<SvcClient> => {
-    const client = fromDefaultTransport(baseUrl, config)
-    return Layer.effect(SvcClient, Effect.as(api.ready, client))
-  }
+  ): Layer.Layer<SvcClient> => Layer.succeed(SvcClient, fromDefaultTransport(baseUrl, config))
 
   /**
    * {@link SvcClient.layerDefault} with its settings read from `Config`: a base URL that is not an
@@ -367,7 +364,7 @@ export class SvcClient extends /*#__PURE__*/ Context.Tag("svc-sdk/SvcClient")<
           try: () => fromDefaultTransport(baseUrl, settings),
           catch: (cause) =>
             ConfigError.InvalidData([], cause instanceof Error ? cause.message : String(cause))
-        }).pipe(Effect.tap(() => api.ready))
+        })
       )
     )
 
