@@ -14,17 +14,26 @@ import * as Layer from "effect/Layer"
 import type * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
 import { loadAdapter, loadConfigError } from "#onDemand"
+import { effectApi } from "../common/effectApi.js"
 import * as facade from "../common/facade.js"
 import type {
   ClientControls,
   ClientFace,
   OnFace,
   RequestResult,
-  RequestResultKind
+  RequestResultKind,
+  SseResult,
+  StreamResult
 } from "../common/service.js"
-import * as service from "../common/service.js"
 import type { ApiSuccess } from "../core/ApiResponse.js"
-import type { ConfigOf, RefreshSessionOf, RequestOptionsOf } from "../core/config.js"
+import type {
+  ConfigOf,
+  ReconnectOf,
+  RefreshSessionOf,
+  RequestOptionsOf,
+  SseOptionsOf,
+  StreamOptionsOf
+} from "../core/config.js"
 import type { HttpMethod } from "../core/http.js"
 import type {
   RedirectMode,
@@ -33,6 +42,7 @@ import type {
   ResponseInterceptor
 } from "../core/request.js"
 import type { ResponseType } from "../core/response.js"
+import type { EventStream, SseEvent } from "../core/sse.js"
 import type { StandardSchemaV1 } from "../core/standardSchema.js"
 import type { FetchFunction } from "../core/transport.fetch.js"
 import type { Params } from "../core/url.js"
@@ -43,6 +53,7 @@ import type { SvcError } from "./SvcError.js"
 export type {
   ClientControls,
   ClientFace,
+  EventStream,
   FetchFunction,
   HttpMethod,
   OnFace,
@@ -53,7 +64,10 @@ export type {
   RequestResultKind,
   ResponseInterceptor,
   ResponseType,
-  StandardSchemaV1
+  SseEvent,
+  SseResult,
+  StandardSchemaV1,
+  StreamResult
 }
 
 /**
@@ -116,6 +130,39 @@ export interface RequestOptions<A = unknown, I = A>
   > {}
 
 /**
+ * Options of `stream`: every request option but `schema` and `responseType`, and `method`
+ * (default `GET`), `body` and `idleTimeout`. Each option is described in {@link StreamOptionsOf}.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface StreamOptions
+  extends StreamOptionsOf<Duration.Input, Schedule.Schedule<unknown, SvcError>> {}
+
+/**
+ * Options of `sse`: those of `stream`, and `schema` (each event's `data` parsed as JSON and
+ * decoded), `lastEventId` and `reconnect`. Each option is described in {@link SseOptionsOf}.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SseOptions<A = string, I = A>
+  extends SseOptionsOf<
+    Schema.Codec<A, I> | SchemaDecodingTo<A> | StandardSchemaV1<A>,
+    Duration.Input,
+    Schedule.Schedule<unknown, SvcError>
+  > {}
+
+/**
+ * How an `sse` stream reconnects (`reconnect` of {@link SseOptions}): `false`, or
+ * `{ attempts?, delay? }`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Reconnect = ReconnectOf<Duration.Input>
+
+/**
  * The client's surface, declared once for both faces: {@link SvcClientService} (the Effect API)
  * is `ClientSurface<"effect">`, {@link SvcClientFacade} (the Promise facade) is
  * `ClientSurface<"promise">`. Its session, header and interceptor methods are the
@@ -149,6 +196,20 @@ export interface ClientSurface<F extends ClientFace> extends ClientControls<F> {
     options?: RequestOptions<A, I>
   ) => RequestResult<F, A>
   /**
+   * The response body as it arrives (SPEC 4.8): the request runs the whole pipeline (session,
+   * interceptors, redirects, retries before the body). The facade resolves once the headers are
+   * in, `data` the body as a web `ReadableStream` (decompressed, not bounded by
+   * `maxResponseBytes`); the Effect API gives a `Stream` of its chunks, sent when it runs, closed
+   * when interrupted. A non-2xx is a failure, as for any request.
+   */
+  readonly stream: (endpoint: string, options?: StreamOptions) => StreamResult<F>
+  /**
+   * Server-sent events (SPEC 4.8), reconnecting as EventSource does (the server's `retry:`, else
+   * `reconnect.delay`; `Last-Event-ID`). The facade resolves once the first connection's headers
+   * are in, `data` an {@link EventStream}; the Effect API gives a `Stream` of the events.
+   */
+  readonly sse: <A = string, I = A>(endpoint: string, options?: SseOptions<A, I>) => SseResult<F, A>
+  /**
    * A query builder whose `get`/`post`/… send the request (`get<T>()` names the data type).
    */
   readonly query: <A = unknown>(
@@ -173,7 +234,7 @@ export interface SvcClientService extends ClientSurface<"effect"> {}
 const HttpClientService = /*#__PURE__*/ Context.Service<HttpClient.HttpClient>("effect/HttpClient")
 
 /** The Effect API: each call a span, its duration recorded. */
-const api = /*#__PURE__*/ service.effectApi(dialect.client, dialect.tracing)
+const api = /*#__PURE__*/ effectApi(dialect.client, dialect.tracing)
 
 /** The Effect API over the facade's transport. */
 const fromDefaultTransport = (baseUrl: string, config?: SvcConfig<"effect">) =>

@@ -480,6 +480,10 @@ const tryOnce = (
     (response): Effect.Effect<ApiSuccess<unknown>, SvcError> => {
       const status = response.status
       const headers = response.headers
+      // a 2xx body a stream reads as it arrives: no envelope, nothing parsed
+      if (response.stream !== undefined) {
+        return Effect.succeed({ success: true, status, data: response.stream, headers })
+      }
       const body = parseBody(
         response.body,
         status,
@@ -604,6 +608,8 @@ interface SendSettings {
   readonly trace: CallTrace | undefined
   /** Where the answer came from (its last hop's URL), for a client that refreshes its session. */
   readonly answered: { url: string } | undefined
+  /** Whether a 2xx body is handed over as it arrives (`stream`, `sse`), not read whole. */
+  readonly streamBody: boolean
 }
 
 /** Sends a hop; the Effect API's call counts it (a re-send is an event of its span). */
@@ -671,7 +677,8 @@ const send = (
       followRedirects: settings.redirect === "follow",
       followHiddenRedirects: false,
       propagateTrace: home,
-      secretHeaders: [state.sessionHeader]
+      secretHeaders: [state.sessionHeader],
+      streamBody: settings.streamBody
     }
     const once = attempt(state, transport, request, {
       ...settings,
@@ -691,7 +698,7 @@ const send = (
  * Decodes `data` of a success with an `effect/Schema` or a Standard Schema validator: `data` is then
  * the schema's output. Without a schema, `A` is the caller's word for what the server sends.
  */
-const decode = <A>(
+export const decode = <A>(
   line: ClientDialect,
   response: ApiSuccess<unknown>,
   schema: unknown
@@ -778,7 +785,9 @@ const toHttpError = (
 /**
  * The whole request: check, prepare, interceptors, `onRequest`, send (retry, timeout), envelope,
  * response interceptors, decode, `onResponse`. The caller's signal aborts every phase; the timeout
- * bounds each try and every piece of the application's code the request waits on.
+ * bounds each try and every piece of the application's code the request waits on. With
+ * `streamBody` (`stream`, `sse`), a 2xx answers once its headers are in, `data` its body as a web
+ * `ReadableStream` (no envelope, no schema: a stream's events are decoded one by one).
  */
 export const request = <A>(
   state: ClientState,
@@ -786,7 +795,8 @@ export const request = <A>(
   method: HttpMethod,
   endpoint: string,
   body: unknown,
-  options: ClientRequestOptions = {}
+  options: ClientRequestOptions = {},
+  streamBody = false
 ): Effect.Effect<ApiSuccess<A>, SvcError> =>
   state.line.withFiber((fiber) => {
     const line = state.line
@@ -806,11 +816,16 @@ export const request = <A>(
       responseType: options.responseType ?? state.responseType,
       timeoutMillis: timeout,
       // the facade's fiber is interrupted only by the caller's signal or the whole call's limit
+      // (and a stream's, which its close and cancel end)
       interruptible:
-        state.face === "effect" || options.signal !== undefined || totalTimeoutMillis > 0,
+        state.face === "effect" ||
+        options.signal !== undefined ||
+        totalTimeoutMillis > 0 ||
+        streamBody,
       // the facade records nothing
       trace: state.tracing?.start(),
-      answered: state.refresh === undefined ? undefined : { url: "" }
+      answered: state.refresh === undefined ? undefined : { url: "" },
+      streamBody
     }
     // what the message of a timeout names: the request as the caller made it
     const target = (): Target => ({ method, url: joinUrl(state.baseUrl, endpoint) })
@@ -872,7 +887,7 @@ export const request = <A>(
     const program =
       responseInterceptors.length === 0 && onResponse === undefined
         ? Effect.flatMap(ready, (config) =>
-            options.schema === undefined
+            options.schema === undefined || streamBody
               ? (sent(config) as Effect.Effect<ApiSuccess<A>, SvcError>)
               : Effect.flatMap(sent(config), (response) =>
                   decode<A>(line, response, options.schema)
@@ -899,7 +914,7 @@ export const request = <A>(
               Effect.flatMap(
                 (response): Effect.Effect<ApiResponse<A>, DecodeError> =>
                   response.success
-                    ? decode<A>(line, response, options.schema)
+                    ? decode<A>(line, response, streamBody ? undefined : options.schema)
                     : Effect.succeed(response as ApiResponse<A>)
               ),
               Effect.tap((response) =>

@@ -71,6 +71,11 @@ export interface ClientDialect extends LineValues {
     effect: Effect.Effect<A, E>
   ) => Effect.Effect<() => RunningFiber<A, E>>
   /**
+   * A runner of effects on fibers of their own, each with the caller's services (its `Clock`,
+   * span, …): what a stream's later connections run on.
+   */
+  readonly runnerInContext: Effect.Effect<<A, E>(effect: Effect.Effect<A, E>) => RunningFiber<A, E>>
+  /**
    * The facade's runners: Effect's default runtime, with the tracer (and on Effect 3 the fiber
    * metrics) off — the facade's users have no tracer to read its spans. Set once, per line.
    */

@@ -75,7 +75,7 @@ const liveClock = /*#__PURE__*/ Effect.runSync(Effect.clockWith(Effect.succeed))
  * and Effect's own timeout ~22 µs: measured); on any other `Clock` it is that Clock's `sleep`, on a
  * fiber of its own.
  */
-const startTimer = (
+export const startTimer = (
   line: ClientDialect,
   clock: Clock.Clock,
   millis: number,

@@ -83,6 +83,11 @@ export const isFacade = (value: unknown): boolean =>
 /** The facade's face: every method runs its program, resolving whatever happens. */
 const promiseFace = (line: ClientDialect, report: (error: Error) => void): Face<"promise"> => ({
   request: (program) => run(line, report, program),
+  stream: (program) => run(line, report, program),
+  sse: (program) =>
+    run(line, report, program).then((response) =>
+      response.success ? { ...response, data: response.data.eventStream() } : response
+    ),
   sessionId: (program) =>
     line.runPromise(program).then(
       (id) => (Option.isSome(id) ? Redacted.value(id.value) : null),

@@ -12,7 +12,9 @@
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import { decompress } from "#transport"
+import * as Stream from "effect/Stream"
+import { decompress, decompressStream } from "#transport"
+import { isZlibWrapped } from "../core/decompress.js"
 import {
   answered,
   concat,
@@ -43,6 +45,51 @@ class TooLarge {
  */
 const decompressIfEncoded = (bytes: Uint8Array, encoding: string | undefined, limit: number) =>
   decompress(bytes, encoding, limit).catch(() => bytes)
+
+/**
+ * A streamed body with the coding the client left undone: a gzip or deflate body whose first bytes
+ * are not that coding's was decoded by the client (fetch-based clients keep the header) and goes
+ * as it is.
+ */
+const decodeStreamIfEncoded = (
+  body: ReadableStream<Uint8Array>,
+  encoding: string | undefined
+): ReadableStream<Uint8Array> => {
+  if (encoding === undefined || encoding === "identity") return body
+  const reader = body.getReader()
+  let rest: ReadableStreamDefaultReader<Uint8Array> | undefined
+  return new ReadableStream<Uint8Array>(
+    {
+      pull: async (controller) => {
+        if (rest !== undefined) {
+          const next = await rest.read()
+          return next.done ? controller.close() : controller.enqueue(next.value)
+        }
+        const first = await reader.read()
+        if (first.done) return controller.close()
+        const coding = encoding.toLowerCase().trim()
+        const bytes = first.value
+        const encoded =
+          coding === "gzip" || coding === "x-gzip"
+            ? bytes[0] === 0x1f && bytes[1] === 0x8b
+            : coding === "deflate"
+              ? isZlibWrapped(bytes)
+              : true
+        const whole = new ReadableStream<Uint8Array>({
+          start: (c) => c.enqueue(bytes),
+          pull: (c) =>
+            reader.read().then((next) => (next.done ? c.close() : c.enqueue(next.value))),
+          cancel: (reason) => reader.cancel(reason)
+        })
+        rest = (encoded ? decompressStream(whole, encoding) : whole).getReader()
+        const next = await rest.read()
+        return next.done ? controller.close() : controller.enqueue(next.value)
+      },
+      cancel: (reason) => (rest ?? reader).cancel(reason)
+    },
+    { highWaterMark: 0 }
+  )
+}
 
 /**
  * Whether the body can be read at once: its length is known and fits, and no coding is left to
@@ -104,6 +151,20 @@ export const fromHttpClient = (
         if (request.followRedirects && isFollowedRedirect(response.status, headers)) {
           // followed on its headers: the unread body is aborted
           return Effect.as(discard(response), redirectAnswer(response.status, "", headers))
+        }
+        if (request.streamBody && response.status >= 200 && response.status < 300) {
+          // handed over as it arrives: cancelling it interrupts the platform's read
+          return Effect.map(
+            Stream.toReadableStreamEffect(response.stream as Stream.Stream<Uint8Array, unknown>),
+            (body): TransportResponse => ({
+              status: response.status,
+              statusText: "",
+              headers,
+              body: new Uint8Array(0),
+              stream: decodeStreamIfEncoded(body, headers["content-encoding"]),
+              hiddenRedirect: false
+            })
+          )
         }
         if (readsAtOnce(headers, request.maxResponseBytes)) {
           // the platform's own read: no stream, no fold (and nothing left to abort after it)

@@ -3,30 +3,37 @@
  * lines: the Effect API hands its programs back, the Promise facade (`facade.ts`) runs them.
  */
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
-import { defaultTransport } from "#transport"
+import type * as Stream from "effect/Stream"
 import type { ApiFailure, ApiResponse, ApiSuccess } from "../core/ApiResponse.js"
+import { describe } from "../core/describe.js"
+import { timeoutMillis } from "../core/options.js"
 import type { RequestInterceptor, ResponseInterceptor } from "../core/request.js"
+import type { EventStream, SseEvent } from "../core/sse.js"
 import { fetchTransport } from "../core/transport.fetch.js"
+import { describeCause } from "../core/transport.js"
+import { joinUrl, redactUrls, redactUrlsIn, urlForMessage } from "../core/url.js"
 import { QueryBuilder, type QueryResultKind } from "../Query/index.js"
 import {
   addInterceptor,
-  type CallTracing,
   type ClientConfig,
   type ClientFace,
   type ClientRequestOptions,
   type ClientState,
   checkedSessionId,
-  makeState,
+  decode,
+  foldError,
+  invalidRequest,
   queryRequest,
   removeHeader,
   request,
   setHeader
 } from "./client.js"
-import type { ClientDialect, TracingDialect } from "./dialect.js"
-import { fromSend, type Transport } from "./exchange.js"
-import type { SvcError } from "./SvcError.js"
+import type { ClientDialect } from "./dialect.js"
+import { fromSend, startTimer, type Transport } from "./exchange.js"
+import { AbortedError, DecodeError, NetworkError, type SvcError, TimeoutError } from "./SvcError.js"
 import {
   forgetSession,
   persistSession,
@@ -34,7 +41,7 @@ import {
   resolveSession,
   unpersistSession
 } from "./session.js"
-import { callTracing } from "./tracing.js"
+import type { SseBody, StreamCallOptions } from "./streams.js"
 
 export type { ClientFace }
 
@@ -48,6 +55,28 @@ export type { ClientFace }
 export type RequestResult<F extends ClientFace, A> = F extends "effect"
   ? Effect.Effect<ApiSuccess<A>, SvcError>
   : Promise<ApiResponse<A>>
+
+/**
+ * What `stream` gives on each face: a `Stream` of the body's chunks that sends the request when it
+ * runs; a promise of an {@link ApiResponse} whose `data` is the body as a web `ReadableStream`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type StreamResult<F extends ClientFace> = F extends "effect"
+  ? Stream.Stream<Uint8Array, SvcError>
+  : Promise<ApiResponse<ReadableStream<Uint8Array>>>
+
+/**
+ * What `sse` gives on each face: a `Stream` of the events that connects when it runs; a promise
+ * of an {@link ApiResponse} whose `data` is an {@link EventStream}.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type SseResult<F extends ClientFace, A> = F extends "effect"
+  ? Stream.Stream<SseEvent<A>, SvcError>
+  : Promise<ApiResponse<EventStream<A>>>
 
 /**
  * A request's result — an `Effect` of `ApiSuccess` on the Effect API, a `Promise` of `ApiResponse` on
@@ -123,6 +152,12 @@ export type Surface<F extends ClientFace> = ReturnType<typeof surfaceOf<F>>
 export interface Face<F extends ClientFace> {
   /** A request. */
   readonly request: <A>(program: Effect.Effect<ApiSuccess<A>, SvcError>) => RequestResult<F, A>
+  /** A `stream` call: its response's `data` is the body as it arrives. */
+  readonly stream: (
+    program: Effect.Effect<ApiSuccess<ReadableStream<Uint8Array>>, SvcError>
+  ) => StreamResult<F>
+  /** An `sse` call: its response's `data` is the events. */
+  readonly sse: <A>(program: Effect.Effect<ApiSuccess<SseBody<A>>, SvcError>) => SseResult<F, A>
   /** The session id the next request would send. */
   readonly sessionId: (
     program: Effect.Effect<Option.Option<Redacted.Redacted<string>>>
@@ -147,26 +182,6 @@ export interface Face<F extends ClientFace> {
     client: Surface<F>,
     failed: ApiFailure
   ) => Effect.Effect<unknown, unknown>
-}
-
-/** The Effect API's face: every method gives its program. */
-export const effectFace: Face<"effect"> = {
-  request: (program) => program,
-  sessionId: (program) => program,
-  hasSession: (program) => program,
-  changeThen: (change, then) => Effect.suspend(() => then(change())),
-  change: (change) => Effect.sync(change),
-  refresh: (refreshSession, client, failed) =>
-    Effect.suspend(() => {
-      const answer = (refreshSession as (failed: ApiFailure, client: unknown) => unknown)(
-        failed,
-        client
-      )
-      // the Effect API's own type asks for an Effect that needs no services
-      return Effect.isEffect(answer)
-        ? (answer as Effect.Effect<unknown, unknown>)
-        : Effect.fail(new TypeError("refreshSession must return an Effect on the Effect API"))
-    })
 }
 
 /**
@@ -196,6 +211,44 @@ export const fromState = <F extends ClientFace>(
   )
 }
 
+/** The stream programs, loaded by a stream's first call. */
+const streams = /*#__PURE__*/ Effect.promise(() =>
+  import("./streams.js").then((loaded) => {
+    made ??= loaded.makeStreams({
+      Effect: {
+        clockWith: Effect.clockWith,
+        fail: Effect.fail,
+        flatMap: Effect.flatMap,
+        map: Effect.map,
+        succeed: Effect.succeed,
+        suspend: Effect.suspend,
+        sync: Effect.sync,
+        tapError: Effect.tapError
+      },
+      isSuccess: Exit.isSuccess,
+      request,
+      decode,
+      foldError,
+      invalidRequest,
+      startTimer,
+      AbortedError,
+      DecodeError,
+      NetworkError,
+      TimeoutError,
+      joinUrl,
+      redactUrls,
+      redactUrlsIn,
+      urlForMessage,
+      describeCause,
+      timeoutMillis,
+      describe
+    })
+    return made
+  })
+)
+
+let made: ReturnType<typeof import("./streams.js")["makeStreams"]> | undefined
+
 /** The surface of one state: every method, on one face. */
 const surfaceOf = <F extends ClientFace>(
   state: ClientState,
@@ -212,6 +265,14 @@ const surfaceOf = <F extends ClientFace>(
     face.request(request(state, transport, "PUT", endpoint, body, options)),
   patch: (endpoint: string, body?: unknown, options?: ClientRequestOptions) =>
     face.request(request(state, transport, "PATCH", endpoint, body, options)),
+  stream: (endpoint: string, options?: StreamCallOptions) =>
+    face.stream(
+      Effect.flatMap(streams, (loaded) => loaded.openStream(state, transport, endpoint, options))
+    ),
+  sse: (endpoint: string, options?: StreamCallOptions) =>
+    face.sse(
+      Effect.flatMap(streams, (loaded) => loaded.openSse(state, transport, endpoint, options))
+    ),
   query: (endpoint: string) =>
     new QueryBuilder<RequestResult<F, unknown>, RequestResultKind<F>>(endpoint, (query) =>
       face.request(queryRequest(state, transport, query))
@@ -255,56 +316,3 @@ export const transportFor = (
   fallback: () => Transport
 ): Transport =>
   config?.fetch === undefined ? fallback() : fromSend(line, fetchTransport(config.fetch))
-
-/** The Effect API of a line: each call traced, over the runtime's transport or an `HttpClient`. */
-export const effectApi = (line: ClientDialect, tracing: TracingDialect) => {
-  const traced = callTracing(line, tracing)
-  return {
-    fromDefaultTransport: (baseUrl: string, config?: ClientConfig) =>
-      fromDefaultTransport(line, traced, baseUrl, config),
-    fromHttpClient: <Client, R>(
-      baseUrl: string,
-      config: ClientConfig | undefined,
-      httpClient: Effect.Effect<Client, never, R>,
-      load: () => Promise<(client: Client) => Transport>
-    ) => fromHttpClient(line, traced, baseUrl, config, httpClient, load)
-  }
-}
-
-/** The Effect API over the facade's transport: `config.fetch`, else the runtime's (undici on Node, fetch elsewhere). */
-const fromDefaultTransport = (
-  line: ClientDialect,
-  tracing: CallTracing,
-  baseUrl: string,
-  config?: ClientConfig
-): Surface<"effect"> =>
-  fromState(
-    makeState(line, tracing, baseUrl, config),
-    transportFor(line, config, () => fromSend(line, defaultTransport)),
-    effectFace
-  )
-
-/**
- * The Effect API over the `HttpClient` in context (`client`), its adapter loaded by `load` (the
- * line's `#onDemand`) — or over `config.fetch` when one is given. Validates at once (throws on
- * bad input).
- */
-const fromHttpClient = <Client, R>(
-  line: ClientDialect,
-  tracing: CallTracing,
-  baseUrl: string,
-  config: ClientConfig | undefined,
-  httpClient: Effect.Effect<Client, never, R>,
-  load: () => Promise<(client: Client) => Transport>
-): Effect.Effect<Surface<"effect">, never, R> => {
-  const state = makeState(line, tracing, baseUrl, config)
-  return Effect.flatMap(httpClient, (client) =>
-    Effect.map(Effect.promise(load), (adapter) =>
-      fromState(
-        state,
-        transportFor(line, config, () => adapter(client)),
-        effectFace
-      )
-    )
-  )
-}

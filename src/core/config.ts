@@ -5,6 +5,7 @@
 
 import type { StorageAdapter } from "../core/storage.js"
 import type { ApiFailure, ApiResponse } from "./ApiResponse.js"
+import type { HttpMethod } from "./http.js"
 import type { RedirectMode, RequestConfig } from "./request.js"
 import type { ResponseType } from "./response.js"
 import type { FetchFunction } from "./transport.fetch.js"
@@ -186,6 +187,14 @@ export interface ConfigOf<DurationInput, RetrySchedule, RefreshSession = never> 
    */
   readonly redirect?: RedirectMode | undefined
   /**
+   * The longest silence allowed while `stream` or `sse` reads a body (an `sse` comment counts: it
+   * is a heartbeat), in milliseconds or a `Duration`; a request's `idleTimeout` wins. A `stream`
+   * then errors with an `Error` whose `code` is `"TIMEOUT"`; an `sse` stream takes it as a dropped
+   * connection and reconnects.
+   * @default undefined (no limit)
+   */
+  readonly idleTimeout?: DurationInput | undefined
+  /**
    * Whether the Effect API's requests carry the trace context of their span (W3C `traceparent`
    * and `b3`) to the base URL's origin; other origins never get it. Turn it off when the server
    * does not list those headers in `Access-Control-Allow-Headers` (a browser's CORS preflight
@@ -272,3 +281,85 @@ export interface RequestOptionsOf<Schema, DurationInput, RetrySchedule> {
    */
   readonly redirect?: RedirectMode | undefined
 }
+
+/**
+ * Options of `stream`, written once for both Effect lines: every request option but `schema` and
+ * `responseType` (the body is read as bytes), and the request's `method`, `body` and `idleTimeout`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface StreamOptionsOf<DurationInput, RetrySchedule>
+  extends Omit<RequestOptionsOf<never, DurationInput, RetrySchedule>, "schema" | "responseType"> {
+  /**
+   * The request's method.
+   * @default "GET"
+   */
+  readonly method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | undefined
+  /**
+   * The request's body, sent as `post`'s is: plain objects and arrays as JSON, strings, forms,
+   * `Blob`s and bytes as they are.
+   * @default undefined
+   */
+  readonly body?: unknown
+  /**
+   * The longest silence allowed while the body is read, overriding the client's `idleTimeout`:
+   * milliseconds or a `Duration`; `0`: none.
+   * @default the client's `idleTimeout`
+   */
+  readonly idleTimeout?: DurationInput | undefined
+}
+
+/**
+ * How an `sse` stream reconnects: `false`, never (the stream ends with its connection); else after
+ * `delay` (unless the server sent `retry:`), at most `attempts` failed reconnects in a row.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ReconnectOf<DurationInput> =
+  | false
+  | {
+      /**
+       * Failed reconnects in a row before the stream ends with the last failure; every
+       * successful connection starts the count again.
+       * @default Infinity
+       */
+      readonly attempts?: number | undefined
+      /**
+       * The wait before a reconnect, unless the server's `retry:` field said otherwise.
+       * @default 3000
+       */
+      readonly delay?: DurationInput | undefined
+    }
+
+/**
+ * Options of `sse`, written once for both Effect lines: `stream`'s, and `schema` (each event's
+ * `data` is `JSON.parse`d and decoded), `lastEventId` and `reconnect`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SseOptionsOf<Schema, DurationInput, RetrySchedule>
+  extends StreamOptionsOf<DurationInput, RetrySchedule> {
+  /**
+   * Decodes each event's `data`, parsed as JSON, with an `effect/Schema` or a Standard Schema;
+   * a failure ends the stream with `DECODE_ERROR`.
+   * @default undefined (`data` is the event's text)
+   */
+  readonly schema?: Schema | undefined
+  /**
+   * The stream's last event id before the server sets one: sent as `Last-Event-ID` on the first
+   * request and on reconnects until the server sends an `id:`.
+   * @default ""
+   */
+  readonly lastEventId?: string | undefined
+  /**
+   * How the stream reconnects when the connection drops or the server ends the body.
+   * @default { attempts: Infinity, delay: 3000 }
+   */
+  readonly reconnect?: ReconnectOf<DurationInput> | undefined
+}
+
+/** The methods `stream` and `sse` send. */
+export type StreamMethod = Extract<HttpMethod, "GET" | "POST" | "PUT" | "PATCH" | "DELETE">

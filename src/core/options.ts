@@ -89,6 +89,9 @@ export const checkConfig = (line: LineValues, given: object): void => {
   if (config.totalTimeout !== undefined) {
     configTimeoutMillis(line, config.totalTimeout, "totalTimeout")
   }
+  if (config.idleTimeout !== undefined) {
+    configTimeoutMillis(line, config.idleTimeout, "idleTimeout")
+  }
   if (config.sessionHeader !== undefined) checkHeader(config.sessionHeader, "")
   if (config.headers !== undefined) {
     if (!isRecord(config.headers)) {

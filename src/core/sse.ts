@@ -10,6 +10,8 @@
  * decoding each value.
  */
 
+import type { ApiResponse } from "./ApiResponse.js"
+
 /**
  * One event of a stream (SPEC 4.8, pinned).
  *
@@ -26,6 +28,38 @@ export interface SseEvent<T> {
   readonly data: T
   readonly id: string
   readonly retry?: number
+}
+
+/**
+ * A server-sent events stream on the Promise facade (`sse`): iterate it with `for await`; it
+ * reconnects by itself (SPEC 4.8). When it ends, for any reason, the iteration finishes without
+ * throwing, and `closed` says how.
+ *
+ * - `close()`: closes the connection (and any wait to reconnect); the iteration ends.
+ * - `lastEventId`: the stream's last event id, `""` when none.
+ * - `closed`: resolves once the stream has ended: a success when you closed it, when the server
+ *   ended it with `reconnect: false`, or answered 204; a failure with its `code` when a reconnect
+ *   failed for good (a non-2xx, `reconnect.attempts` failures in a row, `DECODE_ERROR`). It never
+ *   rejects.
+ *
+ * @example
+ * ```ts
+ * import { createSvc } from "svc-sdk"
+ *
+ * const api = createSvc("http://127.0.0.1:3000")
+ * const feed = await api.sse("/events")
+ * if (feed.success) {
+ *   for await (const event of feed.data) console.log(event.event, event.data)
+ * }
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface EventStream<T> extends AsyncIterable<SseEvent<T>> {
+  readonly close: () => void
+  readonly lastEventId: string
+  readonly closed: Promise<ApiResponse<undefined>>
 }
 
 /**

@@ -6,6 +6,7 @@
  * credentials of the client's.
  */
 import { type Decoder, decompressWith, isZlibWrapped } from "./decompress.js"
+import { supports } from "./supports.js"
 import {
   answered,
   describeCause,
@@ -62,6 +63,20 @@ export const fetchTransport =
         response.body?.cancel().catch(() => undefined)
         return answered(redirectAnswer(response.status, response.statusText, headers))
       }
+      if (request.streamBody && response.status >= 200 && response.status < 300) {
+        // fetch decompresses as it reads; cancelling the body aborts the exchange
+        const stream = response.body ?? new Blob([]).stream()
+        return answered({
+          status: response.status,
+          statusText: response.statusText,
+          headers,
+          body: new Uint8Array(0),
+          stream: abortOnCancel(stream, () =>
+            controller.abort(new Error("Response body cancelled"))
+          ),
+          hiddenRedirect: false
+        })
+      }
       const body = await readStream(response.body, request.maxResponseBytes)
       if (body === "TooLarge") return tooLarge(response.status)
       return answered({
@@ -78,6 +93,30 @@ export const fetchTransport =
       controller.abort(reason)
     }
   }
+
+/** `body`, read as the caller reads it; cancelling it also calls `abort`. */
+const abortOnCancel = (
+  body: ReadableStream<Uint8Array>,
+  abort: () => void
+): ReadableStream<Uint8Array> => {
+  const reader = body.getReader()
+  return new ReadableStream<Uint8Array>(
+    {
+      pull: (controller) =>
+        reader.read().then((result) => {
+          if (result.done) controller.close()
+          else controller.enqueue(result.value)
+        }),
+      cancel: (reason) => {
+        abort()
+        return reader.cancel(reason).catch(() => undefined)
+      }
+    },
+    { highWaterMark: 0 }
+  )
+}
+
+export { decompressStream } from "./decompressStream.fetch.js"
 
 /** The facade's transport on this runtime. */
 export const defaultTransport: Send = fetchTransport()
@@ -97,16 +136,6 @@ const streamDecoder =
         ),
       limit
     )
-
-/** Whether this runtime's `DecompressionStream` knows `format` (brotli is not everywhere). */
-const supports = (format: string): boolean => {
-  try {
-    new DecompressionStream(format as CompressionFormat)
-    return true
-  } catch {
-    return false
-  }
-}
 
 /**
  * Undoes `content-encoding` with the platform's `DecompressionStream`: gzip and deflate (wrapped

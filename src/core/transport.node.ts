@@ -5,6 +5,7 @@
  * deflate and br bodies (undici hands them over as sent).
  */
 import { constants } from "node:buffer"
+import type { Duplex } from "node:stream"
 import { promisify } from "node:util"
 import * as zlib from "node:zlib"
 import type { Dispatcher } from "undici"
@@ -50,6 +51,72 @@ export const decompress = decompressWith({
   br: zlibDecoder(promisify(zlib.brotliDecompress) as (bytes: Uint8Array) => Promise<Buffer>)
 })
 
+/** zlib's streaming decoders, by coding; deflate's decides on its first bytes (wrapped or raw). */
+const streamDecoders: Readonly<Record<string, (first: Uint8Array) => zlib.Zlib & Duplex>> = {
+  gzip: () => zlib.createGunzip(),
+  "x-gzip": () => zlib.createGunzip(),
+  deflate: (first) => (isZlibWrapped(first) ? zlib.createInflate() : zlib.createInflateRaw()),
+  br: () => zlib.createBrotliDecompress()
+}
+
+/** One coding undone as the bytes arrive, its decoder made when the first bytes come. */
+const decodeCoding = (
+  make: (first: Uint8Array) => zlib.Zlib & Duplex
+): TransformStream<Uint8Array, Uint8Array> => {
+  let decoder: (zlib.Zlib & Duplex) | undefined
+  const started = (
+    first: Uint8Array,
+    controller: TransformStreamDefaultController<Uint8Array>
+  ): zlib.Zlib & Duplex => {
+    const made = make(first)
+    made.on("data", (chunk: Buffer) =>
+      controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+    )
+    // each write's callback says it failed: the transform errors from there
+    made.on("error", () => undefined)
+    return made
+  }
+  return new TransformStream<Uint8Array, Uint8Array>({
+    transform: (chunk, controller) =>
+      new Promise<void>((resolve, reject) => {
+        decoder ??= started(chunk, controller)
+        decoder.write(chunk, (error) => (error ? reject(error) : resolve()))
+      }),
+    flush: () =>
+      decoder === undefined
+        ? undefined
+        : new Promise<void>((resolve, reject) => {
+            decoder!.once("end", resolve)
+            decoder!.once("error", reject)
+            decoder!.end()
+          })
+  })
+}
+
+/**
+ * A body stream with its `content-encoding` undone as it arrives (codings last applied first); a
+ * coding without a decoder leaves the bytes as they are from there on.
+ */
+export const decompressStream = (
+  body: ReadableStream<Uint8Array>,
+  encoding: string | undefined
+): ReadableStream<Uint8Array> => {
+  if (encoding === undefined) return body
+  const codings = encoding
+    .toLowerCase()
+    .split(",")
+    .map((coding) => coding.trim())
+    .filter((coding) => coding !== "" && coding !== "identity")
+    .reverse()
+  let out = body
+  for (const coding of codings) {
+    const make = Object.hasOwn(streamDecoders, coding) ? streamDecoders[coding] : undefined
+    if (make === undefined) return out
+    out = out.pipeThrough(decodeCoding(make))
+  }
+  return out
+}
+
 /**
  * Response headers from undici's raw form (`[name, value, name, value, …]`), lower-case names,
  * repeated headers joined with `, ` (`set-cookie` with `\n`).
@@ -94,6 +161,11 @@ export const undiciTransport =
 
 let undici: typeof import("undici") | undefined
 
+const EMPTY = new Uint8Array(0)
+
+/** Bytes of a streamed body read ahead of the caller before the socket is paused. */
+const STREAM_HIGH_WATER_MARK = 64 * 1024
+
 const dispatch = (
   loaded: typeof import("undici"),
   dispatcher: Dispatcher | undefined,
@@ -108,6 +180,8 @@ const dispatch = (
   let headers: Record<string, string> = {}
   const chunks: Array<Uint8Array> = []
   let size = 0
+  // a 2xx body handed over as it arrives (request.streamBody): where its bytes go
+  let sink: ReadableStreamDefaultController<Uint8Array> | undefined
   const end = () => {
     done = true
     chunks.length = 0
@@ -137,7 +211,7 @@ const dispatch = (
     onHeaders: (
       statusCode: number,
       rawHeaders: Array<Buffer>,
-      _resume: () => void,
+      resume: () => void,
       message: string
     ) => {
       status = statusCode
@@ -149,9 +223,39 @@ const dispatch = (
         abort(new Error("Redirect followed"))
         return false
       }
+      if (request.streamBody && status >= 200 && status < 300) {
+        // read as the caller reads it: paused while its queue is full, resumed when it pulls
+        const raw = new ReadableStream<Uint8Array>(
+          {
+            start: (controller) => {
+              sink = controller
+            },
+            pull: () => resume(),
+            cancel: () => {
+              sink = undefined
+              abort(new Error("Response body cancelled"))
+            }
+          },
+          { highWaterMark: STREAM_HIGH_WATER_MARK, size: (chunk) => chunk.byteLength }
+        )
+        finish(
+          answered({
+            status,
+            statusText,
+            headers,
+            body: EMPTY,
+            stream: decompressStream(raw, headers["content-encoding"]),
+            hiddenRedirect: false
+          })
+        )
+      }
       return true
     },
     onData: (chunk: Buffer) => {
+      if (sink !== undefined) {
+        sink.enqueue(chunk)
+        return (sink.desiredSize ?? 0) > 0
+      }
       size += chunk.byteLength
       // compressed bytes count too: a body is never held past the limit, sent or decoded
       if (size > request.maxResponseBytes) {
@@ -162,6 +266,11 @@ const dispatch = (
       return true
     },
     onComplete: () => {
+      if (sink !== undefined) {
+        sink.close()
+        sink = undefined
+        return
+      }
       if (done) return
       const raw = concat(chunks, size)
       const encoding = headers["content-encoding"]
@@ -171,7 +280,14 @@ const dispatch = (
         (cause: unknown) => finish(failed("the body could not be decompressed", cause))
       )
     },
-    onError: (error: Error) => finish(failed(describeCause(error), error))
+    onError: (error: Error) => {
+      if (sink !== undefined) {
+        sink.error(error)
+        sink = undefined
+        return
+      }
+      finish(failed(describeCause(error), error))
+    }
   }
   try {
     ;(dispatcher ?? loaded.getGlobalDispatcher()).dispatch(

@@ -42,6 +42,12 @@ export interface TransportRequest {
   readonly propagateTrace: boolean
   /** Headers whose values never go into a span or a log (the session header). */
   readonly secretHeaders: ReadonlyArray<string>
+  /**
+   * Whether a 2xx body is handed over as it arrives ({@link TransportResponse.stream}),
+   * decompressed and not bounded by `maxResponseBytes`, once the headers are in (`stream` and
+   * `sse`). Any other status is read whole, as always.
+   */
+  readonly streamBody: boolean
 }
 
 /** What came back. */
@@ -51,8 +57,13 @@ export interface TransportResponse {
   readonly statusText: string
   /** Lower-case names; repeated headers joined with `, ` (`set-cookie` with `\n`). */
   readonly headers: Readonly<Record<string, string>>
-  /** The body, decompressed; empty for a redirect the pipeline follows. */
+  /** The body, decompressed; empty for a redirect the pipeline follows, and when streamed. */
   readonly body: Uint8Array
+  /**
+   * The body as it arrives, decompressed, when the request asked for it (`streamBody`) and the
+   * status is 2xx. Cancelling it aborts the exchange; a failure while it is read errors it.
+   */
+  readonly stream?: ReadableStream<Uint8Array>
   /**
    * The runtime answered a redirect whose target it hides (a browser's fetch in `manual` mode):
    * `status` is `0` and there is nothing to read.

@@ -102,6 +102,7 @@ export const client: ClientDialect = {
   interrupt: (fiber) => (fiber as Fiber.Fiber<unknown, unknown>).interruptUnsafe(),
   forkInContext: (effect) =>
     Effect.map(Effect.context<never>(), (context) => () => Effect.runForkWith(context)(effect)),
+  runnerInContext: Effect.map(Effect.context<never>(), (context) => Effect.runForkWith(context)),
   runFork: /*#__PURE__*/ Effect.runForkWith(facadeServices),
   runPromise: /*#__PURE__*/ Effect.runPromiseWith(facadeServices)
 }

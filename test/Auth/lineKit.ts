@@ -5,6 +5,7 @@
  */
 
 import { SystemError } from "@effect/platform/Error"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as Headers from "@effect/platform/Headers"
 import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpClient from "@effect/platform/HttpClient"
@@ -48,6 +49,7 @@ export {
   serve
 } from "./fixtures.js"
 export {
+  FetchHttpClient,
   Headers,
   HttpClient,
   HttpClientRequest,

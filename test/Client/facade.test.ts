@@ -180,6 +180,7 @@ describe("facade methods", () => {
         responseType: undefined,
         maxResponseBytes: undefined,
         redirect: undefined,
+        idleTimeout: undefined,
         tracerPropagation: undefined,
         refreshSession: undefined
       } satisfies Required<SvcConfig<"promise">>

@@ -8,9 +8,17 @@ import { existsSync } from "node:fs"
 import * as Http from "node:http"
 import type * as Net from "node:net"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Stream from "effect/Stream"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createSvc, SvcClient, type SvcConfig } from "../../src/v3/Client/index.js"
+import { foldError } from "../../src/common/client.js"
+import {
+  type ApiResponse,
+  createSvc,
+  SvcClient,
+  type SvcConfig
+} from "../../src/v3/Client/index.js"
 import { freePort } from "../support/tarball.js"
 import type { ClientUnderTest } from "./conformance/suite.js"
 import { effectClient } from "./effectClient.js"
@@ -182,5 +190,76 @@ describe.skipIf(!installed).each(transports)("httpbin over %s", (_name, make) =>
       success: false,
       code: "RESPONSE_TOO_LARGE"
     })
+  })
+})
+
+/** Reads a `stream` call to its end: its bytes, or the failure folded as the facade folds it. */
+type Streamer = (
+  endpoint: string,
+  config: SvcConfig
+) => Promise<{ readonly bytes?: Uint8Array; readonly failure?: ApiResponse }>
+
+const readAll = async (stream: ReadableStream<Uint8Array>): Promise<Uint8Array> => {
+  const reader = stream.getReader()
+  const chunks: Array<Uint8Array> = []
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    chunks.push(next.value)
+  }
+  return new Uint8Array(Buffer.concat(chunks))
+}
+
+const facadeStreamer =
+  (extra: SvcConfig): Streamer =>
+  async (endpoint, config) => {
+    const response = await createSvc(origin, { ...extra, ...config }).stream(endpoint)
+    return response.success ? { bytes: await readAll(response.data) } : { failure: response }
+  }
+
+const streamers: ReadonlyArray<readonly [string, Streamer]> = [
+  ["undici", facadeStreamer({})],
+  ["fetch", facadeStreamer({ fetch: globalThis.fetch })],
+  [
+    "the Effect API over the HttpClient adapter (NodeHttpClient)",
+    (endpoint, config) =>
+      Effect.runPromise(
+        Effect.flatMap(SvcClient, (client) =>
+          Effect.suspend(() => {
+            const chunks: Array<Uint8Array> = []
+            return Effect.map(
+              Stream.runForEach(client.stream(endpoint), (chunk) =>
+                Effect.sync(() => chunks.push(chunk))
+              ),
+              () => Buffer.concat(chunks)
+            )
+          })
+        ).pipe(
+          Effect.match({
+            onFailure: (error) => ({ failure: foldError(error) }),
+            onSuccess: (bytes) => ({ bytes: new Uint8Array(bytes) })
+          }),
+          Effect.provide(
+            SvcClient.layer(origin, config).pipe(Layer.provide(NodeHttpClient.layerUndici))
+          )
+        )
+      )
+  ]
+]
+
+describe.skipIf(!installed).each(streamers)("httpbin, stream over %s", (_name, read) => {
+  it("/stream-bytes/{n} arrives whole in chunks, past maxResponseBytes", async () => {
+    const { bytes } = await read("/stream-bytes/50000?chunk_size=1000&seed=1", {
+      maxResponseBytes: 1_000
+    })
+    expect(bytes?.byteLength).toBe(50_000)
+  })
+
+  it("/drip arrives byte by byte", async () => {
+    const { bytes } = await read("/drip?duration=0.2&numbytes=5&delay=0", {})
+    expect(new TextDecoder().decode(bytes)).toBe("*****")
+  })
+
+  it("/status/503 is a failure with no stream", async () => {
+    const { failure } = await read("/status/503", { retryAttempts: 0 })
+    expect(failure).toMatchObject({ success: false, status: 503, code: "HTTP_ERROR" })
   })
 })

@@ -14,8 +14,10 @@ export type {
 } from "../../core/ApiResponse.js"
 export {
   createSvc,
+  type EventStream,
   type FetchFunction,
   type HttpMethod,
+  type Reconnect,
   type RedirectMode,
   type RefreshSession,
   type RequestConfig,
@@ -26,7 +28,12 @@ export {
   type ResponseInterceptor,
   type ResponseType,
   type SchemaDecodingTo,
+  type SseEvent,
+  type SseOptions,
+  type SseResult,
   type StandardSchemaV1,
+  type StreamOptions,
+  type StreamResult,
   SvcClient,
   type SvcClientFacade,
   type SvcClientService,

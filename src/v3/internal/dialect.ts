@@ -117,6 +117,7 @@ export const client: ClientDialect = {
     (fiber as Fiber.RuntimeFiber<unknown, unknown>).unsafeInterruptAsFork(FiberId.none),
   forkInContext: (effect) =>
     Effect.map(Effect.runtime<never>(), (runtime) => () => Runtime.runFork(runtime)(effect)),
+  runnerInContext: Effect.map(Effect.runtime<never>(), (runtime) => Runtime.runFork(runtime)),
   runFork: /*#__PURE__*/ Runtime.runFork(facadeRuntime),
   runPromise: /*#__PURE__*/ Runtime.runPromise(facadeRuntime)
 }

@@ -7,6 +7,7 @@ import * as NodeServices from "@effect/platform-node/NodeServices"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Fiber from "effect/Fiber"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import * as Headers from "effect/http/Headers"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
@@ -44,6 +45,7 @@ export {
 } from "./fixtures.js"
 export { recordingTracer } from "./recordingTracer.js"
 export {
+  FetchHttpClient,
   Headers,
   HttpClient,
   HttpClientRequest,

@@ -1,0 +1,91 @@
+/**
+ * The Effect API of a line, written once for both: its face (every method gives its program, the
+ * `Stream`s of `stream` and `sse` included) and its constructors over the runtime's transport or
+ * an `HttpClient`. A module apart from the facade's: a facade's bundle, which uses none of it,
+ * drops it whole, `effect/Stream` with it (a dynamic import would still have made it a chunk, and
+ * split the facade's own code into more chunks: measured).
+ */
+import * as Effect from "effect/Effect"
+import { defaultTransport } from "#transport"
+import type { ApiFailure } from "../core/ApiResponse.js"
+import { type CallTracing, type ClientConfig, makeState } from "./client.js"
+import type { ClientDialect, TracingDialect } from "./dialect.js"
+import { fromWebStream } from "./effectStreams.js"
+import { fromSend, type Transport } from "./exchange.js"
+import { type Face, fromState, type Surface, transportFor } from "./service.js"
+import { callTracing } from "./tracing.js"
+
+/** The Effect API's face: every method gives its program. */
+export const effectFace: Face<"effect"> = {
+  request: (program) => program,
+  stream: (program) => fromWebStream(program, (body) => body),
+  sse: (program) => fromWebStream(program, (body) => body.events),
+  sessionId: (program) => program,
+  hasSession: (program) => program,
+  changeThen: (change, then) => Effect.suspend(() => then(change())),
+  change: (change) => Effect.sync(change),
+  refresh: (refreshSession, client, failed) =>
+    Effect.suspend(() => {
+      const answer = (refreshSession as (failed: ApiFailure, client: unknown) => unknown)(
+        failed,
+        client
+      )
+      // the Effect API's own type asks for an Effect that needs no services
+      return Effect.isEffect(answer)
+        ? (answer as Effect.Effect<unknown, unknown>)
+        : Effect.fail(new TypeError("refreshSession must return an Effect on the Effect API"))
+    })
+}
+
+/** The Effect API of a line: each call traced, over the runtime's transport or an `HttpClient`. */
+export const effectApi = (line: ClientDialect, tracing: TracingDialect) => {
+  const traced = callTracing(line, tracing)
+  return {
+    fromDefaultTransport: (baseUrl: string, config?: ClientConfig) =>
+      fromDefaultTransport(line, traced, baseUrl, config),
+    fromHttpClient: <Client, R>(
+      baseUrl: string,
+      config: ClientConfig | undefined,
+      httpClient: Effect.Effect<Client, never, R>,
+      load: () => Promise<(client: Client) => Transport>
+    ) => fromHttpClient(line, traced, baseUrl, config, httpClient, load)
+  }
+}
+
+/** The Effect API over the facade's transport: `config.fetch`, else the runtime's (undici on Node, fetch elsewhere). */
+const fromDefaultTransport = (
+  line: ClientDialect,
+  tracing: CallTracing,
+  baseUrl: string,
+  config?: ClientConfig
+): Surface<"effect"> =>
+  fromState(
+    makeState(line, tracing, baseUrl, config),
+    transportFor(line, config, () => fromSend(line, defaultTransport)),
+    effectFace
+  )
+
+/**
+ * The Effect API over the `HttpClient` in context (`client`), its adapter loaded by `load` (the
+ * line's `#onDemand`) — or over `config.fetch` when one is given. Validates at once (throws on
+ * bad input).
+ */
+const fromHttpClient = <Client, R>(
+  line: ClientDialect,
+  tracing: CallTracing,
+  baseUrl: string,
+  config: ClientConfig | undefined,
+  httpClient: Effect.Effect<Client, never, R>,
+  load: () => Promise<(client: Client) => Transport>
+): Effect.Effect<Surface<"effect">, never, R> => {
+  const state = makeState(line, tracing, baseUrl, config)
+  return Effect.flatMap(httpClient, (client) =>
+    Effect.map(Effect.promise(load), (adapter) =>
+      fromState(
+        state,
+        transportFor(line, config, () => adapter(client)),
+        effectFace
+      )
+    )
+  )
+}

@@ -1,0 +1,683 @@
+/**
+ * Bodies read as they arrive (SPEC 4.8), for both faces and both Effect lines: `stream` (the body
+ * as a web `ReadableStream`) and `sse` (server-sent events, reconnecting as EventSource does). Each
+ * connection is one run of the request program (`client.ts`, with `streamBody`): URL, headers,
+ * session, interceptors, redirects, retries before the body, spans. What this adds is the body's
+ * guard (idle and total time, the signal, failures named after the request) and the events'
+ * reconnection loop. Loaded on a stream's first call, it imports nothing the facade loads at once:
+ * what it uses of the client comes as a {@link StreamKit} (a module both load would split the
+ * facade's bundle into more chunks, a larger download: measured).
+ */
+import type * as Eff from "effect/Effect"
+import type * as ExitT from "effect/Exit"
+import type { ApiResponse, ApiSuccess } from "../core/ApiResponse.js"
+import type { describe } from "../core/describe.js"
+import type { timeoutMillis } from "../core/options.js"
+import { type EventStream, makeSseParser, type SseEvent } from "../core/sse.js"
+import { type CheckedStream, checkStream } from "../core/streamOptions.js"
+import type { describeCause } from "../core/transport.js"
+import type { joinUrl, redactUrls, redactUrlsIn, urlForMessage } from "../core/url.js"
+import type {
+  ClientRequestOptions,
+  ClientState,
+  decode,
+  foldError,
+  invalidRequest,
+  request
+} from "./client.js"
+import type { RunningFiber } from "./dialect.js"
+import type { startTimer, Transport } from "./exchange.js"
+import type { AbortedError, DecodeError, NetworkError, SvcError, TimeoutError } from "./SvcError.js"
+
+/** What the stream programs use of Effect and of the client, handed over by `service.ts`. */
+export interface StreamKit {
+  readonly Effect: Pick<
+    typeof Eff,
+    "clockWith" | "fail" | "flatMap" | "map" | "succeed" | "suspend" | "sync" | "tapError"
+  >
+  readonly isSuccess: typeof ExitT.isSuccess
+  readonly request: typeof request
+  readonly decode: typeof decode
+  readonly foldError: typeof foldError
+  readonly invalidRequest: typeof invalidRequest
+  readonly startTimer: typeof startTimer
+  readonly AbortedError: typeof AbortedError
+  readonly DecodeError: typeof DecodeError
+  readonly NetworkError: typeof NetworkError
+  readonly TimeoutError: typeof TimeoutError
+  readonly joinUrl: typeof joinUrl
+  readonly redactUrls: typeof redactUrls
+  readonly redactUrlsIn: typeof redactUrlsIn
+  readonly urlForMessage: typeof urlForMessage
+  readonly describeCause: typeof describeCause
+  readonly timeoutMillis: typeof timeoutMillis
+  readonly describe: typeof describe
+}
+
+/** Options of `stream` and `sse`, as the program reads them. */
+export type StreamCallOptions = ClientRequestOptions & {
+  readonly method?: unknown
+  readonly body?: unknown
+  readonly idleTimeout?: unknown
+  readonly lastEventId?: unknown
+  readonly reconnect?: unknown
+}
+
+/** What a body's guard needs: the request it names, its limits, and the fiber's clock. */
+interface BodyGuard {
+  readonly method: string
+  /** The request's URL, as the caller made it (a message names it without its query). */
+  readonly url: string
+  /** The longest silence allowed while a read waits; `0`: none. */
+  readonly idleMillis: number
+  /** The whole call's limit (`totalTimeout`) and when it ends on the clock; `undefined`: none. */
+  readonly totalMillis: number
+  readonly deadline: number | undefined
+  readonly signal: AbortSignal | undefined
+  readonly now: () => number
+  readonly startTimer: (millis: number, onTime: () => void) => () => void
+  readonly report: (error: Error) => void
+}
+
+/**
+ * The events of an `sse` call: `events` yields them and ends (closes, or errors with the failure
+ * that ended them); `ended` says how, once it has.
+ */
+export interface SseBody<A> {
+  readonly events: ReadableStream<SseEvent<A>>
+  readonly lastEventId: () => string
+  /** The status of the last connection. */
+  readonly status: () => number
+  /** Resolves once the events have ended: with the failure that ended them, else `undefined`. */
+  readonly ended: Promise<SvcError | undefined>
+  /** The events as the facade gives them (reading `events` from then on). */
+  readonly eventStream: () => EventStream<A>
+}
+
+/** What one connection of an `sse` call gave. */
+type Connection =
+  | { readonly _tag: "Open"; readonly status: number; readonly body: ReadableStream<Uint8Array> }
+  | { readonly _tag: "End"; readonly status: number }
+
+const TAGS: ReadonlySet<unknown> = new Set([
+  "HttpError",
+  "NetworkError",
+  "TimeoutError",
+  "AbortedError",
+  "DecodeError",
+  "InterceptorError",
+  "InvalidRequestError",
+  "ResponseTooLargeError"
+])
+
+/** Whether `error` is one of the client's failures (what a stream's body errors with). */
+export const isSvcError = (error: unknown): error is SvcError =>
+  typeof error === "object" &&
+  error !== null &&
+  TAGS.has((error as { readonly _tag?: unknown })._tag)
+
+/** The stream programs over a kit: `openStream` and `openSse`. */
+export const makeStreams = (kit: StreamKit) => {
+  const {
+    Effect,
+    request,
+    decode,
+    foldError,
+    invalidRequest,
+    startTimer,
+    AbortedError,
+    DecodeError,
+    NetworkError,
+    TimeoutError,
+    joinUrl,
+    redactUrls,
+    redactUrlsIn,
+    urlForMessage,
+    describeCause
+  } = kit
+  const Exit = { isSuccess: kit.isSuccess }
+  const timeoutMillis = kit.timeoutMillis
+
+  /** A failure of a body while it is read, as the Effect API's error. */
+  const bodyFailure =
+    (method: string, url: string) =>
+    (error: unknown): SvcError =>
+      isSvcError(error)
+        ? error
+        : new NetworkError({
+            reason: `the response body failed (${redactUrls(describeCause(error))})`,
+            method,
+            url: urlForMessage(url),
+            cause: redactUrlsIn(error)
+          })
+
+  /** What an idle body's timeout waits for, in its message. */
+  const IDLE = "the body's next bytes (idleTimeout)"
+
+  /**
+   * The body as the caller reads it: the transport's stream, read only when asked (no buffering of
+   * its own), errored with the client's failures — `TimeoutError` past `idleMillis` of silence while
+   * a read waits or past the call's `totalTimeout`, `AbortedError` when the signal aborts,
+   * `NetworkError` naming method and URL when the connection fails — each reported to `onError`.
+   * Every way it ends, cancelling it included, closes the connection.
+   */
+  const guardBody = (
+    source: ReadableStream<Uint8Array>,
+    guard: BodyGuard
+  ): ReadableStream<Uint8Array> => {
+    const reader = source.getReader()
+    const toFailure = bodyFailure(guard.method, guard.url)
+    let finished = false
+    let controller: ReadableStreamDefaultController<Uint8Array> | undefined
+    let cancelIdle: (() => void) | undefined
+    let cancelTotal: (() => void) | undefined
+    const onAbort = () => fail(new AbortedError({ cause: guard.signal?.reason }))
+    const settle = () => {
+      finished = true
+      cancelIdle?.()
+      cancelTotal?.()
+      guard.signal?.removeEventListener("abort", onAbort)
+    }
+    const fail = (error: SvcError) => {
+      if (finished) return
+      settle()
+      reader.cancel(error).catch(() => undefined)
+      guard.report(error)
+      controller?.error(error)
+    }
+    const timedOut = (timeoutMillis: number, waitingFor?: string) =>
+      new TimeoutError({
+        timeoutMillis,
+        method: guard.method,
+        url: urlForMessage(guard.url),
+        ...(waitingFor === undefined ? { total: true } : { waitingFor })
+      })
+    return new ReadableStream<Uint8Array>(
+      {
+        start: (started) => {
+          controller = started
+          const signal = guard.signal
+          if (signal !== undefined) {
+            if (signal.aborted) return onAbort()
+            signal.addEventListener("abort", onAbort, { once: true })
+          }
+          if (guard.deadline !== undefined) {
+            const left = guard.deadline - guard.now()
+            const onTime = () => fail(timedOut(guard.totalMillis))
+            if (left <= 0) return onTime()
+            cancelTotal = guard.startTimer(left, onTime)
+          }
+        },
+        pull: (pulled) => {
+          if (finished) return
+          if (guard.idleMillis > 0) {
+            cancelIdle = guard.startTimer(guard.idleMillis, () =>
+              fail(timedOut(guard.idleMillis, IDLE))
+            )
+          }
+          return reader.read().then(
+            (result) => {
+              cancelIdle?.()
+              cancelIdle = undefined
+              if (finished) return
+              if (result.done) {
+                settle()
+                pulled.close()
+              } else pulled.enqueue(result.value)
+            },
+            (cause: unknown) => fail(toFailure(cause))
+          )
+        },
+        cancel: (reason) => {
+          if (finished) return
+          settle()
+          return reader.cancel(reason)
+        }
+      },
+      { highWaterMark: 0 }
+    )
+  }
+
+  /** A call's checked settings, or its invalid argument as a failure (reported). */
+  const checked = (
+    state: ClientState,
+    options: StreamCallOptions
+  ): Eff.Effect<CheckedStream, SvcError> => {
+    const settings = checkStream(state.line, options, state.config.idleTimeout, kit)
+    if (!("_tag" in settings)) return Effect.succeed(settings)
+    const error = invalidRequest(settings)
+    state.report(error)
+    return Effect.fail(error)
+  }
+
+  /** The call's time limits on the fiber's clock, for its body's guard. */
+  const guardOf = (
+    state: ClientState,
+    options: StreamCallOptions,
+    method: string,
+    endpoint: string,
+    idleMillis: number,
+    clock: { readonly now: () => number; readonly started: number },
+    startTimer: BodyGuard["startTimer"]
+  ): BodyGuard => {
+    // a bad value fails the request itself (INVALID_REQUEST)
+    const given =
+      options.totalTimeout === undefined
+        ? state.totalTimeoutMillis
+        : timeoutMillis(state.line, options.totalTimeout)
+    const totalMillis = typeof given === "number" ? given : 0
+    return {
+      method,
+      url: joinUrl(state.baseUrl, typeof endpoint === "string" ? endpoint : ""),
+      idleMillis,
+      totalMillis,
+      deadline: totalMillis > 0 ? clock.started + totalMillis : undefined,
+      signal: options.signal,
+      now: clock.now,
+      startTimer,
+      report: state.report
+    }
+  }
+
+  /**
+   * `stream`: the request, answered once the final response's headers are in; on a 2xx `data` is
+   * the body as a guarded web `ReadableStream`.
+   */
+  const openStream = (
+    state: ClientState,
+    transport: Transport,
+    endpoint: string,
+    options: StreamCallOptions = {}
+  ): Eff.Effect<ApiSuccess<ReadableStream<Uint8Array>>, SvcError> =>
+    Effect.flatMap(checked(state, options), (settings) =>
+      Effect.clockWith((clock) => {
+        const line = state.line
+        const now = () => line.now(clock)
+        const guard = guardOf(
+          state,
+          options,
+          settings.method,
+          endpoint,
+          settings.idleTimeoutMillis,
+          { now, started: now() },
+          (millis, onTime) => startTimer(line, clock, millis, onTime)
+        )
+        return Effect.map(
+          request<ReadableStream<Uint8Array>>(
+            state,
+            transport,
+            settings.method,
+            endpoint,
+            options.body,
+            options,
+            true
+          ),
+          (response) =>
+            response.data instanceof ReadableStream
+              ? { ...response, data: guardBody(response.data, guard) }
+              : response
+        )
+      })
+    )
+
+  const EVENT_STREAM = "text/event-stream"
+
+  /**
+   * A connection's answer: a 204 ends the stream; any other 2xx must be `text/event-stream`, else
+   * `DecodeError` naming what it is.
+   */
+  const connectionOf = (
+    response: ApiSuccess<ReadableStream<Uint8Array>>
+  ): Eff.Effect<Connection, DecodeError> => {
+    const body = response.data
+    const headers = response.headers ?? {}
+    if (response.status === 204) {
+      if (body instanceof ReadableStream) body.cancel().catch(() => undefined)
+      return Effect.succeed({ _tag: "End", status: 204 })
+    }
+    const type = headers["content-type"]
+    const media = type?.split(";")[0]?.trim().toLowerCase()
+    if (media !== EVENT_STREAM || !(body instanceof ReadableStream)) {
+      if (body instanceof ReadableStream) body.cancel().catch(() => undefined)
+      return Effect.fail(
+        new DecodeError({
+          status: response.status,
+          body: undefined,
+          detail: `the response is not ${EVENT_STREAM}: its Content-Type is ${
+            type === undefined ? "absent" : JSON.stringify(type)
+          }`,
+          headers
+        })
+      )
+    }
+    return Effect.succeed({ _tag: "Open", status: response.status, body })
+  }
+
+  /**
+   * Whether a failure counts as a dropped connection, after which the stream reconnects: a network
+   * failure that could pass, or a timeout of one connection (not the whole call's).
+   */
+  const isDropped = (error: SvcError): boolean =>
+    (error._tag === "NetworkError" && error.permanent !== true) ||
+    (error._tag === "TimeoutError" && error.total !== true)
+
+  /**
+   * `sse`: the first connection, answered once its headers are in; on a 2xx `data` is the stream's
+   * events, which reconnect as EventSource does (SPEC 4.8).
+   */
+  const openSse = <A>(
+    state: ClientState,
+    transport: Transport,
+    endpoint: string,
+    options: StreamCallOptions = {}
+  ): Eff.Effect<ApiSuccess<SseBody<A>>, SvcError> =>
+    Effect.flatMap(checked(state, options), (settings) =>
+      Effect.flatMap(state.line.runnerInContext, (run) =>
+        Effect.clockWith((clock) => {
+          const line = state.line
+          const now = () => line.now(clock)
+          const timer = (millis: number, onTime: () => void) =>
+            startTimer(line, clock, millis, onTime)
+          const guard = guardOf(
+            state,
+            options,
+            settings.method,
+            endpoint,
+            settings.idleTimeoutMillis,
+            { now, started: now() },
+            timer
+          )
+          const parser = makeSseParser({
+            onEvent: (event) => queue.push(event),
+            lastEventId: settings.lastEventId
+          })
+          const queue: Array<SseEvent<string>> = []
+          const headers = options.headers
+          // each connection: the request as the caller made it, asking for events, from the last id
+          const connect = Effect.suspend(() => {
+            const id = parser.lastEventId
+            const asked: Record<string, string | null | undefined> = { accept: EVENT_STREAM }
+            if (headers !== undefined) Object.assign(asked, headers)
+            if (id !== "") asked["last-event-id"] = id
+            // the call's limit bounds every connection: what is left of it
+            const left = guard.deadline === undefined ? 0 : Math.max(1, guard.deadline - now())
+            return Effect.flatMap(
+              request<ReadableStream<Uint8Array>>(
+                state,
+                transport,
+                settings.method,
+                endpoint,
+                options.body,
+                { ...options, headers: asked, totalTimeout: left },
+                true
+              ),
+              (response) =>
+                Effect.tapError(connectionOf(response), (error) =>
+                  Effect.sync(() => state.report(error))
+                )
+            )
+          })
+          return Effect.map(connect, (connection) => ({
+            success: true,
+            status: connection.status,
+            data: events<A>(
+              state,
+              settings,
+              guard,
+              parser,
+              queue,
+              connection,
+              run,
+              connect,
+              options
+            )
+          }))
+        })
+      )
+    )
+
+  /** The events of an `sse` call, from its first connection on. */
+  const events = <A>(
+    state: ClientState,
+    settings: CheckedStream,
+    guard: BodyGuard,
+    parser: ReturnType<typeof makeSseParser>,
+    queue: Array<SseEvent<string>>,
+    first: Connection,
+    run: <B, E>(effect: Eff.Effect<B, E>) => RunningFiber<B, E>,
+    connect: Eff.Effect<Connection, SvcError>,
+    options: StreamCallOptions
+  ): SseBody<A> => {
+    const line = state.line
+    // each connection's body: idle time only (the stream itself watches the signal and total time)
+    const bodyGuard: BodyGuard = { ...guard, deadline: undefined, signal: undefined }
+    let status = first.status
+    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined =
+      first._tag === "Open" ? guardBody(first.body, bodyGuard).getReader() : undefined
+    let ended = first._tag === "End"
+    let failures = 0
+    let controller: ReadableStreamDefaultController<SseEvent<A>> | undefined
+    let fiber: unknown
+    let cancelWait: (() => void) | undefined
+    let wake: (() => void) | undefined
+    let cancelTotal: (() => void) | undefined
+    let resolveEnded: (error: SvcError | undefined) => void = () => undefined
+    const endedWith = new Promise<SvcError | undefined>((resolve) => {
+      resolveEnded = resolve
+    })
+    const onAbort = () => finish(new AbortedError({ cause: options.signal?.reason }))
+    /**
+     * Ends the events (once): everything still open is closed, `ended` resolves; a failure not
+     * reported yet goes to `onError`.
+     */
+    const finish = (error?: SvcError, cancelled = false, reported = false) => {
+      if (ended && controller === undefined) return
+      const open = controller
+      controller = undefined
+      ended = true
+      cancelTotal?.()
+      cancelWait?.()
+      wake?.()
+      options.signal?.removeEventListener("abort", onAbort)
+      if (fiber !== undefined) line.interrupt(fiber)
+      reader?.cancel().catch(() => undefined)
+      reader = undefined
+      resolveEnded(error)
+      if (open === undefined || cancelled) return
+      if (error === undefined) open.close()
+      else {
+        if (!reported) state.report(error)
+        open.error(error)
+      }
+    }
+    const runToExit = <B>(effect: Eff.Effect<B, SvcError>) =>
+      new Promise<ExitT.Exit<B, SvcError>>((resolve) => {
+        const running = run(effect)
+        fiber = running
+        running.addObserver((exit) => {
+          fiber = undefined
+          resolve(exit)
+        })
+      })
+    const wait = (millis: number) =>
+      new Promise<void>((resolve) => {
+        wake = resolve
+        cancelWait = timer(millis, resolve)
+      })
+    const timer = bodyGuard.startTimer
+    /** Connects again until a connection opens (`true`) or the events end (`false`). */
+    const reconnect = async (): Promise<boolean> => {
+      const policy = settings.reconnect
+      if (policy === false) {
+        finish()
+        return false
+      }
+      for (;;) {
+        await wait(parser.retry ?? policy.delayMillis)
+        if (ended) return false
+        const exit = await runToExit(connect)
+        if (ended) return false
+        if (Exit.isSuccess(exit)) {
+          const connection = exit.value
+          status = connection.status
+          if (connection._tag === "End") {
+            finish()
+            return false
+          }
+          failures = 0
+          reader = guardBody(connection.body, bodyGuard).getReader()
+          return true
+        }
+        const error = line.failureOf(exit.cause)
+        if (error === undefined) {
+          // interrupted or a defect: nothing more can come
+          finish(
+            new NetworkError({ reason: "the stream's connection ended", method: guard.method })
+          )
+          return false
+        }
+        // the request reported it
+        if (!isDropped(error) || ++failures >= policy.attempts) {
+          finish(error, false, true)
+          return false
+        }
+      }
+    }
+    const schema = options.schema
+    /** An event as the caller gets it: its data decoded with the schema, when one was given. */
+    const decoded = async (event: SseEvent<string>): Promise<SseEvent<A> | DecodeError> => {
+      if (schema === undefined) return event as SseEvent<unknown> as SseEvent<A>
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(event.data)
+      } catch (cause) {
+        return new DecodeError({
+          status,
+          body: event.data,
+          detail: `the event's data is not JSON: ${cause instanceof Error ? cause.message : String(cause)}`,
+          cause
+        })
+      }
+      const exit = await runToExit(decode<A>(line, { success: true, status, data: parsed }, schema))
+      if (Exit.isSuccess(exit)) return { ...event, data: exit.value.data }
+      const error = line.failureOf(exit.cause)
+      return error instanceof DecodeError
+        ? error
+        : new DecodeError({ status, body: event.data, detail: "the event could not be decoded" })
+    }
+    /** The next event, or the end. */
+    const pull = async (): Promise<void> => {
+      for (;;) {
+        if (controller === undefined) return
+        const event = queue.shift()
+        if (event !== undefined) {
+          const value = await decoded(event)
+          if (controller === undefined) return
+          if (value instanceof DecodeError) return finish(value)
+          return controller.enqueue(value)
+        }
+        if (reader === undefined) {
+          if (!(await reconnect())) return
+          continue
+        }
+        let result: ReadableStreamReadResult<Uint8Array>
+        try {
+          result = await reader.read()
+        } catch (cause) {
+          // a dropped connection (reported by the body's guard), or an idle one
+          parser.end()
+          reader = undefined
+          const error = cause as SvcError
+          if (!isDropped(error) || settings.reconnect === false) return finish(error, false, true)
+          continue
+        }
+        if (result.done) {
+          parser.end()
+          reader = undefined
+          continue
+        }
+        parser.push(result.value)
+      }
+    }
+    const stream = new ReadableStream<SseEvent<A>>(
+      {
+        start: (started) => {
+          if (ended) return started.close()
+          controller = started
+          const signal = options.signal
+          if (signal !== undefined) {
+            if (signal.aborted) return onAbort()
+            signal.addEventListener("abort", onAbort, { once: true })
+          }
+          if (guard.deadline !== undefined) {
+            const onTime = () =>
+              finish(
+                new TimeoutError({
+                  timeoutMillis: guard.totalMillis,
+                  total: true,
+                  method: guard.method,
+                  url: urlForMessage(guard.url)
+                })
+              )
+            const left = guard.deadline - guard.now()
+            if (left <= 0) return onTime()
+            cancelTotal = timer(left, onTime)
+          }
+        },
+        pull,
+        cancel: () => finish(undefined, true)
+      },
+      { highWaterMark: 0 }
+    )
+    if (ended) resolveEnded(undefined)
+    const body: SseBody<A> = {
+      events: stream,
+      lastEventId: () => parser.lastEventId,
+      status: () => status,
+      ended: endedWith,
+      eventStream: () => eventStreamOf(body)
+    }
+    return body
+  }
+
+  const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined }
+
+  /**
+   * An `sse` call's events as the facade gives them: iterated with `for await` (which ends without
+   * throwing, however the stream ends), `close()`, `lastEventId`, and `closed`, which says how it
+   * ended.
+   */
+  const eventStreamOf = <A>(body: SseBody<A>): EventStream<A> => {
+    const reader = body.events.getReader()
+    const close = () => {
+      reader.cancel().catch(() => undefined)
+    }
+    const iterator: AsyncIterableIterator<SseEvent<A>> = {
+      next: () =>
+        reader.read().then(
+          (result): IteratorResult<SseEvent<A>> => (result.done ? DONE : result),
+          () => DONE
+        ),
+      return: () => {
+        close()
+        return Promise.resolve(DONE)
+      },
+      [Symbol.asyncIterator]: () => iterator
+    }
+    return {
+      [Symbol.asyncIterator]: () => iterator,
+      close,
+      get lastEventId() {
+        return body.lastEventId()
+      },
+      closed: body.ended.then(
+        (error): ApiResponse<undefined> =>
+          error === undefined
+            ? { success: true, status: body.status(), data: undefined }
+            : foldError(error)
+      )
+    }
+  }
+
+  return { openStream, openSse }
+}

@@ -1,0 +1,107 @@
+/**
+ * What `stream` and `sse` add to a request's options, checked per call for both Effect lines (in
+ * a module of its own: only a stream's first call loads it).
+ */
+import type { describe } from "./describe.js"
+import type { InvalidArgument, LineValues, timeoutMillis } from "./options.js"
+
+/** The shared checks it uses, handed over by its caller (see `common/streams.ts`). */
+export interface StreamChecks {
+  readonly timeoutMillis: typeof timeoutMillis
+  readonly describe: typeof describe
+}
+
+const invalid = (argument: string, reason: string): InvalidArgument => ({
+  _tag: "InvalidArgument",
+  argument,
+  reason
+})
+
+/** A safe integer ≥ 0. */
+const isCount = (value: unknown): value is number =>
+  typeof value === "number" && Number.isSafeInteger(value) && value >= 0
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/** The default wait before an `sse` stream reconnects: 3 s, as EventSource's. */
+export const DEFAULT_RECONNECT_DELAY_MILLIS = 3_000
+
+const STREAM_METHODS: ReadonlySet<unknown> = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"])
+
+/** The settings of a `stream` or `sse` call, once checked. */
+export interface CheckedStream {
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
+  /** The longest silence allowed while the body is read; `0`: none. */
+  readonly idleTimeoutMillis: number
+  /** `sse` only: the initial last event id. */
+  readonly lastEventId: string
+  /** `sse` only: `false`, or how to reconnect. */
+  readonly reconnect: false | { readonly attempts: number; readonly delayMillis: number }
+}
+
+/**
+ * Checks what `stream` and `sse` add to a request's options (`method`, `idleTimeout`, and for
+ * `sse` `lastEventId` and `reconnect`); the request's own options are checked with the request.
+ */
+export const checkStream = (
+  line: LineValues,
+  options: unknown,
+  clientIdleTimeout: unknown,
+  { timeoutMillis, describe }: StreamChecks
+): CheckedStream | InvalidArgument => {
+  if (!isRecord(options)) return invalid("options", `must be an object, got ${describe(options)}`)
+  const method = options.method ?? "GET"
+  if (!STREAM_METHODS.has(method)) {
+    return invalid(
+      "options.method",
+      `must be one of GET, POST, PUT, PATCH, DELETE, got ${describe(method)}`
+    )
+  }
+  let idle = 0
+  const idleTimeout = options.idleTimeout ?? clientIdleTimeout
+  if (idleTimeout !== undefined) {
+    const checked = timeoutMillis(line, idleTimeout)
+    if (typeof checked === "string") return invalid("options.idleTimeout", checked)
+    idle = checked
+  }
+  const lastEventId = options.lastEventId ?? ""
+  // sent as a header: nothing that could end it or start another
+  if (typeof lastEventId !== "string" || /[\0\r\n]/.test(lastEventId)) {
+    return invalid(
+      "options.lastEventId",
+      `must be a string without NUL, CR or LF, got ${describe(lastEventId)}`
+    )
+  }
+  const reconnect = options.reconnect ?? {}
+  if (reconnect === false) {
+    return {
+      method: method as CheckedStream["method"],
+      idleTimeoutMillis: idle,
+      lastEventId,
+      reconnect
+    }
+  }
+  if (!isRecord(reconnect)) {
+    return invalid("options.reconnect", `must be false or an object, got ${describe(reconnect)}`)
+  }
+  const attempts = reconnect.attempts ?? Number.POSITIVE_INFINITY
+  if (!(attempts === Number.POSITIVE_INFINITY || isCount(attempts))) {
+    return invalid(
+      "options.reconnect.attempts",
+      `must be an integer ≥ 0 or Infinity, got ${describe(attempts)}`
+    )
+  }
+  let delayMillis = DEFAULT_RECONNECT_DELAY_MILLIS
+  if (reconnect.delay !== undefined) {
+    const checked = timeoutMillis(line, reconnect.delay)
+    if (typeof checked === "string") return invalid("options.reconnect.delay", checked)
+    delayMillis = checked
+  }
+  return {
+    method: method as CheckedStream["method"],
+    idleTimeoutMillis: idle,
+    lastEventId,
+    reconnect: { attempts, delayMillis }
+  }
+}

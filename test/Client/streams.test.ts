@@ -1,0 +1,619 @@
+/**
+ * `stream` and `sse` (SPEC 4.8) against a real node:http server on 127.0.0.1, on both faces and
+ * every Node transport (undici, fetch, the HttpClient adapter over FetchHttpClient and
+ * NodeHttpClient), shared by both Effect lines: bodies read as they arrive, decompressed and not
+ * bounded by maxResponseBytes; failures before and in the middle of a body; server-sent events
+ * that drop, stall, send heartbeats, `retry:`, 204 and the wrong media type, resumed with
+ * Last-Event-ID. Reconnection delays and idle timeouts run on TestClock where the Effect API
+ * serves.
+ */
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
+import * as Zlib from "node:zlib"
+import { it as effectIt } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as Stream from "effect/Stream"
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { foldError } from "../../src/common/client.js"
+import {
+  type ApiResponse,
+  createSvc,
+  type SseEvent,
+  SvcClient,
+  type SvcClientService,
+  type SvcConfig,
+  type SvcError
+} from "../../src/v3/Client/index.js"
+import { FetchHttpClient, fork, NodeHttpClient, TestClock } from "../Auth/lineKit.js"
+
+type Handler = (request: Http.IncomingMessage, response: Http.ServerResponse, index: number) => void
+
+interface Seen {
+  readonly path: string
+  readonly headers: Http.IncomingHttpHeaders
+}
+
+let server: Http.Server
+let origin = ""
+let handler: Handler = (_, response) => response.end()
+const seen: Array<Seen> = []
+/** The paths of the exchanges the client closed before the server ended them. */
+const abandoned: Array<string> = []
+/** How many exchanges of `path` the client closed before the server ended them. */
+const closedEarly = (path: string) => abandoned.filter((p) => p.split("?")[0] === path).length
+const sockets = new Set<import("node:net").Socket>()
+
+beforeAll(async () => {
+  server = Http.createServer((request, response) => {
+    seen.push({ path: request.url ?? "", headers: request.headers })
+    response.on("close", () => {
+      if (!response.writableEnded) abandoned.push(request.url ?? "")
+    })
+    handler(request, response, seen.length - 1)
+  })
+  server.on("connection", (socket) => {
+    sockets.add(socket)
+    socket.on("close", () => sockets.delete(socket))
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+
+afterAll(async () => {
+  for (const socket of sockets) socket.destroy()
+  await new Promise((resolve) => server.close(resolve))
+})
+
+beforeEach(() => {
+  seen.length = 0
+  abandoned.length = 0
+})
+
+const until = async (condition: () => boolean, what: string) => {
+  for (let i = 0; i < 500; i++) {
+    if (condition()) return
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
+const sseHead = (response: Http.ServerResponse, status = 200) =>
+  response.writeHead(status, { "content-type": "text/event-stream; charset=utf-8" })
+
+/** What a test reads of a `stream` call, on either face. */
+interface StreamRead {
+  readonly response: ApiResponse<unknown>
+  readonly bytes?: Uint8Array
+  readonly error?: Error
+}
+
+/** What a test reads of an `sse` call, on either face. */
+interface SseRead {
+  readonly events: Array<SseEvent<unknown>>
+  /** How it ended: the facade's `closed`, or the Effect API's failure folded. */
+  readonly outcome: ApiResponse<unknown>
+}
+
+interface Face {
+  readonly name: string
+  readonly stream: (endpoint: string, options?: object, config?: SvcConfig) => Promise<StreamRead>
+  /** Reads `count` events (then closes), or until the stream ends. */
+  readonly sse: (
+    endpoint: string,
+    options?: object,
+    config?: SvcConfig,
+    count?: number
+  ) => Promise<SseRead>
+}
+
+const concat = (chunks: Array<Uint8Array>) => {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0))
+  let at = 0
+  for (const chunk of chunks) {
+    out.set(chunk, at)
+    at += chunk.byteLength
+  }
+  return out
+}
+
+const facade = (name: string, extra: SvcConfig): Face => ({
+  name,
+  stream: async (endpoint, options, config) => {
+    const response = await createSvc(origin, { retryAttempts: 0, ...extra, ...config }).stream(
+      endpoint,
+      options
+    )
+    if (!response.success) return { response }
+    const chunks: Array<Uint8Array> = []
+    try {
+      const reader = response.data.getReader()
+      for (let next = await reader.read(); !next.done; next = await reader.read()) {
+        chunks.push(next.value)
+      }
+      return { response, bytes: concat(chunks) }
+    } catch (error) {
+      return { response, bytes: concat(chunks), error: error as Error }
+    }
+  },
+  sse: async (endpoint, options, config, count = Number.POSITIVE_INFINITY) => {
+    const response = await createSvc(origin, { retryAttempts: 0, ...extra, ...config }).sse(
+      endpoint,
+      options
+    )
+    if (!response.success) return { events: [], outcome: response }
+    const events: Array<SseEvent<unknown>> = []
+    for await (const event of response.data) {
+      events.push(event)
+      if (events.length >= count) response.data.close()
+    }
+    return { events, outcome: await response.data.closed }
+  }
+})
+
+const effectFace = (name: string, layerOf: (config: SvcConfig) => Layer.Layer<SvcClient>): Face => {
+  const run = <A>(config: SvcConfig, f: (client: SvcClientService) => Effect.Effect<A, SvcError>) =>
+    Effect.runPromise(
+      Effect.flatMap(SvcClient, f).pipe(
+        Effect.match({
+          onFailure: (left) => ({ _tag: "Left" as const, left }),
+          onSuccess: (right) => ({ _tag: "Right" as const, right })
+        }),
+        Effect.provide(layerOf({ retryAttempts: 0, ...config }))
+      )
+    )
+  return {
+    name,
+    stream: async (endpoint, options, config = {}) => {
+      const chunks: Array<Uint8Array> = []
+      const result = await run(config, (client) =>
+        Stream.runForEach(client.stream(endpoint, options), (chunk) =>
+          Effect.sync(() => chunks.push(chunk))
+        )
+      )
+      if (result._tag === "Right") {
+        return { response: { success: true, status: 200, data: undefined }, bytes: concat(chunks) }
+      }
+      const error = result.left
+      // a failure after bytes came is one in the middle of the body
+      return chunks.length > 0 || error._tag === "TimeoutError"
+        ? {
+            response: { success: true, status: 200, data: undefined },
+            bytes: concat(chunks),
+            error
+          }
+        : { response: foldError(error) }
+    },
+    sse: async (endpoint, options, config = {}, count = Number.POSITIVE_INFINITY) => {
+      const events: Array<SseEvent<unknown>> = []
+      const stream = client_sse(endpoint, options)
+      const result = await run(config, (client) =>
+        Stream.runForEach(
+          Number.isFinite(count) ? Stream.take(stream(client), count) : stream(client),
+          (event) => Effect.sync(() => events.push(event))
+        )
+      )
+      return {
+        events,
+        outcome:
+          result._tag === "Right"
+            ? { success: true, status: 200, data: undefined }
+            : foldError(result.left)
+      }
+    }
+  }
+}
+
+const client_sse = (endpoint: string, options: object | undefined) => (client: SvcClientService) =>
+  client.sse(endpoint, options)
+
+const faces: ReadonlyArray<Face> = [
+  facade("facade over undici", {}),
+  facade("facade over fetch", { fetch: (input, init) => globalThis.fetch(input, init) }),
+  effectFace("Effect API (layerDefault)", (config) => SvcClient.layerDefault(origin, config)),
+  effectFace("Effect API over SvcClient.layer(FetchHttpClient)", (config) =>
+    SvcClient.layer(origin, config).pipe(Layer.provide(FetchHttpClient.layer))
+  ),
+  effectFace("Effect API over SvcClient.layer(NodeHttpClient.layerUndici)", (config) =>
+    SvcClient.layer(origin, config).pipe(Layer.provide(NodeHttpClient.layerUndici))
+  )
+]
+
+const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes)
+
+describe.each(faces)("stream, $name", (face) => {
+  it("reads a body in chunks as they come, the whole pipeline before it (session, headers)", async () => {
+    handler = (_, response) => {
+      response.writeHead(200, { "content-type": "application/octet-stream" })
+      let i = 0
+      const next = () => {
+        if (i === 5) return response.end()
+        response.write(`chunk ${i++};`)
+        setTimeout(next, 5)
+      }
+      next()
+    }
+    const read = await face.stream(
+      "/bytes",
+      { headers: { "x-trace": "1" }, params: { n: 5 } },
+      { sessionId: "s3cr3t-session" }
+    )
+    expect(read.error).toBeUndefined()
+    expect(text(read.bytes)).toBe("chunk 0;chunk 1;chunk 2;chunk 3;chunk 4;")
+    expect(seen[0]?.path).toBe("/bytes?n=5")
+    expect(seen[0]?.headers["x-session-id"]).toBe("s3cr3t-session")
+    expect(seen[0]?.headers["x-trace"]).toBe("1")
+  })
+
+  it("is not bounded by maxResponseBytes on a 2xx, and decompresses gzip as it reads", async () => {
+    const body = "x".repeat(200_000)
+    handler = (_, response) => {
+      response.writeHead(200, { "content-type": "text/plain", "content-encoding": "gzip" })
+      const gzip = Zlib.createGzip()
+      gzip.pipe(response)
+      gzip.end(body)
+    }
+    const read = await face.stream("/big", {}, { maxResponseBytes: 1_000 })
+    expect(read.error).toBeUndefined()
+    expect(read.bytes?.byteLength).toBe(body.length)
+    expect(text(read.bytes)).toBe(body)
+  })
+
+  it("POSTs a JSON body with the method given", async () => {
+    let received = ""
+    handler = (request, response) => {
+      request.setEncoding("utf8")
+      request.on("data", (chunk: string) => {
+        received += chunk
+      })
+      request.on("end", () => response.end(`${request.method} done`))
+    }
+    const read = await face.stream("/chat", { method: "POST", body: { prompt: "hi" } })
+    expect(text(read.bytes)).toBe("POST done")
+    expect(received).toBe('{"prompt":"hi"}')
+    expect(seen[0]?.headers["content-type"]).toBe("application/json")
+  })
+
+  it("a non-2xx is read and answered as any failure, with no stream", async () => {
+    handler = (_, response) => {
+      response.writeHead(404, { "content-type": "application/json" })
+      response.end(JSON.stringify({ error: "no such feed" }))
+    }
+    const read = await face.stream("/missing")
+    expect(read.response).toMatchObject({
+      success: false,
+      status: 404,
+      code: "HTTP_ERROR",
+      error: "no such feed"
+    })
+    expect(read.bytes).toBeUndefined()
+  })
+
+  it("a connection dropped in the middle of the body errors the stream, naming method and URL, never the session", async () => {
+    handler = (_, response) => {
+      response.writeHead(200, { "content-type": "application/octet-stream" })
+      response.write("first part;")
+      setTimeout(() => response.socket?.destroy(), 20)
+    }
+    const errors: Array<Error> = []
+    const read = await face.stream(
+      "/drop?token=hidden",
+      {},
+      { sessionId: "s3cr3t-session", onError: (error) => errors.push(error) }
+    )
+    expect(text(read.bytes)).toBe("first part;")
+    expect(read.error).toBeInstanceOf(Error)
+    expect(read.error?.message).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/drop$/)
+    expect(read.error?.message).not.toMatch(/s3cr3t|hidden/)
+    expect(errors.map((e) => e.message)).toContain(read.error?.message)
+  })
+
+  it("idleTimeout errors a silent body with code TIMEOUT and closes the connection", async () => {
+    handler = (_, response) => {
+      response.writeHead(200, { "content-type": "application/octet-stream" })
+      response.write("then silence")
+    }
+    const read = await face.stream("/stall", { idleTimeout: 100 })
+    expect(text(read.bytes)).toBe("then silence")
+    expect((read.error as Error & { code?: string }).code).toBe("TIMEOUT")
+    expect(read.error?.message).toMatch(/idleTimeout.*GET http:\/\/127\.0\.0\.1:\d+\/stall/)
+    await until(() => closedEarly("/stall") === 1, "the connection to close")
+  })
+})
+
+describe.each(faces)("sse, $name", (face) => {
+  it("yields each event (event name, data lines, id, retry) and sends Accept: text/event-stream", async () => {
+    handler = (_, response) => {
+      sseHead(response)
+      response.write(": hello\n\ndata: one\n\nevent: delta\ndata: two\ndata: lines\nid: 7\n\n")
+      setTimeout(() => response.end("retry: 5000\ndata: three\n\n"), 10)
+    }
+    const read = await face.sse("/events", { reconnect: false })
+    expect(read.events).toEqual([
+      { event: "message", data: "one", id: "" },
+      { event: "delta", data: "two\nlines", id: "7" },
+      { event: "message", data: "three", id: "7", retry: 5000 }
+    ])
+    expect(read.outcome).toMatchObject({ success: true })
+    expect(seen[0]?.headers.accept).toBe("text/event-stream")
+    expect(seen[0]?.headers["last-event-id"]).toBeUndefined()
+  })
+
+  it("reconnects after a dropped connection, after the server's retry:, sending Last-Event-ID and the session as it is now", async () => {
+    handler = (_, response, index) => {
+      sseHead(response)
+      if (index === 0) {
+        response.write("retry: 20\nid: a1\ndata: first\n\ndata: cut")
+        setTimeout(() => response.socket?.destroy(), 10)
+      } else {
+        response.end("id: a2\ndata: second\n\n")
+      }
+    }
+    const read = await face.sse("/events", {}, { sessionId: "first-session" }, 2)
+    expect(read.events.map((event) => [event.data, event.id])).toEqual([
+      ["first", "a1"],
+      ["second", "a2"]
+    ])
+    expect(seen).toHaveLength(2)
+    expect(seen[1]?.headers["last-event-id"]).toBe("a1")
+    expect(seen[1]?.headers["x-session-id"]).toBe("first-session")
+    expect(read.outcome).toMatchObject({ success: true })
+  })
+
+  it("lastEventId is sent on the first request; a server that ends the body is reconnected to", async () => {
+    handler = (request, response) => {
+      sseHead(response)
+      response.end(`data: since ${request.headers["last-event-id"]}\n\n`)
+    }
+    const read = await face.sse(
+      "/events",
+      { lastEventId: "41", reconnect: { delay: 10 } },
+      undefined,
+      2
+    )
+    expect(read.events.map((event) => event.data)).toEqual(["since 41", "since 41"])
+    expect(seen.map((s) => s.headers["last-event-id"])).toEqual(["41", "41"])
+  })
+
+  it("a 204 ends the stream normally, on the first request or a reconnect", async () => {
+    handler = (_, response, index) => {
+      if (index === 0) {
+        sseHead(response)
+        return response.end("data: only\n\n")
+      }
+      response.writeHead(204)
+      response.end()
+    }
+    const read = await face.sse("/events", { reconnect: { delay: 10 } })
+    expect(read.events.map((event) => event.data)).toEqual(["only"])
+    expect(read.outcome).toMatchObject({ success: true })
+    expect(seen).toHaveLength(2)
+  })
+
+  it("a 2xx that is not text/event-stream is DECODE_ERROR naming its media type", async () => {
+    handler = (_, response) => {
+      response.writeHead(200, { "content-type": "application/json" })
+      response.end("{}")
+    }
+    const read = await face.sse("/events")
+    expect(read.outcome).toMatchObject({ success: false, code: "DECODE_ERROR", status: 200 })
+    expect((read.outcome as { error: string }).error).toMatch(/application\/json/)
+  })
+
+  it("a reconnect answered with a non-2xx ends the stream with that failure (401 included)", async () => {
+    handler = (_, response, index) => {
+      if (index === 0) {
+        sseHead(response)
+        return response.end("data: before\n\n")
+      }
+      response.writeHead(401, { "content-type": "application/json" })
+      response.end(JSON.stringify({ error: "session expired" }))
+    }
+    const errors: Array<Error> = []
+    const read = await face.sse(
+      "/events",
+      { reconnect: { delay: 10 } },
+      {
+        onError: (error) => errors.push(error)
+      }
+    )
+    expect(read.events.map((event) => event.data)).toEqual(["before"])
+    expect(read.outcome).toMatchObject({ success: false, status: 401, code: "HTTP_ERROR" })
+    expect(errors.map((e) => e.message)).toContain("session expired")
+  })
+
+  it("reconnect.attempts bounds failed reconnects in a row; a successful connection resets the count", async () => {
+    // 0 opens, 1 fails, 2 opens (reset), 3 and 4 fail: with attempts 2 the stream ends there
+    handler = (_, response, index) => {
+      if (index === 1 || index >= 3) return response.socket?.destroy()
+      sseHead(response)
+      response.end(`data: open ${index}\n\n`)
+    }
+    const read = await face.sse("/events", { reconnect: { delay: 5, attempts: 2 } })
+    expect(read.events.map((event) => event.data)).toEqual(["open 0", "open 2"])
+    expect(read.outcome).toMatchObject({ success: false, code: "NETWORK_ERROR" })
+    expect(seen).toHaveLength(5)
+  })
+
+  it("schema decodes each event's JSON data; a mismatch ends the stream with DECODE_ERROR", async () => {
+    handler = (_, response) => {
+      sseHead(response)
+      response.end('data: {"token":"Hi"}\n\ndata: {"token":42}\n\n')
+    }
+    const schema = {
+      "~standard": {
+        version: 1,
+        vendor: "test",
+        validate: (value: unknown) =>
+          typeof (value as { token?: unknown }).token === "string"
+            ? { value }
+            : { issues: [{ message: "token must be a string", path: ["token"] }] }
+      }
+    }
+    const read = await face.sse("/events", { schema, reconnect: false })
+    expect(read.events.map((event) => event.data)).toEqual([{ token: "Hi" }])
+    expect(read.outcome).toMatchObject({ success: false, code: "DECODE_ERROR" })
+    expect((read.outcome as { error: string }).error).toMatch(/token must be a string/)
+  })
+
+  it("heartbeats keep an idle connection open; silence past idleTimeout is a dropped connection", async () => {
+    handler = (_, response, index) => {
+      sseHead(response)
+      if (index === 0) {
+        // heartbeats every 20 ms for 600 ms (past the idle limit), then silence
+        response.write("data: a\n\n")
+        const beat = setInterval(() => response.write(":\n\n"), 20)
+        setTimeout(() => {
+          clearInterval(beat)
+          response.write("data: b\n\n")
+        }, 600)
+      } else {
+        response.end("data: after reconnect\n\n")
+      }
+    }
+    const read = await face.sse(
+      "/events",
+      { idleTimeout: 250, reconnect: { delay: 5 } },
+      undefined,
+      3
+    )
+    expect(read.events.map((event) => event.data)).toEqual(["a", "b", "after reconnect"])
+    expect(seen).toHaveLength(2)
+    await until(() => closedEarly("/events") >= 1, "the stalled connection to close")
+  })
+
+  it("the signal closes the connection", async () => {
+    handler = (_, response) => {
+      sseHead(response)
+      response.write("data: one\n\n")
+    }
+    const controller = new AbortController()
+    const pending = face.sse("/events", { signal: controller.signal }, undefined)
+    await until(() => seen.length === 1, "the request")
+    setTimeout(() => controller.abort(), 30)
+    const read = await pending
+    expect(read.events.map((event) => event.data)).toEqual(["one"])
+    expect(read.outcome).toMatchObject({ success: false, code: "ABORTED" })
+    await until(() => closedEarly("/events") === 1, "the connection to close")
+  })
+})
+
+describe("sse on the facade: EventStream", () => {
+  it("close() ends the iteration without throwing; closed is a success; lastEventId is the stream's", async () => {
+    handler = (_, response) => {
+      sseHead(response)
+      response.write("id: e1\ndata: one\n\n")
+    }
+    const feed = await createSvc(origin).sse("/events")
+    if (!feed.success) throw new Error(feed.error)
+    const events: Array<string> = []
+    setTimeout(() => feed.data.close(), 50)
+    for await (const event of feed.data) events.push(event.data)
+    expect(events).toEqual(["one"])
+    expect(feed.data.lastEventId).toBe("e1")
+    expect(await feed.data.closed).toEqual({ success: true, status: 200, data: undefined })
+    await until(() => closedEarly("/events") === 1, "the connection to close")
+  })
+
+  it("the first request's failure resolves the promise (never rejects), nothing to iterate", async () => {
+    const response = await createSvc("http://127.0.0.1:1").sse("/events")
+    expect(response).toMatchObject({ success: false, status: 0, code: "NETWORK_ERROR" })
+  })
+
+  it("an invalid option is INVALID_REQUEST naming it, nothing sent", async () => {
+    const svc = createSvc(origin)
+    const bad = [
+      [{ method: "TRACE" }, "options.method"],
+      [{ reconnect: { attempts: -1 } }, "options.reconnect.attempts"],
+      [{ lastEventId: "a\r\nx-injected: 1" }, "options.lastEventId"],
+      [{ idleTimeout: -5 }, "options.idleTimeout"]
+    ] as const
+    for (const [options, name] of bad) {
+      const response = await svc.sse("/events", options as never)
+      expect(response).toMatchObject({ success: false, code: "INVALID_REQUEST" })
+      expect((response as { error: string }).error).toContain(name)
+    }
+    expect(seen).toHaveLength(0)
+  })
+})
+
+describe("the Effect API on TestClock", () => {
+  effectIt.effect("reconnects after reconnect.delay on the test clock, not before", () =>
+    Effect.gen(function* () {
+      seen.length = 0
+      handler = (_, response, index) => {
+        sseHead(response)
+        response.end(`data: connection ${index}\n\n`)
+      }
+      const client = yield* Effect.provide(SvcClient, SvcClient.layerDefault(origin))
+      const events: Array<string> = []
+      const fiber = yield* fork(
+        Stream.runForEach(
+          Stream.take(client.sse("/events", { reconnect: { delay: "10 seconds" } }), 2),
+          (event) => Effect.sync(() => events.push(event.data))
+        )
+      )
+      while (events.length === 0) yield* Effect.promise(() => new Promise((r) => setTimeout(r, 5)))
+      // the first body has ended; nothing is sent again until the delay passes on the test clock
+      yield* Effect.promise(() => new Promise((r) => setTimeout(r, 50)))
+      expect(seen).toHaveLength(1)
+      yield* TestClock.adjust("9 seconds")
+      yield* Effect.promise(() => new Promise((r) => setTimeout(r, 50)))
+      expect(seen).toHaveLength(1)
+      yield* TestClock.adjust("1 second")
+      yield* Fiber.join(fiber)
+      expect(events).toEqual(["connection 0", "connection 1"])
+      expect(seen).toHaveLength(2)
+    })
+  )
+
+  effectIt.effect("idleTimeout on the test clock fails a silent stream with TimeoutError", () =>
+    Effect.gen(function* () {
+      abandoned.length = 0
+      handler = (_, response) => {
+        response.writeHead(200, { "content-type": "application/octet-stream" })
+        response.write("some")
+      }
+      const client = yield* Effect.provide(SvcClient, SvcClient.layerDefault(origin))
+      const chunks: Array<Uint8Array> = []
+      const fiber = yield* fork(
+        Effect.flip(
+          Stream.runForEach(client.stream("/stall", { idleTimeout: "1 minute" }), (chunk) =>
+            Effect.sync(() => chunks.push(chunk))
+          )
+        )
+      )
+      while (chunks.length === 0) yield* Effect.promise(() => new Promise((r) => setTimeout(r, 5)))
+      yield* Effect.promise(() => new Promise((r) => setTimeout(r, 20)))
+      yield* TestClock.adjust("1 minute")
+      const error = yield* Fiber.join(fiber)
+      expect(error).toMatchObject({ _tag: "TimeoutError", code: "TIMEOUT" })
+      yield* Effect.promise(() =>
+        until(() => closedEarly("/stall") === 1, "the connection to close")
+      )
+    })
+  )
+
+  effectIt.effect("interrupting the stream closes the connection", () =>
+    Effect.gen(function* () {
+      abandoned.length = 0
+      handler = (_, response) => {
+        sseHead(response)
+        response.write("data: one\n\n")
+      }
+      const client = yield* Effect.provide(SvcClient, SvcClient.layerDefault(origin))
+      const events: Array<string> = []
+      const fiber = yield* fork(
+        Stream.runForEach(client.sse("/events"), (event) =>
+          Effect.sync(() => events.push(event.data))
+        )
+      )
+      while (events.length === 0) yield* Effect.promise(() => new Promise((r) => setTimeout(r, 5)))
+      yield* Fiber.interrupt(fiber)
+      yield* Effect.promise(() =>
+        until(() => closedEarly("/events") === 1, "the connection to close")
+      )
+    })
+  )
+})
