@@ -139,7 +139,7 @@ export interface RequestOptions<A = unknown, I = A>
 
 /**
  * Options of `stream`: every request option but `schema` and `responseType`, and `method`
- * (default `GET`), `body` and `idleTimeout`. Each option is described in {@link StreamOptionsOf}.
+ * (default `GET`), `body` and `idleTimeout`. Each option is described on its property.
  *
  * @since 0.1.0
  * @category models
@@ -149,7 +149,7 @@ export interface StreamOptions
 
 /**
  * Options of `sse`: those of `stream`, and `schema` (each event's `data` parsed as JSON and
- * decoded), `lastEventId` and `reconnect`. Each option is described in {@link SseOptionsOf}.
+ * decoded), `lastEventId` and `reconnect`. Each option is described on its property.
  *
  * @since 0.1.0
  * @category models
