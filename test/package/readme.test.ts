@@ -27,9 +27,17 @@ import { npmInstall, packedScratch, peerSpecs, root, versionOf } from "../suppor
 const TSX_LOADER = pathToFileURL(join(root, "node_modules/tsx/dist/loader.mjs")).href
 
 const blocks = readmeBlocks()
-/** A block of one line, wherever in the documentation it is, found by a piece of its code. */
+/**
+ * A block of one line that runs (a program or a server), wherever in the documentation it is, found
+ * by a piece of its code.
+ */
 const blockOf = (effect: 3 | 4, code: string): Block => {
-  const found = blocks.filter((block) => block.effect === effect && block.code.includes(code))
+  const found = blocks.filter(
+    (block) =>
+      block.effect === effect &&
+      (block.kind === "program" || block.kind === "server") &&
+      block.code.includes(code)
+  )
   if (found.length !== 1) {
     const where = found.map(whereOf).join(", ")
     throw new Error(`${found.length} Effect ${effect} blocks hold ${code} (${where})`)
