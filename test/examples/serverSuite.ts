@@ -512,6 +512,17 @@ export const describeServer = (line: Line) => {
       expect((await call(`${a.url}/me`, as(bob))).status).toBe(200)
     })
 
+    it("the login throttle is shared: 5 wrong passwords on A lock the account on B", async () => {
+      const account = `nobody-${Date.now()}@example.com`
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        expect((await loginFrom("127.0.0.2", a.url, account, "guess")).status).toBe(401)
+      }
+      const locked = await loginFrom("127.0.0.3", b.url, account, "guess")
+      expect(locked.status).toBe(429)
+      expect(locked.body).toEqual({ error: "Too many attempts" })
+      expect(locked.headers.get("retry-after") ?? "").toMatch(/^[1-9][0-9]*$/)
+    })
+
     it("sessions survive a Redis restart (append-only file on)", async () => {
       const id = (await login(a.url, "bob@example.com", "bob-secret")).body.data.session_id
       await redis.stop()
