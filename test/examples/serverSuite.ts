@@ -243,6 +243,9 @@ export const describeServer = (line: Line) => {
       expect(retryAfter).toMatch(/^[1-9][0-9]*$/)
       expect(Number(retryAfter)).toBeLessThanOrEqual(15 * 60)
       expect(locked.headers.get("set-cookie")).toBeNull()
+      // keys named after Object.prototype's are counted like any other
+      const odd = await loginFrom("127.0.0.2", server.url, "__proto__", "guess")
+      expect(odd.status).toBe(429) // the address is locked now
     })
 
     it("clears an account's count when it signs in", async () => {
@@ -340,6 +343,13 @@ export const describeServer = (line: Line) => {
         ...as(second)
       })
       expect(notCarols.status).toBe(404)
+      for (const name of ["__proto__", "constructor", "hasOwnProperty"]) {
+        const odd = await call(`${server.url}/sessions/${name}`, {
+          method: "DELETE",
+          ...as(second)
+        })
+        expect(odd.status).toBe(404)
+      }
       const [third, fourth] = [await signIn(), await signIn()]
       const others = await call(`${server.url}/sessions/others`, { method: "POST", ...as(second) })
       expect(others.status).toBe(200)
