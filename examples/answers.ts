@@ -33,7 +33,10 @@ export const COOKIE = { secure: false } as const
 
 export const NOT_FOUND = failWith(404, "Not found")
 
-/** A store failure outside the guards (which answer 500 themselves): login, logout. */
+/**
+ * A store failure outside the guards (which answer 500 themselves): login, logout, devices; the
+ * login throttle's counters too (with `--store redis` they live in the same Redis).
+ */
 export const STORE_UNAVAILABLE = failWith(500, "Session store unavailable")
 
 export const LoginBody = Schema.Struct({ email: Schema.String, password: Schema.String })
@@ -47,10 +50,48 @@ export const WRONG_CREDENTIALS = failWith(401, "Invalid email or password")
 export const welcome = ({ user_id, name, user_type }: User, sessionId: string): Answer =>
   succeedWith({ user_id, name, user_type, session_id: sessionId }, { message: `Welcome, ${name}` })
 
+/**
+ * What `/login` counts failures under (`LoginThrottle`): the account, as `authenticate` looks it up
+ * (trimmed, lowercased), and the client's address (`"unknown"` when the request has none). An
+ * unknown account counts too, so the answer never tells which accounts exist.
+ */
+export const throttleKeys = (email: string, address: string | undefined) => {
+  const account = `account:${email.trim().toLowerCase()}`
+  return { account, keys: [account, `address:${address ?? "unknown"}`] } as const
+}
+
 export const LOGGED_OUT = succeedWith(null, { message: "Logged out" })
 
 export const loggedOutEverywhere = (sessions: number): Answer =>
   succeedWith({ sessions }, { message: "Logged out everywhere" })
+
+/** `GET /sessions`: the user's devices, oldest first; a `handle` is safe to show, the id never is. */
+export const devices = (
+  sessions: ReadonlyArray<{
+    readonly handle: string
+    readonly createdAt: Date
+    readonly lastSeenAt: Date
+    readonly expiresAt: Date
+  }>
+): Answer =>
+  succeedWith(
+    sessions.map(({ handle, createdAt, lastSeenAt, expiresAt }) => ({
+      handle,
+      createdAt,
+      lastSeenAt,
+      expiresAt
+    }))
+  )
+
+export const SESSION_NOT_FOUND = failWith(404, "Session not found")
+
+/** `DELETE /sessions/:handle`: one device signed out, or 404 for a handle not among the user's. */
+export const deviceEnded = (ended: boolean): Answer =>
+  ended ? succeedWith({ ended: true }, { message: "Signed out" }) : SESSION_NOT_FOUND
+
+/** `POST /sessions/others`: every other device signed out. */
+export const othersEnded = (ended: number): Answer =>
+  succeedWith({ ended }, { message: "Signed out other devices" })
 
 /** `/me`: who the session belongs to. */
 export const whoIs = (session: {

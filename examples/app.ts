@@ -22,6 +22,8 @@ import {
   AuthMiddleware,
   CurrentUser,
   clearSessionCookie,
+  LoginThrottle,
+  type LoginThrottleError,
   optionalAuth,
   requirePermission,
   requireUserType,
@@ -37,6 +39,8 @@ import {
   COOKIE,
   catalogueStats,
   deletedProduct,
+  deviceEnded,
+  devices,
   FLAKY_KEY_REQUIRED,
   flakyAnswer,
   flakyFailures,
@@ -46,11 +50,13 @@ import {
   MALFORMED_UPLOAD,
   NewProduct,
   NOT_FOUND,
+  othersEnded,
   PRODUCT_NOT_FOUND,
   productsPage,
   readUpload,
   STORE_UNAVAILABLE,
   slowDelay,
+  throttleKeys,
   urlOf,
   WRONG_CREDENTIALS,
   waited,
@@ -62,20 +68,49 @@ import { authenticate, sessionOf } from "./users.js"
 
 const respond = ({ status, body }: Answer) => HttpServerResponse.jsonUnsafe(body, { status })
 
-/** A store that fails outside the guards (login, logout) makes a 500, not a crash. */
-const orStoreUnavailable = <R>(
-  self: Effect.Effect<HttpServerResponse.HttpServerResponse, SessionStoreError, R>
+/**
+ * A store that fails outside the guards (login, logout, devices) makes a 500, not a crash; so do
+ * the login throttle's counters (it fails closed: no attempt goes through unchecked).
+ */
+const orStoreUnavailable = <E, R>(
+  self: Effect.Effect<HttpServerResponse.HttpServerResponse, E | SessionStoreError, R>
 ) => Effect.catchTag(self, "SessionStoreError", () => Effect.succeed(respond(STORE_UNAVAILABLE)))
 
+const orThrottleUnavailable = <E, R>(
+  self: Effect.Effect<HttpServerResponse.HttpServerResponse, E | LoginThrottleError, R>
+) => Effect.catchTag(self, "LoginThrottleError", () => Effect.succeed(respond(STORE_UNAVAILABLE)))
+
+/**
+ * Login, throttled: a locked account or address fails with `TooManyAttempts`, which answers 429
+ * with `Retry-After` by itself; only a wrong password counts. A request that presented a live
+ * session of the same user (header or cookie, as `optionalAuth` reads it) has it rotated: a new id,
+ * the old one ended at once (session fixation); any other gets a new session.
+ */
 const login = Effect.gen(function* () {
   const body = yield* Effect.option(HttpServerRequest.schemaBodyJson(LoginBody))
   if (Option.isNone(body)) return respond(BAD_LOGIN_BODY)
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const { account, keys } = throttleKeys(
+    body.value.email,
+    Option.getOrUndefined(request.remoteAddress)
+  )
+  const throttle = yield* LoginThrottle
+  yield* throttle.check(keys)
   const user = yield* Effect.promise(() => authenticate(body.value.email, body.value.password))
-  if (user === undefined) return respond(WRONG_CREDENTIALS)
+  if (user === undefined) {
+    yield* throttle.failure(keys)
+    return respond(WRONG_CREDENTIALS)
+  }
+  yield* throttle.success(account)
+  const presented = yield* AuthContext
   const sessions = yield* SessionStore
-  const id = yield* sessions.create(sessionOf(user))
+  const rotated =
+    !presented.is_guest && presented.user_id === user.user_id
+      ? yield* sessions.rotate(presented.session_id)
+      : Option.none()
+  const id = Option.isSome(rotated) ? rotated.value : yield* sessions.create(sessionOf(user))
   return respond(welcome(user, Redacted.value(id))).pipe(setSessionCookie(id, COOKIE))
-}).pipe(orStoreUnavailable)
+}).pipe(orStoreUnavailable, orThrottleUnavailable, optionalAuth())
 
 const logout = Effect.gen(function* () {
   // the id this request presented, as the guard read it
@@ -91,13 +126,39 @@ const logoutEverywhere = Effect.gen(function* () {
   return respond(loggedOutEverywhere(ended)).pipe(clearSessionCookie(COOKIE))
 }).pipe(orStoreUnavailable)
 
+/** The user's devices (`handle` names one for `DELETE /sessions/:handle`). */
+const listDevices = Effect.gen(function* () {
+  const { user_id } = yield* CurrentUser
+  return respond(devices(yield* Effect.flatMap(SessionStore, (sessions) => sessions.list(user_id))))
+}).pipe(orStoreUnavailable)
+
+/** Signs one device out; another user's handle ends nothing (404). */
+const endDevice = Effect.gen(function* () {
+  const { user_id } = yield* CurrentUser
+  const { handle } = yield* HttpRouter.params
+  const ended = yield* Effect.flatMap(SessionStore, (sessions) =>
+    sessions.revokeHandle(user_id, handle ?? "")
+  )
+  return respond(deviceEnded(ended))
+}).pipe(orStoreUnavailable)
+
+/** Signs out every device but this one. */
+const endOtherDevices = Effect.gen(function* () {
+  const { session_id } = yield* CurrentUser
+  const ended = yield* Effect.flatMap(SessionStore, (sessions) => sessions.revokeOthers(session_id))
+  return respond(othersEnded(ended))
+}).pipe(orStoreUnavailable)
+
 const me = Effect.map(CurrentUser, ({ session }) => respond(whoIs(session)))
 
 /** The routes for a signed-in user, all behind one `requireAuth` router middleware. */
 const AccountRoutes = Layer.mergeAll(
   HttpRouter.add("POST", "/logout", logout),
   HttpRouter.add("POST", "/logout/all", logoutEverywhere),
-  HttpRouter.add("GET", "/me", me)
+  HttpRouter.add("GET", "/me", me),
+  HttpRouter.add("GET", "/sessions", listDevices),
+  HttpRouter.add("POST", "/sessions/others", endOtherDevices),
+  HttpRouter.add("DELETE", "/sessions/:handle", endDevice)
 ).pipe(Layer.provide(AuthMiddleware.requireAuth().layer))
 
 const listProducts = (catalogue: Ref.Ref<ReadonlyArray<Product>>) =>
@@ -193,6 +254,6 @@ const NotFound = HttpRouter.add("*", "*", respond(NOT_FOUND))
 
 /**
  * The app: its routes as one layer, for `HttpRouter.serve`. Its handlers need `SessionStore` and
- * its guards a `SessionValidator` (see `sessions.ts`).
+ * its guards a `SessionValidator`, and `/login` a `LoginThrottle` (see `sessions.ts`).
  */
 export const AppRoutes = Layer.mergeAll(AccountRoutes, CatalogueRoutes, OpenRoutes, NotFound)

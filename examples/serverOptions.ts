@@ -75,6 +75,9 @@ Users (email / password): ${Object.entries(DEMO_PASSWORDS)
   curl ${url}/admin/stats -H 'X-Session-Id: <id>'            # alice only
   curl -X POST ${url}/logout -H 'X-Session-Id: <id>'
   curl -X POST ${url}/logout/all -H 'X-Session-Id: <id>'    # every session of the user
+  curl ${url}/sessions -H 'X-Session-Id: <id>'              # the user's devices (handles)
+  curl -X DELETE ${url}/sessions/<handle> -H 'X-Session-Id: <id>'
+  curl -X POST ${url}/sessions/others -H 'X-Session-Id: <id>'  # every device but this one
   curl '${url}/flaky?key=mine'   # 503 twice, then 200
   curl '${url}/slow?ms=2000'
   curl -F title='Q3 report' -F file=@README.md ${url}/files   # an upload, answered, not kept

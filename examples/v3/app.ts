@@ -18,6 +18,7 @@ import {
   AuthContext,
   CurrentUser,
   clearSessionCookie,
+  LoginThrottle,
   optionalAuth,
   requireAuth,
   requirePermission,
@@ -33,6 +34,8 @@ import {
   COOKIE,
   catalogueStats,
   deletedProduct,
+  deviceEnded,
+  devices,
   FLAKY_KEY_REQUIRED,
   flakyAnswer,
   flakyFailures,
@@ -42,11 +45,13 @@ import {
   MALFORMED_UPLOAD,
   NewProduct,
   NOT_FOUND,
+  othersEnded,
   PRODUCT_NOT_FOUND,
   productsPage,
   readUpload,
   STORE_UNAVAILABLE,
   slowDelay,
+  throttleKeys,
   urlOf,
   WRONG_CREDENTIALS,
   waited,
@@ -58,15 +63,37 @@ import { authenticate, sessionOf } from "../users.js"
 
 const respond = ({ status, body }: Answer) => HttpServerResponse.unsafeJson(body, { status })
 
+/**
+ * Login, throttled: a locked account or address fails with `TooManyAttempts`, which answers 429
+ * with `Retry-After` by itself; only a wrong password counts. A request that presented a live
+ * session of the same user (header or cookie, as `optionalAuth` reads it) has it rotated: a new id,
+ * the old one ended at once (session fixation); any other gets a new session.
+ */
 const login = Effect.gen(function* () {
   const body = yield* Effect.option(HttpServerRequest.schemaBodyJson(LoginBody))
   if (Option.isNone(body)) return respond(BAD_LOGIN_BODY)
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const { account, keys } = throttleKeys(
+    body.value.email,
+    Option.getOrUndefined(request.remoteAddress)
+  )
+  const throttle = yield* LoginThrottle
+  yield* throttle.check(keys)
   const user = yield* Effect.promise(() => authenticate(body.value.email, body.value.password))
-  if (user === undefined) return respond(WRONG_CREDENTIALS)
+  if (user === undefined) {
+    yield* throttle.failure(keys)
+    return respond(WRONG_CREDENTIALS)
+  }
+  yield* throttle.success(account)
+  const presented = yield* AuthContext
   const sessions = yield* SessionStore
-  const id = yield* sessions.create(sessionOf(user))
+  const rotated =
+    !presented.is_guest && presented.user_id === user.user_id
+      ? yield* sessions.rotate(presented.session_id)
+      : Option.none()
+  const id = Option.isSome(rotated) ? rotated.value : yield* sessions.create(sessionOf(user))
   return respond(welcome(user, Redacted.value(id))).pipe(setSessionCookie(id, COOKIE))
-})
+}).pipe(optionalAuth())
 
 const logout = Effect.gen(function* () {
   // the id this request presented, as the guard read it
@@ -80,6 +107,29 @@ const logoutEverywhere = Effect.gen(function* () {
   const { user_id } = yield* CurrentUser
   const ended = yield* Effect.flatMap(SessionStore, (sessions) => sessions.revokeUser(user_id))
   return respond(loggedOutEverywhere(ended)).pipe(clearSessionCookie(COOKIE))
+}).pipe(requireAuth())
+
+/** The user's devices (`handle` names one for `DELETE /sessions/:handle`). */
+const listDevices = Effect.gen(function* () {
+  const { user_id } = yield* CurrentUser
+  return respond(devices(yield* Effect.flatMap(SessionStore, (sessions) => sessions.list(user_id))))
+}).pipe(requireAuth())
+
+/** Signs one device out; another user's handle ends nothing (404). */
+const endDevice = Effect.gen(function* () {
+  const { user_id } = yield* CurrentUser
+  const { handle } = yield* HttpRouter.params
+  const ended = yield* Effect.flatMap(SessionStore, (sessions) =>
+    sessions.revokeHandle(user_id, handle ?? "")
+  )
+  return respond(deviceEnded(ended))
+}).pipe(requireAuth())
+
+/** Signs out every device but this one. */
+const endOtherDevices = Effect.gen(function* () {
+  const { session_id } = yield* CurrentUser
+  const ended = yield* Effect.flatMap(SessionStore, (sessions) => sessions.revokeOthers(session_id))
+  return respond(othersEnded(ended))
 }).pipe(requireAuth())
 
 const me = Effect.map(CurrentUser, ({ session }) => respond(whoIs(session))).pipe(requireAuth())
@@ -154,7 +204,7 @@ const flaky = (attempts: Ref.Ref<HashMap.HashMap<string, number>>) =>
 
 /**
  * The app: a router over its own catalogue (additions and deletions last as long as the app) and flaky-endpoint
- * counters. Needs `SessionStore` and `SessionValidator`.
+ * counters. Needs `SessionStore`, `SessionValidator` and `LoginThrottle`.
  */
 export const makeApp = Effect.gen(function* () {
   const catalogue = yield* Ref.make(PRODUCTS)
@@ -164,6 +214,9 @@ export const makeApp = Effect.gen(function* () {
     HttpRouter.post("/logout", logout),
     HttpRouter.post("/logout/all", logoutEverywhere),
     HttpRouter.get("/me", me),
+    HttpRouter.get("/sessions", listDevices),
+    HttpRouter.post("/sessions/others", endOtherDevices),
+    HttpRouter.del("/sessions/:handle", endDevice),
     HttpRouter.get("/products", listProducts(catalogue)),
     HttpRouter.post("/products", createProduct(catalogue)),
     HttpRouter.del("/products/:id", deleteProduct(catalogue)),
@@ -173,7 +226,9 @@ export const makeApp = Effect.gen(function* () {
     HttpRouter.get("/flaky", flaky(attempts)),
     Effect.catchTags({
       RouteNotFound: () => Effect.succeed(respond(NOT_FOUND)),
-      SessionStoreError: () => Effect.succeed(respond(STORE_UNAVAILABLE))
+      SessionStoreError: () => Effect.succeed(respond(STORE_UNAVAILABLE)),
+      // the login throttle fails closed: no attempt goes through unchecked
+      LoginThrottleError: () => Effect.succeed(respond(STORE_UNAVAILABLE))
     })
   )
 })

@@ -6,10 +6,13 @@
  */
 import { NodeContext } from "@effect/platform-node"
 import * as Layer from "effect/Layer"
-import { SessionStore } from "svc-sdk/v3/Auth"
+import { LoginThrottle, SessionStore } from "svc-sdk/v3/Auth"
 import { SESSION_LIFETIMES, type SessionsOption } from "../serverOptions.js"
 
-/** The store and a `SessionValidator` over it. */
+/**
+ * The store, a `SessionValidator` over it, and the login throttle: in the same Redis with
+ * `--store redis` (shared by every instance), else in memory.
+ */
 export const sessionsLayer = (sessions: SessionsOption = { store: "memory" }) => {
   const store: Layer.Layer<SessionStore, unknown> =
     sessions.store === "memory"
@@ -19,5 +22,9 @@ export const sessionsLayer = (sessions: SessionsOption = { store: "memory" }) =>
             Layer.provide(NodeContext.layer)
           )
         : SessionStore.layerRedis({ url: sessions.url, ...SESSION_LIFETIMES })
-  return Layer.provideMerge(SessionStore.validator, store)
+  const throttle: Layer.Layer<LoginThrottle, unknown> =
+    sessions.store === "redis"
+      ? LoginThrottle.layerRedis({ url: sessions.url })
+      : LoginThrottle.layerMemory()
+  return Layer.merge(Layer.provideMerge(SessionStore.validator, store), throttle)
 }

@@ -6,6 +6,7 @@
  * store), and two instances sharing a real Redis.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs"
+import { request } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -38,6 +39,48 @@ const call = async (
 
 const login = (url: string, email: string, password: string) =>
   call(`${url}/login`, { method: "POST", body: { email, password } })
+
+/**
+ * A login sent from another loopback address (`127.0.0.2` and up reach a server on `127.0.0.1`),
+ * so that the throttle's `address:` key of one test is not the other tests' `address:127.0.0.1`.
+ */
+const loginFrom = (
+  localAddress: string,
+  url: string,
+  email: string,
+  password: string,
+  headers: Record<string, string> = {}
+): Promise<Reply> =>
+  new Promise((resolve, reject) => {
+    const body = JSON.stringify({ email, password })
+    const req = request(
+      `${url}/login`,
+      {
+        method: "POST",
+        localAddress,
+        headers: { "content-type": "application/json", ...headers }
+      },
+      (res) => {
+        const chunks: Array<Buffer> = []
+        res.on("data", (chunk: Buffer) => chunks.push(chunk))
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8")
+          const responseHeaders = new Headers()
+          for (const [name, value] of Object.entries(res.headers)) {
+            if (typeof value === "string") responseHeaders.set(name, value)
+            else if (Array.isArray(value)) for (const v of value) responseHeaders.append(name, v)
+          }
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: responseHeaders,
+            body: text ? JSON.parse(text) : null
+          })
+        })
+      }
+    )
+    req.on("error", reject)
+    req.end(body)
+  })
 
 const as = (id: string) => ({ headers: { "x-session-id": id } })
 
@@ -183,6 +226,139 @@ export const describeServer = (line: Line) => {
       expect(after.body).toEqual({ error: "Invalid session" })
       expect(after.headers.get("cache-control")).toBe("no-store")
       expect((await call(`${server.url}/logout`, { method: "POST", ...as(id) })).status).toBe(401)
+    })
+
+    it("locks an account after 5 wrong passwords: 429, the pinned body, Retry-After", async () => {
+      // an account that does not exist: the throttle counts it all the same
+      const account = `nobody-${Date.now()}@Example.com`
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        const wrong = await loginFrom("127.0.0.2", server.url, account, "guess")
+        expect(wrong.status).toBe(401)
+      }
+      // the account's key, whatever the address and the email's case
+      const locked = await loginFrom("127.0.0.3", server.url, account.toLowerCase(), "guess")
+      expect(locked.status).toBe(429)
+      expect(locked.body).toEqual({ error: "Too many attempts" })
+      const retryAfter = locked.headers.get("retry-after") ?? ""
+      expect(retryAfter).toMatch(/^[1-9][0-9]*$/)
+      expect(Number(retryAfter)).toBeLessThanOrEqual(15 * 60)
+      expect(locked.headers.get("set-cookie")).toBeNull()
+      // keys named after Object.prototype's are counted like any other
+      const odd = await loginFrom("127.0.0.2", server.url, "__proto__", "guess")
+      expect(odd.status).toBe(429) // the address is locked now
+    })
+
+    it("clears an account's count when it signs in", async () => {
+      const attempts = (from: string, n: number) =>
+        Promise.all(
+          Array.from({ length: n }, () => loginFrom(from, server.url, "carol@example.com", "guess"))
+        )
+      expect((await attempts("127.0.0.4", 4)).map((r) => r.status)).toEqual([401, 401, 401, 401])
+      const signedIn = await loginFrom("127.0.0.4", server.url, "carol@example.com", "carol-secret")
+      expect(signedIn.status).toBe(200)
+      // 4 more would lock the account had the count not been cleared (from another address,
+      // which has its own count)
+      expect((await attempts("127.0.0.5", 4)).map((r) => r.status)).toEqual([401, 401, 401, 401])
+      const again = await loginFrom("127.0.0.5", server.url, "carol@example.com", "carol-secret")
+      expect(again.status).toBe(200)
+    })
+
+    it("rotates the session a login presents: the old id ends, the new one works", async () => {
+      const old: string = (await login(server.url, "bob@example.com", "bob-secret")).body.data
+        .session_id
+      const rotated = await call(`${server.url}/login`, {
+        method: "POST",
+        body: { email: "bob@example.com", password: "bob-secret" },
+        ...as(old)
+      })
+      expect(rotated.status).toBe(200)
+      const id: string = rotated.body.data.session_id
+      expect(id).toMatch(/^[A-Za-z0-9_-]{43}$/)
+      expect(id).not.toBe(old)
+      expect(rotated.headers.get("set-cookie")).toContain(`session_id=${id}`)
+      expect((await call(`${server.url}/me`, as(old))).status).toBe(401)
+      expect((await call(`${server.url}/me`, as(id))).status).toBe(200)
+      // from the cookie too
+      const fromCookie = await call(`${server.url}/login`, {
+        method: "POST",
+        body: { email: "bob@example.com", password: "bob-secret" },
+        headers: { cookie: `session_id=${id}` }
+      })
+      expect(fromCookie.body.data.session_id).not.toBe(id)
+      expect((await call(`${server.url}/me`, as(id))).status).toBe(401)
+      // another user's session is not rotated into this one: a new session, the other left alone
+      const alice = (await login(server.url, "alice@example.com", "alice-secret")).body.data
+        .session_id
+      const other = await call(`${server.url}/login`, {
+        method: "POST",
+        body: { email: "bob@example.com", password: "bob-secret" },
+        ...as(alice)
+      })
+      expect(other.status).toBe(200)
+      expect((await call(`${server.url}/me`, as(alice))).status).toBe(200)
+    })
+
+    it("lists the user's devices, signs one out by handle, then all the others", async () => {
+      const signIn = async () =>
+        (await login(server.url, "carol@example.com", "carol-secret")).body.data
+          .session_id as string
+      await call(`${server.url}/logout/all`, { method: "POST", ...as(await signIn()) })
+      const [first, second] = [await signIn(), await signIn()]
+      const listed = await call(`${server.url}/sessions`, as(second))
+      expect(listed.status).toBe(200)
+      expect(listed.headers.get("cache-control")).toBe("no-store")
+      expect(listed.body.data).toHaveLength(2)
+      for (const device of listed.body.data) {
+        expect(Object.keys(device).sort()).toEqual([
+          "createdAt",
+          "expiresAt",
+          "handle",
+          "lastSeenAt"
+        ])
+        expect(Date.parse(device.expiresAt)).toBeGreaterThan(Date.now())
+      }
+      expect(JSON.stringify(listed.body)).not.toContain(first)
+      expect(JSON.stringify(listed.body)).not.toContain(second)
+      // oldest first: the first device is the first login's
+      const handle: string = listed.body.data[0].handle
+      const ended = await call(`${server.url}/sessions/${handle}`, {
+        method: "DELETE",
+        ...as(second)
+      })
+      expect(ended.status).toBe(200)
+      expect(ended.body.data).toEqual({ ended: true })
+      expect((await call(`${server.url}/me`, as(first))).status).toBe(401)
+      expect((await call(`${server.url}/me`, as(second))).status).toBe(200)
+      const again = await call(`${server.url}/sessions/${handle}`, {
+        method: "DELETE",
+        ...as(second)
+      })
+      expect(again.status).toBe(404)
+      expect(again.body).toEqual({ error: "Session not found" })
+      // another user's handle ends nothing
+      const bob = (await login(server.url, "bob@example.com", "bob-secret")).body.data.session_id
+      const bobs = (await call(`${server.url}/sessions`, as(bob))).body.data
+      const notCarols = await call(`${server.url}/sessions/${bobs[0].handle}`, {
+        method: "DELETE",
+        ...as(second)
+      })
+      expect(notCarols.status).toBe(404)
+      for (const name of ["__proto__", "constructor", "hasOwnProperty"]) {
+        const odd = await call(`${server.url}/sessions/${name}`, {
+          method: "DELETE",
+          ...as(second)
+        })
+        expect(odd.status).toBe(404)
+      }
+      const [third, fourth] = [await signIn(), await signIn()]
+      const others = await call(`${server.url}/sessions/others`, { method: "POST", ...as(second) })
+      expect(others.status).toBe(200)
+      expect(others.body.data).toEqual({ ended: 2 })
+      expect((await call(`${server.url}/me`, as(third))).status).toBe(401)
+      expect((await call(`${server.url}/me`, as(fourth))).status).toBe(401)
+      expect((await call(`${server.url}/me`, as(second))).status).toBe(200)
+      expect((await call(`${server.url}/sessions`, as(second))).body.data).toHaveLength(1)
+      expect((await call(`${server.url}/sessions`)).status).toBe(401)
     })
 
     it("answers product queries in the wire format, paged in an envelope", async () => {
@@ -344,6 +520,17 @@ export const describeServer = (line: Line) => {
       expect((await call(`${a.url}/me`, as(first))).status).toBe(401)
       expect((await call(`${a.url}/me`, as(second))).status).toBe(401)
       expect((await call(`${a.url}/me`, as(bob))).status).toBe(200)
+    })
+
+    it("the login throttle is shared: 5 wrong passwords on A lock the account on B", async () => {
+      const account = `nobody-${Date.now()}@example.com`
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        expect((await loginFrom("127.0.0.2", a.url, account, "guess")).status).toBe(401)
+      }
+      const locked = await loginFrom("127.0.0.3", b.url, account, "guess")
+      expect(locked.status).toBe(429)
+      expect(locked.body).toEqual({ error: "Too many attempts" })
+      expect(locked.headers.get("retry-after") ?? "").toMatch(/^[1-9][0-9]*$/)
     })
 
     it("sessions survive a Redis restart (append-only file on)", async () => {
