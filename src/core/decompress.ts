@@ -3,6 +3,15 @@
  * each runtime brings its decoders (zlib on Node, `DecompressionStream` elsewhere).
  */
 
+/** The codings of a `Content-Encoding` value, lower-case, the last applied first (`identity` left out). */
+export const codingsOf = (encoding: string): Array<string> =>
+  encoding
+    .toLowerCase()
+    .split(",")
+    .map((coding) => coding.trim())
+    .filter((coding) => coding !== "" && coding !== "identity")
+    .reverse()
+
 /** Undoes one coding, stopping past `limit` bytes of output. */
 export type Decoder = (bytes: Uint8Array, limit: number) => Promise<Uint8Array | "TooLarge">
 
@@ -18,13 +27,8 @@ export const decompressWith =
     limit: number
   ): Promise<Uint8Array | "TooLarge"> => {
     if (encoding === undefined || bytes.byteLength === 0) return bytes
-    const codings = encoding
-      .toLowerCase()
-      .split(",")
-      .map((coding) => coding.trim())
-      .filter((coding) => coding !== "" && coding !== "identity")
     let out = bytes
-    for (const coding of codings.reverse()) {
+    for (const coding of codingsOf(encoding)) {
       const decode = Object.hasOwn(decoders, coding) ? decoders[coding] : undefined
       if (decode === undefined) return out
       const decoded = await decode(out, limit)

@@ -3,6 +3,7 @@
  * Bun): what the `HttpClient` adapter needs where fetch is the transport. A module of its own, so
  * that a facade that never streams through an adapter does not bundle it.
  */
+import { codingsOf } from "./decompress.js"
 import { supports } from "./supports.js"
 
 /**
@@ -14,14 +15,8 @@ export const decompressStream = (
   encoding: string | undefined
 ): ReadableStream<Uint8Array> => {
   if (encoding === undefined) return body
-  const codings = encoding
-    .toLowerCase()
-    .split(",")
-    .map((coding) => coding.trim())
-    .filter((coding) => coding !== "" && coding !== "identity")
-    .reverse()
   let out = body
-  for (const coding of codings) {
+  for (const coding of codingsOf(encoding)) {
     const format =
       coding === "gzip" || coding === "x-gzip"
         ? "gzip"

@@ -9,7 +9,7 @@ import type { Duplex } from "node:stream"
 import { promisify } from "node:util"
 import * as zlib from "node:zlib"
 import type { Dispatcher } from "undici"
-import { type Decoder, decompressWith, isZlibWrapped } from "./decompress.js"
+import { codingsOf, type Decoder, decompressWith, isZlibWrapped } from "./decompress.js"
 import { fetchTransport } from "./transport.fetch.js"
 import {
   type Abort,
@@ -102,14 +102,8 @@ export const decompressStream = (
   encoding: string | undefined
 ): ReadableStream<Uint8Array> => {
   if (encoding === undefined) return body
-  const codings = encoding
-    .toLowerCase()
-    .split(",")
-    .map((coding) => coding.trim())
-    .filter((coding) => coding !== "" && coding !== "identity")
-    .reverse()
   let out = body
-  for (const coding of codings) {
+  for (const coding of codingsOf(encoding)) {
     const make = Object.hasOwn(streamDecoders, coding) ? streamDecoders[coding] : undefined
     if (make === undefined) return out
     out = out.pipeThrough(decodeCoding(make))
