@@ -116,6 +116,33 @@ export const isSvcError = (error: unknown): error is SvcError =>
   error !== null &&
   TAGS.has((error as { readonly _tag?: unknown })._tag)
 
+/**
+ * Watches what ends a body from outside: the signal and the call's total deadline (`guard`).
+ * `onAbort` or `onTotal` runs at once when it has happened already; the answer stops watching.
+ */
+const watchLimits = (
+  signal: AbortSignal | undefined,
+  guard: Pick<BodyGuard, "deadline" | "now" | "startTimer">,
+  onAbort: () => void,
+  onTotal: () => void
+): (() => void) => {
+  if (signal?.aborted) {
+    onAbort()
+    return () => undefined
+  }
+  const left = guard.deadline === undefined ? undefined : guard.deadline - guard.now()
+  if (left !== undefined && left <= 0) {
+    onTotal()
+    return () => undefined
+  }
+  signal?.addEventListener("abort", onAbort, { once: true })
+  const cancelTotal = left === undefined ? undefined : guard.startTimer(left, onTotal)
+  return () => {
+    signal?.removeEventListener("abort", onAbort)
+    cancelTotal?.()
+  }
+}
+
 /** The stream programs over a kit: `openStream` and `openSse`. */
 export const makeStreams = (kit: StreamKit) => {
   const {
@@ -170,13 +197,11 @@ export const makeStreams = (kit: StreamKit) => {
     let finished = false
     let controller: ReadableStreamDefaultController<Uint8Array> | undefined
     let cancelIdle: (() => void) | undefined
-    let cancelTotal: (() => void) | undefined
-    const onAbort = () => fail(new AbortedError({ cause: guard.signal?.reason }))
+    let unwatch: (() => void) | undefined
     const settle = () => {
       finished = true
       cancelIdle?.()
-      cancelTotal?.()
-      guard.signal?.removeEventListener("abort", onAbort)
+      unwatch?.()
     }
     const fail = (error: SvcError) => {
       if (finished) return
@@ -196,17 +221,12 @@ export const makeStreams = (kit: StreamKit) => {
       {
         start: (started) => {
           controller = started
-          const signal = guard.signal
-          if (signal !== undefined) {
-            if (signal.aborted) return onAbort()
-            signal.addEventListener("abort", onAbort, { once: true })
-          }
-          if (guard.deadline !== undefined) {
-            const left = guard.deadline - guard.now()
-            const onTime = () => fail(timedOut(guard.totalMillis))
-            if (left <= 0) return onTime()
-            cancelTotal = guard.startTimer(left, onTime)
-          }
+          unwatch = watchLimits(
+            guard.signal,
+            guard,
+            () => fail(new AbortedError({ cause: guard.signal?.reason })),
+            () => fail(timedOut(guard.totalMillis))
+          )
         },
         pull: (pulled) => {
           if (finished) return
@@ -460,12 +480,11 @@ export const makeStreams = (kit: StreamKit) => {
     let fiber: unknown
     let cancelWait: (() => void) | undefined
     let wake: (() => void) | undefined
-    let cancelTotal: (() => void) | undefined
+    let unwatch: (() => void) | undefined
     let resolveEnded: (error: SvcError | undefined) => void = () => undefined
     const endedWith = new Promise<SvcError | undefined>((resolve) => {
       resolveEnded = resolve
     })
-    const onAbort = () => finish(new AbortedError({ cause: options.signal?.reason }))
     /**
      * Ends the events (once): everything still open is closed, `ended` resolves; a failure not
      * reported yet goes to `onError`.
@@ -475,10 +494,9 @@ export const makeStreams = (kit: StreamKit) => {
       const open = controller
       controller = undefined
       ended = true
-      cancelTotal?.()
+      unwatch?.()
       cancelWait?.()
       wake?.()
-      options.signal?.removeEventListener("abort", onAbort)
       if (fiber !== undefined) line.interrupt(fiber)
       reader?.cancel().catch(() => undefined)
       reader = undefined
@@ -604,13 +622,11 @@ export const makeStreams = (kit: StreamKit) => {
         start: (started) => {
           if (ended) return started.close()
           controller = started
-          const signal = options.signal
-          if (signal !== undefined) {
-            if (signal.aborted) return onAbort()
-            signal.addEventListener("abort", onAbort, { once: true })
-          }
-          if (guard.deadline !== undefined) {
-            const onTime = () =>
+          unwatch = watchLimits(
+            options.signal,
+            guard,
+            () => finish(new AbortedError({ cause: options.signal?.reason })),
+            () =>
               finish(
                 new TimeoutError({
                   timeoutMillis: guard.totalMillis,
@@ -619,10 +635,7 @@ export const makeStreams = (kit: StreamKit) => {
                   url: urlForMessage(guard.url)
                 })
               )
-            const left = guard.deadline - guard.now()
-            if (left <= 0) return onTime()
-            cancelTotal = timer(left, onTime)
-          }
+          )
         },
         pull,
         cancel: () => finish(undefined, true)

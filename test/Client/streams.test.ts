@@ -320,6 +320,17 @@ describe.each(faces)("stream, $name", (face) => {
     expect(read.error?.message).toMatch(/idleTimeout.*GET http:\/\/127\.0\.0\.1:\d+\/stall/)
     await until(() => closedEarly("/stall") === 1, "the connection to close")
   })
+  it("totalTimeout errors a body that outlasts it with code TIMEOUT and closes the connection", async () => {
+    handler = (_, response) => {
+      response.writeHead(200, { "content-type": "application/octet-stream" })
+      response.write("then silence")
+    }
+    const read = await face.stream("/stall", { totalTimeout: 400 })
+    expect(text(read.bytes)).toBe("then silence")
+    expect((read.error as Error & { code?: string }).code).toBe("TIMEOUT")
+    expect(read.error?.message).toMatch(/400 ms.*GET http:\/\/127\.0\.0\.1:\d+\/stall/)
+    await until(() => closedEarly("/stall") === 1, "the connection to close")
+  })
 })
 
 describe.each(faces)("sse, $name", (face) => {
@@ -495,6 +506,16 @@ describe.each(faces)("sse, $name", (face) => {
     const read = await pending
     expect(read.events.map((event) => event.data)).toEqual(["one"])
     expect(read.outcome).toMatchObject({ success: false, code: "ABORTED" })
+    await until(() => closedEarly("/events") === 1, "the connection to close")
+  })
+  it("totalTimeout ends the events with TIMEOUT and closes the connection", async () => {
+    handler = (_, response) => {
+      sseHead(response)
+      response.write("data: one\n\n")
+    }
+    const read = await face.sse("/events", { totalTimeout: 400 }, undefined)
+    expect(read.events.map((event) => event.data)).toEqual(["one"])
+    expect(read.outcome).toMatchObject({ success: false, code: "TIMEOUT" })
     await until(() => closedEarly("/events") === 1, "the connection to close")
   })
 })
