@@ -10,6 +10,7 @@
  * What each route answers is written once for both lines in `answers.ts`; the Effect 3 app is
  * `v3/app.ts`.
  */
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import * as Effect from "effect/Effect"
 import * as HashMap from "effect/HashMap"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -63,10 +64,21 @@ import {
   welcome,
   whoIs
 } from "./answers.js"
+import { BAD_CHAT_BODY, ChatBody, chat, download, feed, isStreamed, type Streamed } from "./live.js"
 import { PRODUCTS, type Product } from "./products.js"
 import { authenticate, sessionOf } from "./users.js"
 
 const respond = ({ status, body }: Answer) => HttpServerResponse.jsonUnsafe(body, { status })
+
+/** A streamed answer as it is made (`live.ts`), or a JSON one. */
+const respondStreamed = (answer: Streamed | Answer) =>
+  isStreamed(answer)
+    ? HttpServerResponse.stream(answer.stream, {
+        status: answer.status,
+        contentType: answer.contentType,
+        headers: answer.headers
+      })
+    : respond(answer)
 
 /**
  * A store that fails outside the guards (login, logout, devices) makes a 500, not a crash; so do
@@ -151,11 +163,35 @@ const endOtherDevices = Effect.gen(function* () {
 
 const me = Effect.map(CurrentUser, ({ session }) => respond(whoIs(session)))
 
+/** Closes a request's connection once what was written has been sent: its body is cut short. */
+const closeSocket = (request: HttpServerRequest.HttpServerRequest) =>
+  new Promise<void>((resolve) => {
+    const socket = NodeHttpServerRequest.toServerResponse(request).socket
+    if (socket === null) resolve()
+    else socket.end(resolve)
+  })
+
+/**
+ * The live feed: resumes after the request's `Last-Event-ID`; `?drop=N` closes the socket after
+ * event N, as a network failure would.
+ */
+const events = Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
+  respondStreamed(feed(request.url, request.headers["last-event-id"], () => closeSocket(request)))
+)
+
+/** An answer streamed token by token. */
+const chatAnswer = Effect.gen(function* () {
+  const body = yield* Effect.option(HttpServerRequest.schemaBodyJson(ChatBody))
+  return respondStreamed(Option.isNone(body) ? BAD_CHAT_BODY : chat(body.value.prompt))
+})
+
 /** The routes for a signed-in user, all behind one `requireAuth` router middleware. */
 const AccountRoutes = Layer.mergeAll(
   HttpRouter.add("POST", "/logout", logout),
   HttpRouter.add("POST", "/logout/all", logoutEverywhere),
   HttpRouter.add("GET", "/me", me),
+  HttpRouter.add("GET", "/events", events),
+  HttpRouter.add("POST", "/chat", chatAnswer),
   HttpRouter.add("GET", "/sessions", listDevices),
   HttpRouter.add("POST", "/sessions/others", endOtherDevices),
   HttpRouter.add("DELETE", "/sessions/:handle", endDevice)
@@ -239,13 +275,22 @@ const flaky = (attempts: Ref.Ref<HashMap.HashMap<string, number>>) =>
     return respond(flakyAnswer(attempt, flakyFailures(url)))
   })
 
-/** Routes open to anyone: login, and the endpoints that show the client's timeout and retry. */
+/** N bytes with a `Content-Length`, as they are made: open to anyone, like a public file. */
+const downloadBytes = Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
+  respondStreamed(download(request.url))
+)
+
+/**
+ * Routes open to anyone: login, and the endpoints that show the client's timeout, retry, upload
+ * and download.
+ */
 const OpenRoutes = HttpRouter.addAll(
   Effect.map(Ref.make(HashMap.empty<string, number>()), (attempts) => [
     HttpRouter.route("POST", "/login", login),
     HttpRouter.route("GET", "/slow", slow),
     HttpRouter.route("POST", "/files", upload),
-    HttpRouter.route("GET", "/flaky", flaky(attempts))
+    HttpRouter.route("GET", "/flaky", flaky(attempts)),
+    HttpRouter.route("GET", "/download", downloadBytes)
   ])
 )
 

@@ -9,6 +9,7 @@
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import * as Effect from "effect/Effect"
 import * as HashMap from "effect/HashMap"
 import * as Option from "effect/Option"
@@ -58,10 +59,29 @@ import {
   welcome,
   whoIs
 } from "../answers.js"
+import {
+  BAD_CHAT_BODY,
+  ChatBody,
+  chat,
+  download,
+  feed,
+  isStreamed,
+  type Streamed
+} from "../live.js"
 import { PRODUCTS, type Product } from "../products.js"
 import { authenticate, sessionOf } from "../users.js"
 
 const respond = ({ status, body }: Answer) => HttpServerResponse.unsafeJson(body, { status })
+
+/** A streamed answer as it is made (`../live.ts`), or a JSON one. */
+const respondStreamed = (answer: Streamed | Answer) =>
+  isStreamed(answer)
+    ? HttpServerResponse.stream(answer.stream, {
+        status: answer.status,
+        contentType: answer.contentType,
+        headers: answer.headers
+      })
+    : respond(answer)
 
 /**
  * Login, throttled: a locked account or address fails with `TooManyAttempts`, which answers 429
@@ -133,6 +153,33 @@ const endOtherDevices = Effect.gen(function* () {
 }).pipe(requireAuth())
 
 const me = Effect.map(CurrentUser, ({ session }) => respond(whoIs(session))).pipe(requireAuth())
+
+/** Closes a request's connection once what was written has been sent: its body is cut short. */
+const closeSocket = (request: HttpServerRequest.HttpServerRequest) =>
+  new Promise<void>((resolve) => {
+    const socket = NodeHttpServerRequest.toServerResponse(request).socket
+    if (socket === null) resolve()
+    else socket.end(resolve)
+  })
+
+/**
+ * The live feed: resumes after the request's `Last-Event-ID`; `?drop=N` closes the socket after
+ * event N, as a network failure would.
+ */
+const events = Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
+  respondStreamed(feed(request.url, request.headers["last-event-id"], () => closeSocket(request)))
+).pipe(requireAuth())
+
+/** An answer streamed token by token. */
+const chatAnswer = Effect.gen(function* () {
+  const body = yield* Effect.option(HttpServerRequest.schemaBodyJson(ChatBody))
+  return respondStreamed(Option.isNone(body) ? BAD_CHAT_BODY : chat(body.value.prompt))
+}).pipe(requireAuth())
+
+/** N bytes with a `Content-Length`, as they are made: open to anyone, like a public file. */
+const downloadBytes = Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
+  respondStreamed(download(request.url))
+)
 
 const listProducts = (catalogue: Ref.Ref<ReadonlyArray<Product>>) =>
   Effect.gen(function* () {
@@ -214,6 +261,8 @@ export const makeApp = Effect.gen(function* () {
     HttpRouter.post("/logout", logout),
     HttpRouter.post("/logout/all", logoutEverywhere),
     HttpRouter.get("/me", me),
+    HttpRouter.get("/events", events),
+    HttpRouter.post("/chat", chatAnswer),
     HttpRouter.get("/sessions", listDevices),
     HttpRouter.post("/sessions/others", endOtherDevices),
     HttpRouter.del("/sessions/:handle", endDevice),
@@ -224,6 +273,7 @@ export const makeApp = Effect.gen(function* () {
     HttpRouter.get("/slow", slow),
     HttpRouter.post("/files", upload),
     HttpRouter.get("/flaky", flaky(attempts)),
+    HttpRouter.get("/download", downloadBytes),
     Effect.catchTags({
       RouteNotFound: () => Effect.succeed(respond(NOT_FOUND)),
       SessionStoreError: () => Effect.succeed(respond(STORE_UNAVAILABLE)),

@@ -2,8 +2,8 @@
  * The demo server of one Effect line (`server.test.ts` runs it on Effect 3,
  * `test/v4/examples/server.test.ts` on Effect 4), called directly over loopback: login and its
  * cookie, the guards on each route, 404s, product queries read with `parse`, the flaky endpoint,
- * uploads, sessions that survive a restart with the file store (and do not with the memory
- * store), and two instances sharing a real Redis.
+ * uploads, the streamed routes (`liveSuite.ts`), sessions that survive a restart with the file
+ * store (and do not with the memory store), and two instances sharing a real Redis.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs"
 import { request } from "node:http"
@@ -11,6 +11,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { REDIS_SERVER, type RedisServer, startRedis } from "../support/redis.js"
+import { liveTests } from "./liveSuite.js"
 import { type DemoServer, type Line, startDemoServer } from "./processes.js"
 
 interface Reply {
@@ -437,6 +438,8 @@ export const describeServer = (line: Line) => {
       })
       expect(broken.status).toBe(400)
     })
+
+    liveTests(() => server)
   })
 
   describe(`session stores across a restart (Effect ${line})`, () => {
