@@ -4,7 +4,9 @@
  * logs in, and each step's name, request and expected answer. A telling holds only the calls, so
  * the four print the same table.
  */
+import { answerTo } from "./live.js"
 import { dataHas, errorIs, type Step, totalIs } from "./steps.js"
+import { answered, everyEventOnce } from "./streaming.js"
 import { DEMO_PASSWORDS } from "./users.js"
 
 /** Someone who logs in during the story. */
@@ -53,6 +55,18 @@ export const SLOW = { ms: 1_000, timeout: 200 } as const
 export const FLAKY = { key: "story", failures: 2 } as const
 
 export const MALFORMED_QUERY = "/products?price[approx]=10"
+
+/**
+ * The live feed: 5 events, 10 ms apart; the server cuts the connection after the 2nd and asks
+ * clients to wait 100 ms before they reconnect (`retry:`).
+ */
+export const FEED = { count: 5, drop: 2, interval: 10, retry: 100 } as const
+
+/** What the story asks the streamed answer (`POST /chat`). */
+export const CHAT = { prompt: "A haiku about HTTP" } as const
+
+/** The download's size, in bytes. */
+export const DOWNLOAD = { bytes: 512 * 1024 } as const
 
 /** Every step but the logins, in the order told. */
 export const STEPS = {
@@ -125,5 +139,27 @@ export const STEPS = {
     request: `GET /flaky?key=${FLAKY.key}`,
     status: 200,
     check: dataHas("attempts", 3)
+  },
+  // The connection drops after event 2: the client waits the server's `retry:`, reconnects with
+  // `Last-Event-ID: 2` and reads on from event 3; after event 5 the server answers 204, which ends
+  // the stream.
+  feed: {
+    name: "Live feed resumes after a drop",
+    request: `GET /events?count=${FEED.count}&drop=${FEED.drop} · sse`,
+    status: 200,
+    check: everyEventOnce(FEED.count)
+  },
+  // A POST answered as events, each decoded with a schema; the tokens join into the answer.
+  chat: {
+    name: "Streamed answer, token by token",
+    request: "POST /chat · sse with a schema",
+    status: 200,
+    check: answered(answerTo(CHAT.prompt))
+  },
+  download: {
+    name: "Download with a progress bar",
+    request: `GET /download?bytes=${DOWNLOAD.bytes} · stream`,
+    status: 200,
+    check: dataHas("bytes", DOWNLOAD.bytes)
   }
 } as const satisfies Record<string, Step>

@@ -10,14 +10,19 @@ import { pathToFileURL } from "node:url"
 import { NodeHttpClient, NodeRuntime } from "@effect/platform-node"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
+import * as Stream from "effect/Stream"
 import { between, inOp, lte } from "svc-sdk/Query"
 import { type ApiResponse, SvcClient, type SvcError } from "svc-sdk/v3"
+import { ChatChunk } from "../live.js"
 import { asApiResponse, cookieRequest, makeStory, type Step, type StepFailed } from "../steps.js"
 import {
   ALICE,
   BOB,
   BROWSE,
   CAROL,
+  CHAT,
+  DOWNLOAD,
+  FEED,
   FLAKY,
   type Login,
   loggedIn,
@@ -27,6 +32,7 @@ import {
   STEPS,
   WRONG_PASSWORD
 } from "../story.js"
+import { chatRead, downloadProgress, downloadRead, feedRead } from "../streaming.js"
 import { LoginData } from "./login.js"
 import { launch } from "./server.js"
 
@@ -106,6 +112,30 @@ const story = (baseUrl: string) =>
     const timeout = `${SLOW.timeout} millis` as const
     yield* client.get("/slow", { params: { ms: SLOW.ms }, timeout }).pipe(expect(STEPS.slow))
     yield* client.get("/flaky", { params: FLAKY }).pipe(expect(STEPS.flaky))
+
+    // Alice's live feed: a `Stream` of the events, across the dropped connection; it ends when
+    // the server answers 204, and a failure that ends it is in its error channel. (A `Stream` ran,
+    // so its response was a 2xx: the rows say 200.)
+    yield* client.sse("/events", { params: FEED, reconnect: { attempts: 3 } }).pipe(
+      Stream.runCollect,
+      Effect.map((events) => feedRead(200, Array.from(events))),
+      expect(STEPS.feed)
+    )
+    // A streamed answer to a POST, each event decoded with the schema; not resumed if cut.
+    const chat = { method: "POST", body: CHAT, schema: ChatChunk, reconnect: false } as const
+    yield* client.sse("/chat", chat).pipe(
+      Stream.runCollect,
+      Effect.map((events) => chatRead(200, Array.from(events))),
+      expect(STEPS.chat)
+    )
+    // A download read as it arrives. The `Stream` has no headers: the bar counts against the
+    // size asked for.
+    const progress = downloadProgress(DOWNLOAD.bytes)
+    yield* client.stream("/download", { params: DOWNLOAD }).pipe(
+      Stream.runForEach((chunk) => Effect.sync(() => progress.chunk(chunk))),
+      Effect.map(() => downloadRead(200, progress.done())),
+      expect(STEPS.download)
+    )
     yield* client.clearSession()
   })
 

@@ -10,6 +10,7 @@ import { pathToFileURL } from "node:url"
 import * as Redacted from "effect/Redacted"
 import { between, inOp, lte } from "svc-sdk/Query"
 import { createSvc } from "svc-sdk/v3"
+import { ChatChunk } from "../live.js"
 import type { Product } from "../products.js"
 import { cookieRequest, makeStory } from "../steps.js"
 import { runStories } from "../stories.js"
@@ -18,6 +19,9 @@ import {
   BOB,
   BROWSE,
   CAROL,
+  CHAT,
+  DOWNLOAD,
+  FEED,
   FLAKY,
   type Login,
   loggedIn,
@@ -27,6 +31,7 @@ import {
   STEPS,
   WRONG_PASSWORD
 } from "../story.js"
+import { chatRead, downloadProgress, downloadRead, feedRead } from "../streaming.js"
 import { runEffectStory } from "./demo-effect.js"
 import { LoginData } from "./login.js"
 import { startServer } from "./server.js"
@@ -87,6 +92,42 @@ export const runPromiseStory = async (baseUrl: string): Promise<void> => {
   // A GET is retried on timeout, and on 503.
   step(STEPS.slow, await svc.get("/slow", { params: { ms: SLOW.ms }, timeout: SLOW.timeout }))
   step(STEPS.flaky, await svc.get("/flaky", { params: FLAKY }))
+
+  // Alice's live feed: `for await` reads the events across the dropped connection; the loop ends
+  // when the stream does, without throwing, and `closed` says how.
+  const feed = await svc.sse("/events", { params: FEED, reconnect: { attempts: 3 } })
+  if (!feed.success) step(STEPS.feed, feed)
+  else {
+    const events = []
+    for await (const event of feed.data) events.push(event)
+    const end = await feed.data.closed
+    step(STEPS.feed, end.success ? feedRead(feed.status, events) : end)
+  }
+  // A streamed answer to a POST, each event decoded with the schema; not resumed if cut.
+  const chat = await svc.sse("/chat", {
+    method: "POST",
+    body: CHAT,
+    schema: ChatChunk,
+    reconnect: false
+  })
+  if (!chat.success) step(STEPS.chat, chat)
+  else {
+    const events = []
+    for await (const event of chat.data) events.push(event)
+    const end = await chat.data.closed
+    step(STEPS.chat, end.success ? chatRead(chat.status, events) : end)
+  }
+  // A download read as it arrives, its progress drawn against the Content-Length.
+  const file = await svc.stream("/download", { params: DOWNLOAD })
+  if (!file.success) step(STEPS.download, file)
+  else {
+    const progress = downloadProgress(Number(file.headers?.["content-length"] ?? Number.NaN))
+    const reader = file.data.getReader()
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      progress.chunk(chunk.value)
+    }
+    step(STEPS.download, downloadRead(file.status, progress.done()))
+  }
   await svc.clearSession()
 }
 

@@ -25,7 +25,10 @@ const STEPS = [
   "Cross-site delete, her cookie",
   "Same-site delete, her cookie",
   "Slow answer times out (3 tries)",
-  "503 twice, the retry succeeds"
+  "503 twice, the retry succeeds",
+  "Live feed resumes after a drop",
+  "Streamed answer, token by token",
+  "Download with a progress bar"
 ]
 
 const count = (text: string, part: string) => text.split(part).length - 1
@@ -57,6 +60,10 @@ export const describeDemo = (line: Line) => {
       expect(count(stdout, "TIMEOUT")).toBe(2)
       expect(count(stdout, "error: Cross-site request refused")).toBe(2)
       expect(count(stdout, '"attempts":3')).toBe(2)
+      // the feed's events once each across the dropped connection, the answer whole, every byte
+      expect(count(stdout, '"ids":"1 2 3 4 5","seqs":"1 2 3 4 5"')).toBe(2)
+      expect(count(stdout, '{"answer":"Request sent in hope;')).toBe(2)
+      expect(count(stdout, '"bar":"[########################] 100% 512 KiB of 512 KiB"')).toBe(2)
       expect(stdout).toContain("Every step answered as expected.")
       // 256-bit ids are 43 base64url characters; the demo shows 6 of them, or `<redacted>`.
       const tokens = (stdout.match(/[A-Za-z0-9_-]{40,}/g) ?? []).filter((run) =>

@@ -18,7 +18,7 @@ const shared = [
   "test/Client/{abort,body,context,dispatcher,effect,facade,fetchFirst,headers,httpbin,interceptors,invalid,msw,msw2,refresh,response,schema,session,streams,url}.test.ts",
   "test/Query/{Operators,QueryBuilder,RoundTrip}.test.ts",
   "test/Storage/*.test.ts",
-  "test/examples/steps.test.ts",
+  "test/examples/{steps,streaming}.test.ts",
   "test/browser/sessionCookie.test.ts",
   "test/Auth/{compose,crossSite,guards,http,httpApi,LoginThrottle,missingValidator,property,prototype,redaction,SessionStore,sessionCookie,sessionLifecycle,sources,spanUserId,timeout,validators,webHandler}.test.ts"
 ]
