@@ -81,5 +81,10 @@ Users (email / password): ${Object.entries(DEMO_PASSWORDS)
   curl '${url}/flaky?key=mine'   # 503 twice, then 200
   curl '${url}/slow?ms=2000'
   curl -F title='Q3 report' -F file=@README.md ${url}/files   # an upload, answered, not kept
+  curl -N '${url}/events?count=5&drop=2' -H 'X-Session-Id: <id>'  # a live feed, cut after event 2
+  curl -N '${url}/events?count=5' -H 'X-Session-Id: <id>' -H 'Last-Event-ID: 2'  # resumed
+  curl -N -X POST ${url}/chat -H 'X-Session-Id: <id>' -H 'Content-Type: application/json' \\
+       -d '{"prompt":"A haiku about HTTP"}'                 # an answer, token by token
+  curl -o demo.bin '${url}/download?bytes=1000000'          # bytes with a Content-Length
 ${where}`
 }

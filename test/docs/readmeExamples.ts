@@ -44,7 +44,7 @@ export const PROGRAMS: ReadonlyArray<{
     ]
   },
   {
-    code: 'import { z } from "zod"',
+    code: "const Product = z.object({ id: z.number(), name: z.string(), price: z.number() })",
     prints: [
       /^\[ 'Desk Lamp', 'Standing Desk', 'Desk Mat' \]$/m,
       /^200 DECODE_ERROR .*0\.price: /m,
@@ -58,6 +58,17 @@ export const PROGRAMS: ReadonlyArray<{
     ]
   },
   { code: 'key: "readme-v3"', prints: [/^\{ attempts: 3 \}$/m] },
+  {
+    code: 'body: { prompt: "A haiku about HTTP" }',
+    prints: [/^Request sent in hope;\nbytes arrive one by one, then\ntwo hundred, at last\.$/m]
+  },
+  {
+    code: "params: { count: 5, drop: 2, interval: 100, retry: 500 }",
+    prints: [
+      /^1 update \{"seq":1,"text":"Update 1 of 5"\}\n2 update .*\n3 update .*\n4 update .*\n5 update \{"seq":5,"text":"Update 5 of 5"\}\ntrue resume later from 5$/m
+    ]
+  },
+  { code: 'api.stream("/download"', prints: [/^1000000 of 1000000$/m] },
   {
     code: "NodeSdk.layer(",
     prints: [
