@@ -51,7 +51,10 @@ const bodyOf = (pieces: Iterable<Piece>): Stream.Stream<Uint8Array, DroppedConne
   Stream.fromIterable(pieces).pipe(
     Stream.mapEffect((piece) =>
       "drop" in piece
-        ? Effect.andThen(Effect.promise(piece.drop), Effect.fail(new DroppedConnection(piece)))
+        ? Effect.andThen(
+            Effect.promise(piece.drop),
+            Effect.fail(new DroppedConnection({ dropAfter: piece.dropAfter }))
+          )
         : Effect.as(Effect.sleep(piece.wait), encoder.encode(piece.text))
     )
   )
