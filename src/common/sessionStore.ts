@@ -471,7 +471,9 @@ export const redisStore = <Session>(
     }).pipe(failingAs("rotate"))
 
   const handleOf: Store<Session>["handleOf"] = (id) =>
-    Effect.flatMap(sessionKey(id), (key) => call(() => redis.svcHandleOf(key, randomHandle()))).pipe(
+    Effect.flatMap(sessionKey(id), (key) =>
+      call(() => redis.svcHandleOf(key, randomHandle()))
+    ).pipe(
       Effect.map((handle) => (handle === null ? Option.none() : Option.some(handle))),
       failingAs("handleOf")
     )

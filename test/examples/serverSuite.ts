@@ -311,12 +311,20 @@ export const describeServer = (line: Line) => {
       for (const device of listed.body.data) {
         expect(Object.keys(device).sort()).toEqual([
           "createdAt",
+          "current",
           "expiresAt",
           "handle",
           "lastSeenAt"
         ])
         expect(Date.parse(device.expiresAt)).toBeGreaterThan(Date.now())
       }
+      // the caller's own device is the current one, and only it
+      expect(listed.body.data.map((device: { current: boolean }) => device.current)).toEqual([
+        false,
+        true
+      ])
+      const fromFirst = (await call(`${server.url}/sessions`, as(first))).body.data
+      expect(fromFirst.map((device: { current: boolean }) => device.current)).toEqual([true, false])
       expect(JSON.stringify(listed.body)).not.toContain(first)
       expect(JSON.stringify(listed.body)).not.toContain(second)
       // oldest first: the first device is the first login's
@@ -359,6 +367,167 @@ export const describeServer = (line: Line) => {
       expect((await call(`${server.url}/me`, as(second))).status).toBe(200)
       expect((await call(`${server.url}/sessions`, as(second))).body.data).toHaveLength(1)
       expect((await call(`${server.url}/sessions`)).status).toBe(401)
+    })
+
+    /** A new device of `email`: its session id and refresh token. */
+    const device = async (email: string, password: string) => {
+      const { body } = await login(server.url, email, password)
+      return { id: body.data.session_id as string, token: body.data.refresh_token as string }
+    }
+    const refresh = (token: unknown, headers: Record<string, string> = {}) =>
+      call(`${server.url}/refresh`, { method: "POST", body: { refresh_token: token }, headers })
+
+    it("spends a refresh token for a new session id and the next token; a spent one is refused", async () => {
+      const bob = await device("bob@example.com", "bob-secret")
+      expect(bob.token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+      expect(bob.token).not.toBe(bob.id)
+      const renewed = await refresh(bob.token)
+      expect(renewed.status).toBe(200)
+      expect(renewed.headers.get("cache-control")).toBe("no-store")
+      expect(renewed.body).toMatchObject({ success: true, message: "Session refreshed" })
+      const { session_id, refresh_token, refreshes } = renewed.body.data
+      expect(session_id).toMatch(/^[A-Za-z0-9_-]{43}$/)
+      expect(refresh_token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+      expect([bob.id, bob.token]).not.toContain(session_id)
+      expect([bob.id, bob.token]).not.toContain(refresh_token)
+      expect(refreshes).toBeGreaterThanOrEqual(1)
+      expect(renewed.headers.get("set-cookie")).toContain(`session_id=${session_id}`)
+      expect((await call(`${server.url}/me`, as(session_id))).body.data.user_id).toBe("u-bob")
+      // the device's older session has ended: one device, one session
+      expect((await call(`${server.url}/me`, as(bob.id))).status).toBe(401)
+      // the spent token is refused, the next one works and counts
+      const spent = await refresh(bob.token)
+      expect(spent.status).toBe(401)
+      expect(spent.body).toEqual({ error: "Invalid refresh token" })
+      expect(spent.headers.get("set-cookie")).toBeNull()
+      const again = await refresh(refresh_token)
+      expect(again.status).toBe(200)
+      expect(again.body.data.refreshes).toBeGreaterThan(refreshes)
+      // still one device for this sign-in
+      const listed = (await call(`${server.url}/sessions`, as(again.body.data.session_id))).body
+      expect(JSON.stringify(listed)).not.toContain(again.body.data.refresh_token)
+    })
+
+    it("refuses a refresh token as a session id, a session id as a refresh token, and junk", async () => {
+      const carol = await device("carol@example.com", "carol-secret")
+      const asSession = await call(`${server.url}/me`, as(carol.token))
+      expect(asSession.status).toBe(401)
+      expect(asSession.body).toEqual({ error: "Invalid session" })
+      const cookie = await call(`${server.url}/me`, {
+        headers: { cookie: `session_id=${carol.token}` }
+      })
+      expect(cookie.status).toBe(401)
+      for (const junk of [
+        carol.id,
+        "",
+        "x",
+        "__proto__",
+        "constructor",
+        "A".repeat(43),
+        `${carol.token}\r\nSet-Cookie: a=b`,
+        `${carol.token.slice(0, 42)}\u0000`,
+        carol.token.toLowerCase() === carol.token
+          ? carol.token.toUpperCase()
+          : carol.token.toLowerCase()
+      ]) {
+        const reply = await refresh(junk)
+        expect(reply.status).toBe(401)
+        expect(reply.body).toEqual({ error: "Invalid refresh token" })
+      }
+      for (const body of [{}, { refresh_token: 1 }, { refresh_token: null }, []]) {
+        const reply = await call(`${server.url}/refresh`, { method: "POST", body })
+        expect(reply.status).toBe(400)
+        expect(reply.body).toEqual({ error: 'Expected a JSON body {"refresh_token"}' })
+      }
+      // none of it spent Carol's token or ended her session
+      expect((await call(`${server.url}/me`, as(carol.id))).status).toBe(200)
+      expect((await refresh(carol.token)).status).toBe(200)
+    })
+
+    it("one refresh wins when the same token is presented 10 times at once", async () => {
+      const alice = await device("alice@example.com", "alice-secret")
+      const replies = await Promise.all(Array.from({ length: 10 }, () => refresh(alice.token)))
+      const won = replies.filter((reply) => reply.status === 200)
+      expect(won).toHaveLength(1)
+      expect(replies.filter((reply) => reply.status === 401)).toHaveLength(9)
+      const id = won[0]?.body.data.session_id
+      expect((await call(`${server.url}/me`, as(id))).status).toBe(200)
+    })
+
+    it("a rotating login keeps the device and its refresh token, and answers none", async () => {
+      const bob = await device("bob@example.com", "bob-secret")
+      const rotated = await call(`${server.url}/login`, {
+        method: "POST",
+        body: { email: "bob@example.com", password: "bob-secret" },
+        ...as(bob.id)
+      })
+      expect(rotated.status).toBe(200)
+      expect(rotated.body.data.refresh_token).toBeUndefined()
+      const id = rotated.body.data.session_id
+      expect((await call(`${server.url}/me`, as(bob.id))).status).toBe(401)
+      const devices = (await call(`${server.url}/sessions`, as(id))).body.data
+      // the refresh replaces the rotated session: still one session for the device
+      const renewed = await refresh(bob.token)
+      expect(renewed.status).toBe(200)
+      expect((await call(`${server.url}/me`, as(id))).status).toBe(401)
+      const after = (await call(`${server.url}/sessions`, as(renewed.body.data.session_id))).body
+        .data
+      expect(after).toHaveLength(devices.length)
+    })
+
+    it("ending a device ends its refresh token: logout, by handle, the others, everywhere", async () => {
+      const signIn = () => device("carol@example.com", "carol-secret")
+      const carol = await signIn()
+      await call(`${server.url}/logout/all`, { method: "POST", ...as(carol.id) })
+      expect((await refresh(carol.token)).status).toBe(401)
+
+      const out = await signIn()
+      expect((await call(`${server.url}/logout`, { method: "POST", ...as(out.id) })).status).toBe(
+        200
+      )
+      expect((await refresh(out.token)).status).toBe(401)
+
+      const [here, byHandle, other, expired] = [
+        await signIn(),
+        await signIn(),
+        await signIn(),
+        await signIn()
+      ]
+      const listed = (await call(`${server.url}/sessions`, as(here.id))).body.data
+      const handle = listed[1].handle // oldest first: byHandle's
+      const ended = await call(`${server.url}/sessions/${handle}`, {
+        method: "DELETE",
+        ...as(here.id)
+      })
+      expect(ended.status).toBe(200)
+      expect((await refresh(byHandle.token)).status).toBe(401)
+      // a device whose session has ended (expired) but whose refresh token lives is ended too
+      const expiring = await call(`${server.url}/demo/expire`, {
+        method: "POST",
+        ...as(expired.id)
+      })
+      expect(expiring.status).toBe(200)
+      expect((await call(`${server.url}/me`, as(expired.id))).status).toBe(401)
+      const others = await call(`${server.url}/sessions/others`, { method: "POST", ...as(here.id) })
+      expect(others.body.data).toEqual({ ended: 1 })
+      for (const gone of [other, expired]) {
+        expect((await refresh(gone.token)).status).toBe(401)
+        expect((await call(`${server.url}/me`, as(gone.id))).status).toBe(401)
+      }
+      // this device keeps its session and its refresh token
+      expect((await call(`${server.url}/me`, as(here.id))).status).toBe(200)
+      expect((await refresh(here.token)).status).toBe(200)
+    })
+
+    it("/demo/expire ends the session presented and keeps the device: a refresh brings it back", async () => {
+      expect((await call(`${server.url}/demo/expire`, { method: "POST" })).status).toBe(401)
+      const bob = await device("bob@example.com", "bob-secret")
+      const expired = await call(`${server.url}/demo/expire`, { method: "POST", ...as(bob.id) })
+      expect(expired.status).toBe(200)
+      expect((await call(`${server.url}/me`, as(bob.id))).status).toBe(401)
+      const renewed = await refresh(bob.token)
+      expect(renewed.status).toBe(200)
+      expect((await call(`${server.url}/me`, as(renewed.body.data.session_id))).status).toBe(200)
     })
 
     it("answers product queries in the wire format, paged in an envelope", async () => {
@@ -443,18 +612,31 @@ export const describeServer = (line: Line) => {
     it("the file store keeps sessions, without writing ids to disk", async () => {
       const dir = join(mkdtempSync(join(tmpdir(), "svc-demo-")), "sessions") // created by the store
       const first = await start(["--store", "file", "--dir", dir])
-      const id = (await login(first.url, "bob@example.com", "bob-secret")).body.data.session_id
+      const { session_id: id, refresh_token: token } = (
+        await login(first.url, "bob@example.com", "bob-secret")
+      ).body.data
       expect(await first.stop()).toBe(0)
 
       const files = readdirSync(dir)
       expect(files.length).toBe(2) // the session and the user's index
       for (const file of files) expect(readFileSync(join(dir, file), "utf8")).not.toContain(id)
+      // the device's refresh token, in a directory of its own, kept as its hash too
+      const tokens = readdirSync(`${dir}-refresh`)
+      expect(tokens.length).toBe(2)
+      for (const file of tokens) {
+        expect(readFileSync(join(`${dir}-refresh`, file), "utf8")).not.toContain(token)
+      }
 
       const second = await start(["--store", "file", "--dir", dir])
       try {
         const me = await call(`${second.url}/me`, as(id))
         expect(me.status).toBe(200)
         expect(me.body.data.user_id).toBe("u-bob")
+        const renewed = await call(`${second.url}/refresh`, {
+          method: "POST",
+          body: { refresh_token: token }
+        })
+        expect(renewed.status).toBe(200)
       } finally {
         await second.stop()
       }
@@ -520,6 +702,25 @@ export const describeServer = (line: Line) => {
       expect((await call(`${a.url}/me`, as(first))).status).toBe(401)
       expect((await call(`${a.url}/me`, as(second))).status).toBe(401)
       expect((await call(`${a.url}/me`, as(bob))).status).toBe(200)
+    })
+
+    it("a refresh token from A is spent on B, once; a logout on B ends it on A", async () => {
+      const { body } = await login(a.url, "bob@example.com", "bob-secret")
+      const token = body.data.refresh_token
+      const onB = await call(`${b.url}/refresh`, { method: "POST", body: { refresh_token: token } })
+      expect(onB.status).toBe(200)
+      const spent = await call(`${a.url}/refresh`, {
+        method: "POST",
+        body: { refresh_token: token }
+      })
+      expect(spent.status).toBe(401)
+      const { session_id, refresh_token } = onB.body.data
+      expect((await call(`${a.url}/me`, as(session_id))).status).toBe(200)
+      expect((await call(`${b.url}/logout`, { method: "POST", ...as(session_id) })).status).toBe(
+        200
+      )
+      const ended = await call(`${a.url}/refresh`, { method: "POST", body: { refresh_token } })
+      expect(ended.status).toBe(401)
     })
 
     it("the login throttle is shared: 5 wrong passwords on A lock the account on B", async () => {
