@@ -121,7 +121,7 @@ export const DEVICE_STEPS = {
     status: 200,
     check: both(dataHas("succeeded", BURST), dataHas("refreshes", 1))
   },
-  laptopOut: { name: "Bob logs out on his laptop", request: "POST /logout", status: 200 },
+  laptopOut: { name: "The laptop signs out", request: "POST /logout", status: 200 },
   laptopRefresh: {
     name: "Its refresh token is ended too",
     request: "POST /refresh · laptop's token",

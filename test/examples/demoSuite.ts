@@ -32,7 +32,7 @@ const STEPS = [
   "The next try is locked out",
   "The laptop's session expires",
   "5 requests at once, 1 refresh",
-  "Bob logs out on his laptop",
+  "The laptop signs out",
   "Its refresh token is ended too",
   "Alice (admin) logs in",
   "Alice opens admin stats",
