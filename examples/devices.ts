@@ -9,7 +9,7 @@
  * id it currently has, in the `SessionStore` the guards read, whose data names the device
  * (`device`, the refresh token's handle). The session id is what requests carry; the refresh token
  * only ever goes to `POST /refresh`, which spends it (`rotate`: one winner however many present it
- * at once) for a new session id and the next token. Ending a device ends its refresh token first,
+ * at once) for a new session id and the next token; a spent token presented again ends its device. Ending a device ends its refresh token first,
  * then its sessions, so that no refresh running meanwhile leaves it a way back: a refresh checks
  * that its token is still live after it made the new session, and ends that session otherwise.
  */
@@ -71,8 +71,27 @@ export const deviceOf = (session: object): string | undefined => {
   return typeof device === "string" ? device : undefined
 }
 
-/** A refresh token has the shape of a store's id: 43 base64url characters. */
-const isToken = (token: string) => /^[A-Za-z0-9_-]{43}$/.test(token)
+/**
+ * A refresh token as the client holds it: `<user>.<device>.<secret>`, the user's id in base64url,
+ * the device (the stored token's handle) and the stored token itself. Only the secret is a
+ * credential; the rest names the device, so that a spent token presented again ends the device it
+ * was spent for (reuse detection: of the thief and the owner, whoever refreshes second ends both).
+ */
+const tokenOf = (userId: string, device: string, secret: Id): string =>
+  `${btoa(userId).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}.${device}.${Redacted.value(secret)}`
+
+/** The parts of a refresh token, or `undefined` when it cannot be one. */
+const partsOf = (token: string) => {
+  const match = /^([A-Za-z0-9_-]{1,700})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/.exec(token)
+  if (match === null) return undefined
+  const [, user = "", device = "", secret = ""] = match
+  try {
+    const userId = atob(user.replace(/-/g, "+").replace(/_/g, "/"))
+    return { userId, device, secret: Redacted.make(secret) }
+  } catch {
+    return undefined
+  }
+}
 
 /** Ends every session of the user's `device` (a refresh running meanwhile made at most one). */
 const endSessionsOf = <E>(stores: Stores<E>, userId: string, device: string) =>
@@ -106,21 +125,33 @@ export const signIn = <E>(stores: Stores<E>, user: User, presented: Option.Optio
     const token = yield* stores.refreshTokens.create({ user_id: user.user_id })
     const device = Option.getOrElse(yield* stores.refreshTokens.handleOf(token), () => "")
     const id = yield* stores.sessions.create({ ...sessionOf(user), device })
-    return { id, answer: welcome(user, Redacted.value(id), Redacted.value(token)) }
+    return { id, answer: welcome(user, Redacted.value(id), tokenOf(user.user_id, device, token)) }
   })
 
 /**
  * `POST /refresh`: spends a refresh token for a new session id of its device and the device's next
  * token; the device's older sessions end. A malformed, unknown, spent or ended token is refused
- * with one answer. `count` counts a refresh that succeeded and answers how many there have been.
+ * with one answer, and a spent one ends its device too (whoever presents it, the device's owner
+ * or whoever stole it, only one of them may go on). `count` counts a refresh that succeeded and
+ * answers how many there have been.
  */
 export const refresh = <E>(stores: Stores<E>, token: string, count: Effect.Effect<number>) =>
   Effect.gen(function* () {
     const refused = { id: Option.none<Id>(), answer: INVALID_REFRESH_TOKEN }
-    if (!isToken(token)) return refused
+    const parts = partsOf(token)
+    if (parts === undefined) return refused
     // the one atomic step: of several requests presenting the token, one gets the next
-    const next = yield* stores.refreshTokens.rotate(Redacted.make(token))
-    if (Option.isNone(next)) return refused
+    const next = yield* stores.refreshTokens.rotate(parts.secret)
+    if (Option.isNone(next)) {
+      // spent, ended or never issued. A device still live by that name: the token was one of its
+      // spent ones (its name, a random handle, is only ever seen in its tokens), so whoever holds
+      // it, the owner or a thief, the device ends
+      const live = yield* stores.refreshTokens.list(parts.userId || "?")
+      if (live.some((info) => info.handle === parts.device)) {
+        yield* endDevice(stores, parts.userId, parts.device)
+      }
+      return refused
+    }
     const [stored, device] = [
       yield* stores.refreshTokens.get(next.value),
       yield* stores.refreshTokens.handleOf(next.value)
@@ -148,7 +179,11 @@ export const refresh = <E>(stores: Stores<E>, token: string, count: Effect.Effec
     const refreshes = yield* count
     return {
       id: Option.some(id),
-      answer: refreshed(Redacted.value(id), Redacted.value(next.value), refreshes)
+      answer: refreshed(
+        Redacted.value(id),
+        tokenOf(user.user_id, device.value, next.value),
+        refreshes
+      )
     }
   })
 
