@@ -737,23 +737,22 @@ export const describeServer = (line: Line) => {
       expect((await call(`${a.url}/me`, as(bob))).status).toBe(200)
     })
 
-    it("a refresh token from A is spent on B, once; a logout on B ends it on A", async () => {
-      const { body } = await login(a.url, "bob@example.com", "bob-secret")
-      const token = body.data.refresh_token
-      const onB = await call(`${b.url}/refresh`, { method: "POST", body: { refresh_token: token } })
+    it("a refresh token from A is spent on B; presented again on A it ends the device on both", async () => {
+      const refreshOn = (url: string, token: string) =>
+        call(`${url}/refresh`, { method: "POST", body: { refresh_token: token } })
+      const first = (await login(a.url, "bob@example.com", "bob-secret")).body.data
+      const onB = await refreshOn(b.url, first.refresh_token)
       expect(onB.status).toBe(200)
-      const spent = await call(`${a.url}/refresh`, {
-        method: "POST",
-        body: { refresh_token: token }
-      })
-      expect(spent.status).toBe(401)
       const { session_id, refresh_token } = onB.body.data
       expect((await call(`${a.url}/me`, as(session_id))).status).toBe(200)
-      expect((await call(`${b.url}/logout`, { method: "POST", ...as(session_id) })).status).toBe(
-        200
-      )
-      const ended = await call(`${a.url}/refresh`, { method: "POST", body: { refresh_token } })
-      expect(ended.status).toBe(401)
+      expect((await refreshOn(a.url, first.refresh_token)).status).toBe(401)
+      expect((await call(`${b.url}/me`, as(session_id))).status).toBe(401)
+      expect((await refreshOn(b.url, refresh_token)).status).toBe(401)
+      // a logout on B ends the device's refresh token on A
+      const second = (await login(a.url, "bob@example.com", "bob-secret")).body.data
+      const out = await call(`${b.url}/logout`, { method: "POST", ...as(second.session_id) })
+      expect(out.status).toBe(200)
+      expect((await refreshOn(a.url, second.refresh_token)).status).toBe(401)
     })
 
     it("the login throttle is shared: 5 wrong passwords on A lock the account on B", async () => {
