@@ -46,9 +46,26 @@ export const BAD_LOGIN_BODY = failWith(400, 'Expected a JSON body {"email", "pas
 /** One answer for an unknown email and a wrong password. */
 export const WRONG_CREDENTIALS = failWith(401, "Invalid email or password")
 
-/** The id goes in the body too, for clients without cookies (they call `setSessionId`). */
-export const welcome = ({ user_id, name, user_type }: User, sessionId: string): Answer =>
-  succeedWith({ user_id, name, user_type, session_id: sessionId }, { message: `Welcome, ${name}` })
+/**
+ * The id goes in the body too, for clients without cookies (they call `setSessionId`), with the
+ * new device's refresh token (`POST /refresh`); a login that rotated a session keeps its device,
+ * and the device's refresh token, so it answers none.
+ */
+export const welcome = (
+  { user_id, name, user_type }: User,
+  sessionId: string,
+  refreshToken?: string
+): Answer =>
+  succeedWith(
+    {
+      user_id,
+      name,
+      user_type,
+      session_id: sessionId,
+      ...(refreshToken === undefined ? {} : { refresh_token: refreshToken })
+    },
+    { message: `Welcome, ${name}` }
+  )
 
 /**
  * What `/login` counts failures under (`LoginThrottle`): the account, as `authenticate` looks it up
@@ -65,18 +82,23 @@ export const LOGGED_OUT = succeedWith(null, { message: "Logged out" })
 export const loggedOutEverywhere = (sessions: number): Answer =>
   succeedWith({ sessions }, { message: "Logged out everywhere" })
 
-/** `GET /sessions`: the user's devices, oldest first; a `handle` is safe to show, the id never is. */
+/**
+ * `GET /sessions`: the user's devices, oldest first; a `handle` is safe to show, the id never is.
+ * `current` marks the device of the request (`SessionStore.handleOf` of its id).
+ */
 export const devices = (
   sessions: ReadonlyArray<{
     readonly handle: string
     readonly createdAt: Date
     readonly lastSeenAt: Date
     readonly expiresAt: Date
-  }>
+  }>,
+  current: string | undefined
 ): Answer =>
   succeedWith(
     sessions.map(({ handle, createdAt, lastSeenAt, expiresAt }) => ({
       handle,
+      current: handle === current,
       createdAt,
       lastSeenAt,
       expiresAt
@@ -92,6 +114,28 @@ export const deviceEnded = (ended: boolean): Answer =>
 /** `POST /sessions/others`: every other device signed out. */
 export const othersEnded = (ended: number): Answer =>
   succeedWith({ ended }, { message: "Signed out other devices" })
+
+export const RefreshBody = Schema.Struct({ refresh_token: Schema.String })
+
+export const BAD_REFRESH_BODY = failWith(400, 'Expected a JSON body {"refresh_token"}')
+
+/** One answer for a malformed, unknown, used or ended refresh token. */
+export const INVALID_REFRESH_TOKEN = failWith(401, "Invalid refresh token")
+
+/**
+ * `POST /refresh`: a new session id for the device, and its next refresh token (the one presented
+ * is spent); `refreshes` counts the refreshes this server has made since it started.
+ */
+export const refreshed = (sessionId: string, refreshToken: string, refreshes: number): Answer =>
+  succeedWith(
+    { session_id: sessionId, refresh_token: refreshToken, refreshes },
+    { message: "Session refreshed" }
+  )
+
+/** `POST /demo/expire`: the caller's session id ended, its device kept (demo only). */
+export const EXPIRED = succeedWith(null, {
+  message: "Session expired (demo only): POST /refresh with the device's refresh token"
+})
 
 /** `/me`: who the session belongs to. */
 export const whoIs = (session: {

@@ -16,7 +16,6 @@ import * as HashMap from "effect/HashMap"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import {
   AuthContext,
@@ -37,11 +36,11 @@ import {
   addProduct,
   BAD_LOGIN_BODY,
   BAD_PRODUCT_BODY,
+  BAD_REFRESH_BODY,
   COOKIE,
   catalogueStats,
   deletedProduct,
-  deviceEnded,
-  devices,
+  EXPIRED,
   FLAKY_KEY_REQUIRED,
   flakyAnswer,
   flakyFailures,
@@ -51,9 +50,9 @@ import {
   MALFORMED_UPLOAD,
   NewProduct,
   NOT_FOUND,
-  othersEnded,
   PRODUCT_NOT_FOUND,
   productsPage,
+  RefreshBody,
   readUpload,
   STORE_UNAVAILABLE,
   slowDelay,
@@ -61,12 +60,13 @@ import {
   urlOf,
   WRONG_CREDENTIALS,
   waited,
-  welcome,
   whoIs
 } from "./answers.js"
+import * as Devices from "./devices.js"
 import { BAD_CHAT_BODY, ChatBody, chat, download, feed, isStreamed, type Streamed } from "./live.js"
 import { PRODUCTS, type Product } from "./products.js"
-import { authenticate, sessionOf } from "./users.js"
+import { RefreshTokens } from "./sessions.js"
+import { authenticate } from "./users.js"
 
 const respond = ({ status, body }: Answer) => HttpServerResponse.jsonUnsafe(body, { status })
 
@@ -79,6 +79,8 @@ const respondStreamed = (answer: Streamed | Answer) =>
         headers: answer.headers
       })
     : respond(answer)
+/** The sessions the guards read and the devices' refresh tokens (`devices.ts`). */
+const stores = Effect.all({ sessions: SessionStore, refreshTokens: RefreshTokens })
 
 /**
  * A store that fails outside the guards (login, logout, devices) makes a 500, not a crash; so do
@@ -115,50 +117,71 @@ const login = Effect.gen(function* () {
   }
   yield* throttle.success(account)
   const presented = yield* AuthContext
-  const sessions = yield* SessionStore
-  const rotated =
-    !presented.is_guest && presented.user_id === user.user_id
-      ? yield* sessions.rotate(presented.session_id)
-      : Option.none()
-  const id = Option.isSome(rotated) ? rotated.value : yield* sessions.create(sessionOf(user))
-  return respond(welcome(user, Redacted.value(id))).pipe(setSessionCookie(id, COOKIE))
+  const same = !presented.is_guest && presented.user_id === user.user_id
+  const signedIn = yield* Devices.signIn(
+    yield* stores,
+    user,
+    same ? Option.some(presented.session_id) : Option.none()
+  )
+  return respond(signedIn.answer).pipe(setSessionCookie(signedIn.id, COOKIE))
 }).pipe(orStoreUnavailable, orThrottleUnavailable, optionalAuth())
 
+/**
+ * Spends a device's refresh token for a new session id (and the next token); `refreshes` counts
+ * the refreshes made, which the story checks: a burst of requests refreshes once.
+ */
+const refresh = (refreshes: Ref.Ref<number>) =>
+  Effect.gen(function* () {
+    const body = yield* Effect.option(HttpServerRequest.schemaBodyJson(RefreshBody))
+    if (Option.isNone(body)) return respond(BAD_REFRESH_BODY)
+    const { id, answer } = yield* Devices.refresh(
+      yield* stores,
+      body.value.refresh_token,
+      Ref.updateAndGet(refreshes, (n) => n + 1)
+    )
+    // an answer with credentials in it is never cached
+    const response = respond(answer).pipe(HttpServerResponse.setHeader("cache-control", "no-store"))
+    return Option.isSome(id) ? response.pipe(setSessionCookie(id.value, COOKIE)) : response
+  }).pipe(orStoreUnavailable)
+
+/** Ends this device: its refresh token, and the session the guard read (`CurrentUser.session_id`). */
 const logout = Effect.gen(function* () {
-  // the id this request presented, as the guard read it
-  const { session_id } = yield* CurrentUser
-  yield* Effect.flatMap(SessionStore, (sessions) => sessions.revoke(session_id))
+  yield* Devices.signOut(yield* stores, yield* CurrentUser)
   return respond(LOGGED_OUT).pipe(clearSessionCookie(COOKIE))
 }).pipe(orStoreUnavailable)
 
-/** Sign out everywhere: every session of the user, on every instance sharing the store. */
+/** Sign out everywhere: every device of the user, on every instance sharing the stores. */
 const logoutEverywhere = Effect.gen(function* () {
   const { user_id } = yield* CurrentUser
-  const ended = yield* Effect.flatMap(SessionStore, (sessions) => sessions.revokeUser(user_id))
+  const ended = yield* Devices.signOutEverywhere(yield* stores, user_id)
   return respond(loggedOutEverywhere(ended)).pipe(clearSessionCookie(COOKIE))
 }).pipe(orStoreUnavailable)
 
-/** The user's devices (`handle` names one for `DELETE /sessions/:handle`). */
+/** The user's devices (`handle` names one for `DELETE /sessions/:handle`; `current` is this one). */
 const listDevices = Effect.gen(function* () {
-  const { user_id } = yield* CurrentUser
-  return respond(devices(yield* Effect.flatMap(SessionStore, (sessions) => sessions.list(user_id))))
+  return respond(yield* Devices.listDevices(yield* stores, yield* CurrentUser))
 }).pipe(orStoreUnavailable)
 
 /** Signs one device out; another user's handle ends nothing (404). */
 const endDevice = Effect.gen(function* () {
   const { user_id } = yield* CurrentUser
   const { handle } = yield* HttpRouter.params
-  const ended = yield* Effect.flatMap(SessionStore, (sessions) =>
-    sessions.revokeHandle(user_id, handle ?? "")
-  )
-  return respond(deviceEnded(ended))
+  return respond(yield* Devices.endDeviceByHandle(yield* stores, user_id, handle ?? ""))
 }).pipe(orStoreUnavailable)
 
 /** Signs out every device but this one. */
 const endOtherDevices = Effect.gen(function* () {
+  return respond(yield* Devices.endOtherDevices(yield* stores, yield* CurrentUser))
+}).pipe(orStoreUnavailable)
+
+/**
+ * Demo only: ends the session id presented, as its idle timeout would, and keeps its device, so
+ * that the story can show a refresh without waiting an hour. A real server has no such route.
+ */
+const expire = Effect.gen(function* () {
   const { session_id } = yield* CurrentUser
-  const ended = yield* Effect.flatMap(SessionStore, (sessions) => sessions.revokeOthers(session_id))
-  return respond(othersEnded(ended))
+  yield* Effect.flatMap(SessionStore, (sessions) => sessions.revoke(session_id))
+  return respond(EXPIRED)
 }).pipe(orStoreUnavailable)
 
 const me = Effect.map(CurrentUser, ({ session }) => respond(whoIs(session)))
@@ -194,7 +217,8 @@ const AccountRoutes = Layer.mergeAll(
   HttpRouter.add("POST", "/chat", chatAnswer),
   HttpRouter.add("GET", "/sessions", listDevices),
   HttpRouter.add("POST", "/sessions/others", endOtherDevices),
-  HttpRouter.add("DELETE", "/sessions/:handle", endDevice)
+  HttpRouter.add("DELETE", "/sessions/:handle", endDevice),
+  HttpRouter.add("POST", "/demo/expire", expire)
 ).pipe(Layer.provide(AuthMiddleware.requireAuth().layer))
 
 const listProducts = (catalogue: Ref.Ref<ReadonlyArray<Product>>) =>
@@ -281,17 +305,21 @@ const downloadBytes = Effect.map(HttpServerRequest.HttpServerRequest, (request) 
 )
 
 /**
- * Routes open to anyone: login, and the endpoints that show the client's timeout, retry, upload
- * and download.
+ * Routes open to anyone: login, refresh, and the endpoints that show the client's timeout, retry,
+ * upload and download.
  */
 const OpenRoutes = HttpRouter.addAll(
-  Effect.map(Ref.make(HashMap.empty<string, number>()), (attempts) => [
-    HttpRouter.route("POST", "/login", login),
-    HttpRouter.route("GET", "/slow", slow),
-    HttpRouter.route("POST", "/files", upload),
-    HttpRouter.route("GET", "/flaky", flaky(attempts)),
-    HttpRouter.route("GET", "/download", downloadBytes)
-  ])
+  Effect.map(
+    Effect.all([Ref.make(HashMap.empty<string, number>()), Ref.make(0)]),
+    ([attempts, refreshes]) => [
+      HttpRouter.route("POST", "/login", login),
+      HttpRouter.route("POST", "/refresh", refresh(refreshes)),
+      HttpRouter.route("GET", "/slow", slow),
+      HttpRouter.route("POST", "/files", upload),
+      HttpRouter.route("GET", "/flaky", flaky(attempts)),
+      HttpRouter.route("GET", "/download", downloadBytes)
+    ]
+  )
 )
 
 /** Anything else: 404 with the same body shape as every other error. */
@@ -299,6 +327,7 @@ const NotFound = HttpRouter.add("*", "*", respond(NOT_FOUND))
 
 /**
  * The app: its routes as one layer, for `HttpRouter.serve`. Its handlers need `SessionStore` and
- * its guards a `SessionValidator`, and `/login` a `LoginThrottle` (see `sessions.ts`).
+ * its guards a `SessionValidator`, `/refresh` and the device routes `RefreshTokens`, and `/login`
+ * a `LoginThrottle` (see `sessions.ts`).
  */
 export const AppRoutes = Layer.mergeAll(AccountRoutes, CatalogueRoutes, OpenRoutes, NotFound)

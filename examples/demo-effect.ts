@@ -14,10 +14,26 @@ import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import { type ApiResponse, SvcClient, type SvcError } from "svc-sdk"
 import { between, inOp, lte } from "svc-sdk/Query"
+import {
+  BURST,
+  burstOutcome,
+  DEVICE_STEPS,
+  fetchFrom,
+  GUESSER,
+  GUESSER_ADDRESS,
+  guessesOutcome
+} from "./deviceStory.js"
 import { ChatChunk } from "./live.js"
-import { LoginData } from "./login.js"
+import { LoginData, RefreshedData } from "./login.js"
 import { launch } from "./server.js"
-import { asApiResponse, cookieRequest, makeStory, type Step, type StepFailed } from "./steps.js"
+import {
+  asApiResponse,
+  cookieRequest,
+  makeStory,
+  type Outcome,
+  type Step,
+  type StepFailed
+} from "./steps.js"
 import {
   ALICE,
   BOB,
@@ -99,6 +115,86 @@ const story = (baseUrl: string) =>
 
     yield* login(CAROL)
     yield* client.delete("/products/4").pipe(expect(STEPS.carolDeletes))
+
+    // Bob's devices: a laptop and a phone, each a client of its own (its session, its refresh token).
+    let laptopToken = ""
+    let refreshes = 0
+    const laptop = yield* SvcClient.make(baseUrl, {
+      timeout: "5 seconds",
+      // a 401 for the laptop's session: one refresh, however many requests got one; each is then
+      // sent again with the new id
+      refreshSession: (_failed, client) =>
+        client.post("/refresh", { refresh_token: laptopToken }, { schema: RefreshedData }).pipe(
+          Effect.map((renewed) => {
+            if (!renewed.success) return null
+            laptopToken = Redacted.value(renewed.data.refresh_token)
+            refreshes = renewed.data.refreshes
+            return Redacted.value(renewed.data.session_id)
+          })
+        )
+    })
+    const phone = yield* SvcClient.make(baseUrl, { timeout: "5 seconds" })
+    /** Bob signs in on `device`: its session id, and its refresh token when the login gave one. */
+    const signIn = (device: typeof phone, expected: Step) =>
+      device
+        .post("/login", { email: BOB.email, password: BOB.password }, { schema: LoginData })
+        .pipe(
+          expect(expected),
+          Effect.tap((response) =>
+            response.success ? device.setSessionId(response.data.session_id) : Effect.void
+          ),
+          Effect.map((response) => {
+            if (!response.success) return { id: "", token: "" }
+            const token = response.data.refresh_token
+            return {
+              id: Redacted.value(response.data.session_id),
+              token: token === undefined ? "" : Redacted.value(token)
+            }
+          })
+        )
+    /** A row for an outcome the story put together from several responses. */
+    const record = (expected: Step, outcome: Outcome) =>
+      Effect.try({ try: () => step(expected, outcome), catch: (error) => error as StepFailed })
+    /** A request's outcome, its typed failure shown as the facade would show it. */
+    const settle = <A>(self: Effect.Effect<ApiResponse<A>, SvcError>) =>
+      self.pipe(Effect.catch((error) => Effect.succeed<ApiResponse<A>>(asApiResponse(error))))
+
+    const onLaptop = yield* signIn(laptop, DEVICE_STEPS.laptop)
+    laptopToken = onLaptop.token
+    const onPhone = yield* signIn(phone, DEVICE_STEPS.phone)
+    yield* laptop.get("/sessions").pipe(expect(DEVICE_STEPS.devices))
+    yield* signIn(laptop, DEVICE_STEPS.relogin)
+    const before = { includeSession: false, headers: { "X-Session-Id": onLaptop.id } }
+    yield* laptop.get("/me", before).pipe(expect(DEVICE_STEPS.oldId))
+    yield* laptop.post("/sessions/others").pipe(expect(DEVICE_STEPS.endOthers))
+    yield* phone.get("/me").pipe(expect(DEVICE_STEPS.phoneRefused))
+    const phoneToken = { refresh_token: onPhone.token }
+    yield* phone.post("/refresh", phoneToken).pipe(expect(DEVICE_STEPS.phoneRefresh))
+
+    // Someone guesses Dave's password from another machine: after 5 tries, locked out for a while.
+    const guesser = yield* Effect.provide(
+      SvcClient,
+      SvcClient.layerDefault(baseUrl, { timeout: "5 seconds", fetch: fetchFrom(GUESSER_ADDRESS) })
+    )
+    const guess = { email: GUESSER.email, password: GUESSER.password }
+    const guesses = yield* Effect.forEach(Array.from({ length: GUESSER.attempts }), () =>
+      settle(guesser.post("/login", guess))
+    )
+    yield* record(DEVICE_STEPS.guesses, guessesOutcome(guesses))
+    yield* guesser.post("/login", guess).pipe(expect(DEVICE_STEPS.locked))
+
+    // The laptop's session ends on the server (in an app, its idle timeout; here a demo-only
+    // route), its device kept: five requests at once all get a 401, one refresh renews it.
+    yield* laptop.post("/demo/expire").pipe(expect(DEVICE_STEPS.expire))
+    const burst = yield* Effect.all(
+      Array.from({ length: BURST }, () => settle(laptop.get("/me"))),
+      { concurrency: "unbounded" }
+    )
+    yield* record(DEVICE_STEPS.burst, burstOutcome(burst, refreshes))
+    yield* laptop.post("/logout").pipe(expect(DEVICE_STEPS.laptopOut))
+    yield* laptop.clearSession()
+    const laptopRefresh = { refresh_token: laptopToken }
+    yield* laptop.post("/refresh", laptopRefresh).pipe(expect(DEVICE_STEPS.laptopRefresh))
 
     const alice = yield* login(ALICE)
     yield* client.get("/admin/stats").pipe(expect(STEPS.aliceStats))

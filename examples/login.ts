@@ -9,5 +9,14 @@ export const LoginData = Schema.Struct({
   user_id: Schema.String,
   name: Schema.String,
   user_type: Schema.String,
-  session_id: Schema.RedactedFromValue(Schema.String)
+  session_id: Schema.RedactedFromValue(Schema.String),
+  /** The new device's refresh token (none when the login rotated a session: same device). */
+  refresh_token: Schema.optional(Schema.RedactedFromValue(Schema.String))
+})
+
+/** The answer of `POST /refresh`: the new id, the device's next refresh token, the server's count. */
+export const RefreshedData = Schema.Struct({
+  session_id: Schema.RedactedFromValue(Schema.String),
+  refresh_token: Schema.RedactedFromValue(Schema.String),
+  refreshes: Schema.Number
 })

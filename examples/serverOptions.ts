@@ -78,6 +78,9 @@ Users (email / password): ${Object.entries(DEMO_PASSWORDS)
   curl ${url}/sessions -H 'X-Session-Id: <id>'              # the user's devices (handles)
   curl -X DELETE ${url}/sessions/<handle> -H 'X-Session-Id: <id>'
   curl -X POST ${url}/sessions/others -H 'X-Session-Id: <id>'  # every device but this one
+  curl -X POST ${url}/refresh -H 'Content-Type: application/json' \\
+       -d '{"refresh_token":"<refresh_token from the login>"}'   # a new id, the next token
+  curl -X POST ${url}/demo/expire -H 'X-Session-Id: <id>'   # demo only: the id ends, the device stays
   curl '${url}/flaky?key=mine'   # 503 twice, then 200
   curl '${url}/slow?ms=2000'
   curl -F title='Q3 report' -F file=@README.md ${url}/files   # an upload, answered, not kept

@@ -24,6 +24,7 @@ export interface Outcome {
         readonly totalPages?: number | undefined
       }
     | undefined
+  readonly headers?: Readonly<Record<string, string>> | undefined
 }
 
 /** A step of a story: its name, what it requests and what it must answer. */
@@ -78,14 +79,25 @@ const row = (cells: ReadonlyArray<string>) =>
     .join(" ")
     .trimEnd()
 
+/**
+ * What names an item of a list: its `name`, or for a device (its handle is random, and the two
+ * tellings print the same table) whether it is the one asking.
+ */
 const names = (items: ReadonlyArray<unknown>) =>
-  items.map((item) =>
-    typeof item === "object" && item !== null && "name" in item ? String(item.name) : "?"
-  )
+  items.map((item) => {
+    if (typeof item !== "object" || item === null) return "?"
+    if ("name" in item) return String(item.name)
+    if ("current" in item) return item.current === true ? "this device" : "another device"
+    return "?"
+  })
 
-/** Ids in plain text are masked; a `Redacted` id already prints as `<redacted>`. */
+/** Ids and tokens in plain text are masked; a `Redacted` one already prints as `<redacted>`. */
 const hideSessionIds = (key: string, value: unknown) =>
-  key === "session_id" && typeof value === "string" && value !== "<redacted>" ? mask(value) : value
+  (key === "session_id" || key === "refresh_token") &&
+  typeof value === "string" &&
+  value !== "<redacted>"
+    ? mask(value)
+    : value
 
 /** A short, secret-free rendering of what came back. */
 const summary = (response: Outcome): string => {
@@ -196,9 +208,11 @@ export const asApiResponse = <Code extends string>(error: {
   readonly message: string
   readonly code: Code
   readonly status?: number | undefined
+  readonly headers?: Readonly<Record<string, string>> | undefined
 }) => ({
   success: false as const,
   status: error.status ?? 0,
   error: error.message,
-  code: error.code
+  code: error.code,
+  ...(error.headers === undefined ? {} : { headers: error.headers })
 })

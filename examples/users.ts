@@ -80,6 +80,10 @@ export const authenticate = async (email: string, password: string): Promise<Use
   return known !== undefined && timingSafeEqual(hash, credentials.hash) ? known.user : undefined
 }
 
+/** The user with this id, if there is one (a refresh finds its user again: roles may change). */
+export const userById = (userId: string): User | undefined =>
+  USERS.find((user) => user.user_id === userId)
+
 /**
  * What the session store keeps for a logged-in user: what the guards check, nothing secret (a
  * `SessionDataInput` of `svc-sdk/Auth` and of `svc-sdk/v3/Auth` alike).

@@ -13,7 +13,6 @@ import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequ
 import * as Effect from "effect/Effect"
 import * as HashMap from "effect/HashMap"
 import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import {
   AuthContext,
@@ -32,11 +31,11 @@ import {
   addProduct,
   BAD_LOGIN_BODY,
   BAD_PRODUCT_BODY,
+  BAD_REFRESH_BODY,
   COOKIE,
   catalogueStats,
   deletedProduct,
-  deviceEnded,
-  devices,
+  EXPIRED,
   FLAKY_KEY_REQUIRED,
   flakyAnswer,
   flakyFailures,
@@ -46,9 +45,9 @@ import {
   MALFORMED_UPLOAD,
   NewProduct,
   NOT_FOUND,
-  othersEnded,
   PRODUCT_NOT_FOUND,
   productsPage,
+  RefreshBody,
   readUpload,
   STORE_UNAVAILABLE,
   slowDelay,
@@ -56,9 +55,9 @@ import {
   urlOf,
   WRONG_CREDENTIALS,
   waited,
-  welcome,
   whoIs
 } from "../answers.js"
+import * as Devices from "../devices.js"
 import {
   BAD_CHAT_BODY,
   ChatBody,
@@ -69,7 +68,8 @@ import {
   type Streamed
 } from "../live.js"
 import { PRODUCTS, type Product } from "../products.js"
-import { authenticate, sessionOf } from "../users.js"
+import { authenticate } from "../users.js"
+import { RefreshTokens } from "./sessions.js"
 
 const respond = ({ status, body }: Answer) => HttpServerResponse.unsafeJson(body, { status })
 
@@ -82,6 +82,8 @@ const respondStreamed = (answer: Streamed | Answer) =>
         headers: answer.headers
       })
     : respond(answer)
+/** The sessions the guards read and the devices' refresh tokens (`../devices.ts`). */
+const stores = Effect.all({ sessions: SessionStore, refreshTokens: RefreshTokens })
 
 /**
  * Login, throttled: a locked account or address fails with `TooManyAttempts`, which answers 429
@@ -106,50 +108,71 @@ const login = Effect.gen(function* () {
   }
   yield* throttle.success(account)
   const presented = yield* AuthContext
-  const sessions = yield* SessionStore
-  const rotated =
-    !presented.is_guest && presented.user_id === user.user_id
-      ? yield* sessions.rotate(presented.session_id)
-      : Option.none()
-  const id = Option.isSome(rotated) ? rotated.value : yield* sessions.create(sessionOf(user))
-  return respond(welcome(user, Redacted.value(id))).pipe(setSessionCookie(id, COOKIE))
+  const same = !presented.is_guest && presented.user_id === user.user_id
+  const signedIn = yield* Devices.signIn(
+    yield* stores,
+    user,
+    same ? Option.some(presented.session_id) : Option.none()
+  )
+  return respond(signedIn.answer).pipe(setSessionCookie(signedIn.id, COOKIE))
 }).pipe(optionalAuth())
 
+/**
+ * Spends a device's refresh token for a new session id (and the next token); `refreshes` counts
+ * the refreshes made, which the story checks: a burst of requests refreshes once.
+ */
+const refresh = (refreshes: Ref.Ref<number>) =>
+  Effect.gen(function* () {
+    const body = yield* Effect.option(HttpServerRequest.schemaBodyJson(RefreshBody))
+    if (Option.isNone(body)) return respond(BAD_REFRESH_BODY)
+    const { id, answer } = yield* Devices.refresh(
+      yield* stores,
+      body.value.refresh_token,
+      Ref.updateAndGet(refreshes, (n) => n + 1)
+    )
+    // an answer with credentials in it is never cached
+    const response = respond(answer).pipe(HttpServerResponse.setHeader("cache-control", "no-store"))
+    return Option.isSome(id) ? response.pipe(setSessionCookie(id.value, COOKIE)) : response
+  })
+
+/** Ends this device: its refresh token, and the session the guard read (`CurrentUser.session_id`). */
 const logout = Effect.gen(function* () {
-  // the id this request presented, as the guard read it
-  const { session_id } = yield* CurrentUser
-  yield* Effect.flatMap(SessionStore, (sessions) => sessions.revoke(session_id))
+  yield* Devices.signOut(yield* stores, yield* CurrentUser)
   return respond(LOGGED_OUT).pipe(clearSessionCookie(COOKIE))
 }).pipe(requireAuth())
 
-/** Sign out everywhere: every session of the user, on every instance sharing the store. */
+/** Sign out everywhere: every device of the user, on every instance sharing the stores. */
 const logoutEverywhere = Effect.gen(function* () {
   const { user_id } = yield* CurrentUser
-  const ended = yield* Effect.flatMap(SessionStore, (sessions) => sessions.revokeUser(user_id))
+  const ended = yield* Devices.signOutEverywhere(yield* stores, user_id)
   return respond(loggedOutEverywhere(ended)).pipe(clearSessionCookie(COOKIE))
 }).pipe(requireAuth())
 
-/** The user's devices (`handle` names one for `DELETE /sessions/:handle`). */
+/** The user's devices (`handle` names one for `DELETE /sessions/:handle`; `current` is this one). */
 const listDevices = Effect.gen(function* () {
-  const { user_id } = yield* CurrentUser
-  return respond(devices(yield* Effect.flatMap(SessionStore, (sessions) => sessions.list(user_id))))
+  return respond(yield* Devices.listDevices(yield* stores, yield* CurrentUser))
 }).pipe(requireAuth())
 
 /** Signs one device out; another user's handle ends nothing (404). */
 const endDevice = Effect.gen(function* () {
   const { user_id } = yield* CurrentUser
   const { handle } = yield* HttpRouter.params
-  const ended = yield* Effect.flatMap(SessionStore, (sessions) =>
-    sessions.revokeHandle(user_id, handle ?? "")
-  )
-  return respond(deviceEnded(ended))
+  return respond(yield* Devices.endDeviceByHandle(yield* stores, user_id, handle ?? ""))
 }).pipe(requireAuth())
 
 /** Signs out every device but this one. */
 const endOtherDevices = Effect.gen(function* () {
+  return respond(yield* Devices.endOtherDevices(yield* stores, yield* CurrentUser))
+}).pipe(requireAuth())
+
+/**
+ * Demo only: ends the session id presented, as its idle timeout would, and keeps its device, so
+ * that the story can show a refresh without waiting an hour. A real server has no such route.
+ */
+const expire = Effect.gen(function* () {
   const { session_id } = yield* CurrentUser
-  const ended = yield* Effect.flatMap(SessionStore, (sessions) => sessions.revokeOthers(session_id))
-  return respond(othersEnded(ended))
+  yield* Effect.flatMap(SessionStore, (sessions) => sessions.revoke(session_id))
+  return respond(EXPIRED)
 }).pipe(requireAuth())
 
 const me = Effect.map(CurrentUser, ({ session }) => respond(whoIs(session))).pipe(requireAuth())
@@ -251,13 +274,15 @@ const flaky = (attempts: Ref.Ref<HashMap.HashMap<string, number>>) =>
 
 /**
  * The app: a router over its own catalogue (additions and deletions last as long as the app) and flaky-endpoint
- * counters. Needs `SessionStore`, `SessionValidator` and `LoginThrottle`.
+ * counters. Needs `SessionStore`, `RefreshTokens`, `SessionValidator` and `LoginThrottle`.
  */
 export const makeApp = Effect.gen(function* () {
   const catalogue = yield* Ref.make(PRODUCTS)
   const attempts = yield* Ref.make(HashMap.empty<string, number>())
+  const refreshes = yield* Ref.make(0)
   return HttpRouter.empty.pipe(
     HttpRouter.post("/login", login),
+    HttpRouter.post("/refresh", refresh(refreshes)),
     HttpRouter.post("/logout", logout),
     HttpRouter.post("/logout/all", logoutEverywhere),
     HttpRouter.get("/me", me),
@@ -266,6 +291,7 @@ export const makeApp = Effect.gen(function* () {
     HttpRouter.get("/sessions", listDevices),
     HttpRouter.post("/sessions/others", endOtherDevices),
     HttpRouter.del("/sessions/:handle", endDevice),
+    HttpRouter.post("/demo/expire", expire),
     HttpRouter.get("/products", listProducts(catalogue)),
     HttpRouter.post("/products", createProduct(catalogue)),
     HttpRouter.del("/products/:id", deleteProduct(catalogue)),

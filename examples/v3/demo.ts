@@ -10,9 +10,18 @@ import { pathToFileURL } from "node:url"
 import * as Redacted from "effect/Redacted"
 import { between, inOp, lte } from "svc-sdk/Query"
 import { createSvc } from "svc-sdk/v3"
+import {
+  BURST,
+  burstOutcome,
+  DEVICE_STEPS,
+  fetchFrom,
+  GUESSER,
+  GUESSER_ADDRESS,
+  guessesOutcome
+} from "../deviceStory.js"
 import { ChatChunk } from "../live.js"
 import type { Product } from "../products.js"
-import { cookieRequest, makeStory } from "../steps.js"
+import { cookieRequest, makeStory, type Step } from "../steps.js"
 import { runStories } from "../stories.js"
 import {
   ALICE,
@@ -33,7 +42,7 @@ import {
 } from "../story.js"
 import { chatRead, downloadProgress, downloadRead, feedRead } from "../streaming.js"
 import { runEffectStory } from "./demo-effect.js"
-import { LoginData } from "./login.js"
+import { LoginData, RefreshedData } from "./login.js"
 import { startServer } from "./server.js"
 
 /** The story, told with the Promise facade: no request ever throws, each resolves to an ApiResponse. */
@@ -79,6 +88,68 @@ export const runPromiseStory = async (baseUrl: string): Promise<void> => {
 
   await login(CAROL)
   step(STEPS.carolDeletes, await svc.delete("/products/4"))
+
+  // Bob's devices: a laptop and a phone, each a client of its own (its session, its refresh token).
+  let laptopToken = ""
+  let refreshes = 0
+  const laptop = createSvc(baseUrl, {
+    timeout: 5_000,
+    // a 401 for the laptop's session: one refresh, however many requests got one; each is then
+    // sent again with the new id
+    refreshSession: async (_failed, client) => {
+      const body = { refresh_token: laptopToken }
+      const renewed = await client.post("/refresh", body, { schema: RefreshedData })
+      if (!renewed.success) return null
+      laptopToken = Redacted.value(renewed.data.refresh_token)
+      refreshes = renewed.data.refreshes
+      return Redacted.value(renewed.data.session_id)
+    }
+  })
+  const phone = createSvc(baseUrl, { timeout: 5_000 })
+  /** Bob signs in on `device`: its session id, and its refresh token when the login gave one. */
+  const signIn = async (device: typeof phone, expected: Step) => {
+    const { email, password } = BOB
+    const response = await device.post("/login", { email, password }, { schema: LoginData })
+    step(expected, response)
+    if (!response.success) return { id: "", token: "" }
+    await device.setSessionId(Redacted.value(response.data.session_id))
+    const token = response.data.refresh_token
+    return {
+      id: Redacted.value(response.data.session_id),
+      token: token === undefined ? "" : Redacted.value(token)
+    }
+  }
+  const onLaptop = await signIn(laptop, DEVICE_STEPS.laptop)
+  laptopToken = onLaptop.token
+  const onPhone = await signIn(phone, DEVICE_STEPS.phone)
+  step(DEVICE_STEPS.devices, await laptop.get("/sessions"))
+  await signIn(laptop, DEVICE_STEPS.relogin)
+  const before = { includeSession: false, headers: { "X-Session-Id": onLaptop.id } }
+  step(DEVICE_STEPS.oldId, await laptop.get("/me", before))
+  step(DEVICE_STEPS.endOthers, await laptop.post("/sessions/others"))
+  step(DEVICE_STEPS.phoneRefused, await phone.get("/me"))
+  const phoneToken = { refresh_token: onPhone.token }
+  step(DEVICE_STEPS.phoneRefresh, await phone.post("/refresh", phoneToken))
+
+  // Someone guesses Dave's password from another machine: after 5 tries, locked out for a while.
+  const guesser = createSvc(baseUrl, { timeout: 5_000, fetch: fetchFrom(GUESSER_ADDRESS) })
+  const guess = { email: GUESSER.email, password: GUESSER.password }
+  const guesses = []
+  for (let attempt = 0; attempt < GUESSER.attempts; attempt++) {
+    guesses.push(await guesser.post("/login", guess))
+  }
+  step(DEVICE_STEPS.guesses, guessesOutcome(guesses))
+  step(DEVICE_STEPS.locked, await guesser.post("/login", guess))
+
+  // The laptop's session ends on the server (in an app, its idle timeout; here a demo-only
+  // route), its device kept: five requests at once all get a 401, one refresh renews it.
+  step(DEVICE_STEPS.expire, await laptop.post("/demo/expire"))
+  const burst = await Promise.all(Array.from({ length: BURST }, () => laptop.get("/me")))
+  step(DEVICE_STEPS.burst, burstOutcome(burst, refreshes))
+  step(DEVICE_STEPS.laptopOut, await laptop.post("/logout"))
+  await laptop.clearSession()
+  const laptopRefresh = { refresh_token: laptopToken }
+  step(DEVICE_STEPS.laptopRefresh, await laptop.post("/refresh", laptopRefresh))
 
   const alice = await login(ALICE)
   step(STEPS.aliceStats, await svc.get("/admin/stats"))

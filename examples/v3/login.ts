@@ -9,5 +9,14 @@ export const LoginData = Schema.Struct({
   user_id: Schema.String,
   name: Schema.String,
   user_type: Schema.String,
-  session_id: Schema.Redacted(Schema.String)
+  session_id: Schema.Redacted(Schema.String),
+  /** The new device's refresh token (none when the login rotated a session: same device). */
+  refresh_token: Schema.optional(Schema.Redacted(Schema.String))
+})
+
+/** The answer of `POST /refresh`: the new id, the device's next refresh token, the server's count. */
+export const RefreshedData = Schema.Struct({
+  session_id: Schema.Redacted(Schema.String),
+  refresh_token: Schema.Redacted(Schema.String),
+  refreshes: Schema.Number
 })

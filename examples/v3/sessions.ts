@@ -5,26 +5,53 @@
  * request by `SessionStore.validator`.
  */
 import { NodeContext } from "@effect/platform-node"
+import * as Context from "effect/Context"
 import * as Layer from "effect/Layer"
-import { LoginThrottle, SessionStore } from "svc-sdk/v3/Auth"
+import { LoginThrottle, SessionStore, type SessionStoreService } from "svc-sdk/v3/Auth"
+import { REFRESH_LIFETIMES } from "../devices.js"
 import { SESSION_LIFETIMES, type SessionsOption } from "../serverOptions.js"
 
 /**
- * The store, a `SessionValidator` over it, and the login throttle: in the same Redis with
- * `--store redis` (shared by every instance), else in memory.
+ * The devices' refresh tokens (see `../devices.ts`): a second `SessionStore`, beside the one the
+ * guards read, so that a refresh token is never a session id.
+ */
+export class RefreshTokens extends Context.Tag("demo/RefreshTokens")<
+  RefreshTokens,
+  SessionStoreService
+>() {}
+
+/** A store of `lifetimes` where `sessions` says; refresh tokens in a directory or keys of their own. */
+const storeLayer = (
+  sessions: SessionsOption,
+  lifetimes: typeof SESSION_LIFETIMES | typeof REFRESH_LIFETIMES,
+  refreshTokens: boolean
+): Layer.Layer<SessionStore, unknown> =>
+  sessions.store === "memory"
+    ? SessionStore.layerMemory(lifetimes)
+    : sessions.store === "file"
+      ? SessionStore.layerFileSystem(
+          refreshTokens ? `${sessions.dir}-refresh` : sessions.dir,
+          lifetimes
+        ).pipe(Layer.provide(NodeContext.layer))
+      : SessionStore.layerRedis({
+          url: sessions.url,
+          ...lifetimes,
+          ...(refreshTokens ? { keyPrefix: "svc-sdk:refresh:" } : {})
+        })
+
+/**
+ * The store, a `SessionValidator` over it, the refresh tokens and the login throttle: in the same
+ * Redis with `--store redis` (shared by every instance), else in memory (the throttle) or where the
+ * sessions are.
  */
 export const sessionsLayer = (sessions: SessionsOption = { store: "memory" }) => {
-  const store: Layer.Layer<SessionStore, unknown> =
-    sessions.store === "memory"
-      ? SessionStore.layerMemory(SESSION_LIFETIMES)
-      : sessions.store === "file"
-        ? SessionStore.layerFileSystem(sessions.dir, SESSION_LIFETIMES).pipe(
-            Layer.provide(NodeContext.layer)
-          )
-        : SessionStore.layerRedis({ url: sessions.url, ...SESSION_LIFETIMES })
+  const store = storeLayer(sessions, SESSION_LIFETIMES, false)
+  const refreshTokens = Layer.effect(RefreshTokens, SessionStore).pipe(
+    Layer.provide(storeLayer(sessions, REFRESH_LIFETIMES, true))
+  )
   const throttle: Layer.Layer<LoginThrottle, unknown> =
     sessions.store === "redis"
       ? LoginThrottle.layerRedis({ url: sessions.url })
       : LoginThrottle.layerMemory()
-  return Layer.merge(Layer.provideMerge(SessionStore.validator, store), throttle)
+  return Layer.mergeAll(Layer.provideMerge(SessionStore.validator, store), refreshTokens, throttle)
 }

@@ -114,14 +114,15 @@ export class SessionStore extends Context.Service<SessionStore, SessionStoreServ
     )
 
   /**
-   * Sessions in memory: lost when the process ends.
+   * Sessions in memory: lost when the process ends. Each layer is a store of its own, even where
+   * one app builds two (say, for sessions and for refresh tokens).
    *
    * @since 0.1.0
    * @category layers
    */
   static readonly layerMemory = (options?: SessionStoreOptions): Layer.Layer<SessionStore> =>
     SessionStore.layerKeyValueStore(options).pipe(
-      Layer.provide(keyValueLayer((kv) => kv.layerMemory))
+      Layer.provide(keyValueLayer((kv) => Layer.fresh(kv.layerMemory)))
     )
 
   /**

@@ -21,6 +21,7 @@ export class SessionStoreError extends Data.TaggedError("SessionStoreError")<{
     | "revoke"
     | "revokeUser"
     | "rotate"
+    | "handleOf"
     | "list"
     | "revokeHandle"
     | "revokeOthers"
@@ -41,6 +42,7 @@ const messages: Record<SessionStoreError["operation"], string> = {
   revoke: "Session store failed to revoke a session",
   revokeUser: "Session store failed to revoke the sessions of a user",
   rotate: "Session store failed to rotate a session",
+  handleOf: "Session store failed to read the handle of a session",
   list: "Session store failed to list the sessions of a user",
   revokeHandle: "Session store failed to revoke a session by its handle",
   revokeOthers: "Session store failed to revoke the other sessions of a user"

@@ -83,6 +83,14 @@ export interface SessionStoreServiceOf<Duration, Session> {
   readonly rotate: (
     id: Redacted.Redacted<string>
   ) => Effect.Effect<Option.Option<Redacted.Redacted<string>>, SessionStoreError>
+  /**
+   * The handle of a live `id`'s session, as `list` shows it (say, to mark the caller's own device
+   * in a device list); `None` when `id` is not live. It does not count as use. The handle stays the
+   * same through `rotate`, and reveals neither the id nor its stored hash.
+   */
+  readonly handleOf: (
+    id: Redacted.Redacted<string>
+  ) => Effect.Effect<Option.Option<string>, SessionStoreError>
   /** The live sessions of `userId` (a device list), oldest first. */
   readonly list: (
     userId: string

@@ -228,6 +228,21 @@ export const keyValueStore = <Session>(
       )
     ).pipe(failingAs("rotate"))
 
+  const handleOf: Store<Session>["handleOf"] = (id) =>
+    Effect.flatMap(sessionKey(id), (key) =>
+      lock(
+        Effect.gen(function* () {
+          const entry = yield* live(key)
+          if (Option.isNone(entry)) return Option.none<string>()
+          if (entry.value.handle !== undefined) return Option.some(entry.value.handle)
+          // an entry written before sessions had handles gets its handle now, for good
+          const kept = withLifecycle(entry.value, yield* Clock.currentTimeMillis)
+          yield* kv.set(key, JSON.stringify(kept))
+          return Option.some(kept.handle)
+        })
+      )
+    ).pipe(failingAs("handleOf"))
+
   /** The live entries of a user's index, with their keys; the index keeps only those. */
   const liveOfUser = (indexKey: string) =>
     Effect.gen(function* () {
@@ -318,7 +333,18 @@ export const keyValueStore = <Session>(
       )
     ).pipe(failingAs("revokeUser"))
 
-  return { create, get, touch, revoke, revokeUser, rotate, list, revokeHandle, revokeOthers }
+  return {
+    create,
+    get,
+    touch,
+    revoke,
+    revokeUser,
+    rotate,
+    handleOf,
+    list,
+    revokeHandle,
+    revokeOthers
+  }
 }
 
 /** The Redis store's settings; bad options throw here, where the layer is made. */
@@ -444,6 +470,14 @@ export const redisStore = <Session>(
       return moved === 1 ? Option.some(rotated) : Option.none()
     }).pipe(failingAs("rotate"))
 
+  const handleOf: Store<Session>["handleOf"] = (id) =>
+    Effect.flatMap(sessionKey(id), (key) =>
+      call(() => redis.svcHandleOf(key, randomHandle()))
+    ).pipe(
+      Effect.map((handle) => (handle === null ? Option.none() : Option.some(handle))),
+      failingAs("handleOf")
+    )
+
   const list: Store<Session>["list"] = (userId) =>
     Effect.flatMap(userKey(checkUserIdOf("list", userId)), (index) =>
       call(() => redis.svcList(index))
@@ -489,6 +523,7 @@ export const redisStore = <Session>(
     revoke,
     revokeUser,
     rotate,
+    handleOf,
     list,
     revokeHandle,
     revokeOthers,

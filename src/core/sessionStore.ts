@@ -266,6 +266,15 @@ end
 return 1`
 
 /**
+ * KEYS: session. ARGV: a fresh handle. The session's handle (a session stored before sessions had
+ * handles gets this one, for good); nil when it is gone.
+ */
+const HANDLE_OF = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+redis.call('HSETNX', KEYS[1], 'handle', ARGV[1])
+return redis.call('HGET', KEYS[1], 'handle')`
+
+/**
  * KEYS: user index. The user's live sessions, six values each: data, handle, created, seen, abs
  * and idle (the deadline follows from them as `TOUCH` set it). Keys whose session is gone leave the
  * index.
@@ -331,6 +340,7 @@ export interface RedisConnection {
   ) => Promise<unknown>
   readonly svcTouch: (session: string) => Promise<string | null>
   readonly svcRotate: (session: string, rotated: string) => Promise<number>
+  readonly svcHandleOf: (session: string, handle: string) => Promise<string | null>
   readonly svcList: (user: string) => Promise<ReadonlyArray<string>>
   readonly svcRevokeHandle: (user: string, handle: string) => Promise<number>
   readonly svcRevokeOthers: (session: string) => Promise<number>
@@ -352,6 +362,7 @@ export const redisClient = async (settings: RedisSettings): Promise<RedisConnect
   redis.defineCommand("svcCreate", { numberOfKeys: 2, lua: CREATE })
   redis.defineCommand("svcTouch", { numberOfKeys: 1, lua: TOUCH })
   redis.defineCommand("svcRotate", { numberOfKeys: 2, lua: ROTATE })
+  redis.defineCommand("svcHandleOf", { numberOfKeys: 1, lua: HANDLE_OF })
   redis.defineCommand("svcList", { numberOfKeys: 1, lua: LIST })
   redis.defineCommand("svcRevokeHandle", { numberOfKeys: 1, lua: REVOKE_HANDLE })
   redis.defineCommand("svcRevokeOthers", { numberOfKeys: 1, lua: REVOKE_OTHERS })

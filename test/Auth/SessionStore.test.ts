@@ -125,6 +125,27 @@ redisInstances(`Effect ${LINE}`, {
   }
 })
 
+describe("SessionStore.layerMemory", () => {
+  it.effect("each layer is a store of its own, even where one app builds two", () =>
+    Effect.gen(function* () {
+      const stores: Array<SessionStore["Type"]> = []
+      const capture = (layer: Layer.Layer<SessionStore>) =>
+        Layer.effectDiscard(Effect.map(SessionStore, (store) => stores.push(store))).pipe(
+          Layer.provide(layer)
+        )
+      yield* Layer.build(
+        Layer.merge(capture(SessionStore.layerMemory()), capture(SessionStore.layerMemory()))
+      )
+      const [first, second] = stores
+      if (first === undefined || second === undefined) throw new Error("two stores")
+      const id = yield* first.create(alice)
+      expect(Option.isSome(yield* first.get(id))).toBe(true)
+      expect(yield* second.get(id)).toEqual(Option.none())
+      expect(yield* second.list(alice.user_id)).toEqual([])
+    }).pipe(Effect.scoped)
+  )
+})
+
 describe("SessionStore.layerFileSystem", () => {
   it.effect("keeps sessions across a restart and never writes the id to disk", () =>
     Effect.gen(function* () {

@@ -34,7 +34,7 @@ export const PROGRAMS: ReadonlyArray<{
       /^\[ 'Sticky Notes: 4', 'Notebook A5: 6', 'Gel Pens \(10 pack\): 9' \]$/m
     ]
   },
-  { code: "refreshSession: async (_failed, client)", prints: [/^200 Carol$/m] },
+  { code: "refreshSession: async (_failed, client)", prints: [/^200 Carol 200$/m] },
   { code: "HttpResponse.arrayBuffer", prints: [/^4 image\/png$/m] },
   {
     code: 'await api.post("/files", form)',

@@ -20,6 +20,20 @@ const STEPS = [
   "Bob's old session is rejected",
   "Carol (viewer) logs in",
   "Carol deletes a product",
+  "Bob signs in on his laptop",
+  "Bob signs in on his phone",
+  "Bob lists his devices",
+  "Laptop signs in again: new id",
+  "The laptop's old id is refused",
+  "Bob ends his other devices",
+  "The phone is signed out",
+  "The phone cannot refresh",
+  "5 wrong passwords for Dave",
+  "The next try is locked out",
+  "The laptop's session expires",
+  "5 requests at once, 1 refresh",
+  "The laptop signs out",
+  "Its refresh token is ended too",
   "Alice (admin) logs in",
   "Alice opens admin stats",
   "Cross-site delete, her cookie",
@@ -70,8 +84,13 @@ export const describeDemo = (line: Line) => {
         /[A-Za-z0-9]/.test(run)
       )
       expect(tokens).toEqual([])
-      expect(count(stdout, '"session_id":"<redacted>"')).toBe(6)
-      expect(count(stdout, "refused as expected")).toBe(2 * 7)
+      expect(count(stdout, '"session_id":"<redacted>"')).toBe(12)
+      expect(count(stdout, "refused as expected")).toBe(2 * 13)
+      // Bob's devices: the laptop asks, the phone is the other; a burst of 5 refreshes once
+      expect(count(stdout, "data: [this device, another device]")).toBe(2)
+      expect(count(stdout, '{"requests":5,"succeeded":5,"refreshes":1}')).toBe(2)
+      expect(count(stdout, "error: Too many attempts")).toBe(2)
+      expect(count(stdout, "error: Invalid refresh token")).toBe(4)
       expect(stdout).not.toMatch(/✗|UNEXPECTED/)
     }, 90_000)
 

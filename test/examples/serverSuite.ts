@@ -312,12 +312,20 @@ export const describeServer = (line: Line) => {
       for (const device of listed.body.data) {
         expect(Object.keys(device).sort()).toEqual([
           "createdAt",
+          "current",
           "expiresAt",
           "handle",
           "lastSeenAt"
         ])
         expect(Date.parse(device.expiresAt)).toBeGreaterThan(Date.now())
       }
+      // the caller's own device is the current one, and only it
+      expect(listed.body.data.map((device: { current: boolean }) => device.current)).toEqual([
+        false,
+        true
+      ])
+      const fromFirst = (await call(`${server.url}/sessions`, as(first))).body.data
+      expect(fromFirst.map((device: { current: boolean }) => device.current)).toEqual([true, false])
       expect(JSON.stringify(listed.body)).not.toContain(first)
       expect(JSON.stringify(listed.body)).not.toContain(second)
       // oldest first: the first device is the first login's
@@ -360,6 +368,200 @@ export const describeServer = (line: Line) => {
       expect((await call(`${server.url}/me`, as(second))).status).toBe(200)
       expect((await call(`${server.url}/sessions`, as(second))).body.data).toHaveLength(1)
       expect((await call(`${server.url}/sessions`)).status).toBe(401)
+    })
+
+    /** A new device of `email`: its session id and refresh token. */
+    const device = async (email: string, password: string) => {
+      const { body } = await login(server.url, email, password)
+      return { id: body.data.session_id as string, token: body.data.refresh_token as string }
+    }
+    const refresh = (token: unknown, headers: Record<string, string> = {}) =>
+      call(`${server.url}/refresh`, { method: "POST", body: { refresh_token: token }, headers })
+
+    /** A refresh token: the user's id (base64url), the device's handle, a 256-bit secret. */
+    const TOKEN = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/
+
+    it("spends a refresh token for a new session id and the next token", async () => {
+      const bob = await device("bob@example.com", "bob-secret")
+      expect(bob.token).toMatch(TOKEN)
+      expect(bob.token).not.toContain(bob.id)
+      const renewed = await refresh(bob.token)
+      expect(renewed.status).toBe(200)
+      expect(renewed.headers.get("cache-control")).toBe("no-store")
+      expect(renewed.body).toMatchObject({ success: true, message: "Session refreshed" })
+      const { session_id, refresh_token, refreshes } = renewed.body.data
+      expect(session_id).toMatch(/^[A-Za-z0-9_-]{43}$/)
+      expect(refresh_token).toMatch(TOKEN)
+      expect([bob.id, bob.token]).not.toContain(session_id)
+      expect([bob.id, bob.token]).not.toContain(refresh_token)
+      // the same device: only the secret changes
+      expect(refresh_token.split(".").slice(0, 2)).toEqual(bob.token.split(".").slice(0, 2))
+      expect(refreshes).toBeGreaterThanOrEqual(1)
+      expect(renewed.headers.get("set-cookie")).toContain(`session_id=${session_id}`)
+      expect((await call(`${server.url}/me`, as(session_id))).body.data.user_id).toBe("u-bob")
+      // the device's older session has ended: one device, one session
+      expect((await call(`${server.url}/me`, as(bob.id))).status).toBe(401)
+      // the next one works and counts
+      const again = await refresh(refresh_token)
+      expect(again.status).toBe(200)
+      expect(again.body.data.refreshes).toBeGreaterThan(refreshes)
+      const listed = (await call(`${server.url}/sessions`, as(again.body.data.session_id))).body
+      expect(JSON.stringify(listed)).not.toContain(again.body.data.refresh_token.split(".")[2])
+      expect(JSON.stringify(listed)).not.toContain(again.body.data.refresh_token.split(".")[1])
+    })
+
+    it("a spent refresh token presented again is refused and ends its device (reuse)", async () => {
+      const bob = await device("bob@example.com", "bob-secret")
+      const renewed = await refresh(bob.token)
+      expect(renewed.status).toBe(200)
+      const { session_id, refresh_token } = renewed.body.data
+      // say a thief replays the token the owner has spent (or the owner the thief's)
+      const spent = await refresh(bob.token)
+      expect(spent.status).toBe(401)
+      expect(spent.body).toEqual({ error: "Invalid refresh token" })
+      expect(spent.headers.get("set-cookie")).toBeNull()
+      // the device is ended: its session and its next token with it
+      expect((await call(`${server.url}/me`, as(session_id))).status).toBe(401)
+      expect((await refresh(refresh_token)).status).toBe(401)
+      // a device's name (its random handle) is only ever seen in its tokens: another secret with
+      // it is a token of that device that is not the live one, and ends the device too
+      const [other, kept] = [
+        await device("bob@example.com", "bob-secret"),
+        await device("bob@example.com", "bob-secret")
+      ]
+      const forged = `${other.token.split(".").slice(0, 2).join(".")}.${"A".repeat(43)}`
+      expect((await refresh(forged)).status).toBe(401)
+      expect((await call(`${server.url}/me`, as(other.id))).status).toBe(401)
+      expect((await refresh(other.token)).status).toBe(401)
+      // the user's other devices are left alone
+      expect((await call(`${server.url}/me`, as(kept.id))).status).toBe(200)
+      expect((await refresh(kept.token)).status).toBe(200)
+    })
+
+    it("refuses a refresh token as a session id, a session id as a refresh token, and junk", async () => {
+      const carol = await device("carol@example.com", "carol-secret")
+      const asSession = await call(`${server.url}/me`, as(carol.token))
+      expect(asSession.status).toBe(401)
+      expect(asSession.body).toEqual({ error: "Invalid session" })
+      const cookie = await call(`${server.url}/me`, {
+        headers: { cookie: `session_id=${carol.token}` }
+      })
+      expect(cookie.status).toBe(401)
+      for (const junk of [
+        carol.id,
+        "",
+        "x",
+        "__proto__",
+        "constructor",
+        "A".repeat(43),
+        `${carol.token}\r\nSet-Cookie: a=b`,
+        `${carol.token.slice(0, 42)}\u0000`,
+        carol.token.toLowerCase() === carol.token
+          ? carol.token.toUpperCase()
+          : carol.token.toLowerCase()
+      ]) {
+        const reply = await refresh(junk)
+        expect(reply.status).toBe(401)
+        expect(reply.body).toEqual({ error: "Invalid refresh token" })
+      }
+      for (const body of [{}, { refresh_token: 1 }, { refresh_token: null }, []]) {
+        const reply = await call(`${server.url}/refresh`, { method: "POST", body })
+        expect(reply.status).toBe(400)
+        expect(reply.body).toEqual({ error: 'Expected a JSON body {"refresh_token"}' })
+      }
+      // none of it spent Carol's token or ended her session
+      expect((await call(`${server.url}/me`, as(carol.id))).status).toBe(200)
+      expect((await refresh(carol.token)).status).toBe(200)
+    })
+
+    it("a token presented 10 times at once: at most one refresh, and the reuse ends the device", async () => {
+      const alice = await device("alice@example.com", "alice-secret")
+      const replies = await Promise.all(Array.from({ length: 10 }, () => refresh(alice.token)))
+      const won = replies.filter((reply) => reply.status === 200)
+      expect(won.length).toBeLessThanOrEqual(1)
+      expect(replies.filter((reply) => reply.status === 401).length).toBeGreaterThanOrEqual(9)
+      // nothing of the device is left: no session, no token
+      expect((await call(`${server.url}/me`, as(alice.id))).status).toBe(401)
+      for (const reply of won) {
+        expect((await call(`${server.url}/me`, as(reply.body.data.session_id))).status).toBe(401)
+        expect((await refresh(reply.body.data.refresh_token)).status).toBe(401)
+      }
+    })
+
+    it("a rotating login keeps the device and its refresh token, and answers none", async () => {
+      const bob = await device("bob@example.com", "bob-secret")
+      const rotated = await call(`${server.url}/login`, {
+        method: "POST",
+        body: { email: "bob@example.com", password: "bob-secret" },
+        ...as(bob.id)
+      })
+      expect(rotated.status).toBe(200)
+      expect(rotated.body.data.refresh_token).toBeUndefined()
+      const id = rotated.body.data.session_id
+      expect((await call(`${server.url}/me`, as(bob.id))).status).toBe(401)
+      const devices = (await call(`${server.url}/sessions`, as(id))).body.data
+      // the refresh replaces the rotated session: still one session for the device
+      const renewed = await refresh(bob.token)
+      expect(renewed.status).toBe(200)
+      expect((await call(`${server.url}/me`, as(id))).status).toBe(401)
+      const after = (await call(`${server.url}/sessions`, as(renewed.body.data.session_id))).body
+        .data
+      expect(after).toHaveLength(devices.length)
+    })
+
+    it("ending a device ends its refresh token: logout, by handle, the others, everywhere", async () => {
+      const signIn = () => device("carol@example.com", "carol-secret")
+      const carol = await signIn()
+      await call(`${server.url}/logout/all`, { method: "POST", ...as(carol.id) })
+      expect((await refresh(carol.token)).status).toBe(401)
+
+      const out = await signIn()
+      expect((await call(`${server.url}/logout`, { method: "POST", ...as(out.id) })).status).toBe(
+        200
+      )
+      expect((await refresh(out.token)).status).toBe(401)
+
+      const [here, byHandle, other, expired] = [
+        await signIn(),
+        await signIn(),
+        await signIn(),
+        await signIn()
+      ]
+      const listed = (await call(`${server.url}/sessions`, as(here.id))).body.data
+      const handle = listed[1].handle // oldest first: byHandle's
+      const ended = await call(`${server.url}/sessions/${handle}`, {
+        method: "DELETE",
+        ...as(here.id)
+      })
+      expect(ended.status).toBe(200)
+      expect((await refresh(byHandle.token)).status).toBe(401)
+      // a device whose session has ended (expired) but whose refresh token lives is ended too
+      const expiring = await call(`${server.url}/demo/expire`, {
+        method: "POST",
+        ...as(expired.id)
+      })
+      expect(expiring.status).toBe(200)
+      expect((await call(`${server.url}/me`, as(expired.id))).status).toBe(401)
+      const others = await call(`${server.url}/sessions/others`, { method: "POST", ...as(here.id) })
+      expect(others.body.data).toEqual({ ended: 1 })
+      for (const gone of [other, expired]) {
+        expect((await refresh(gone.token)).status).toBe(401)
+        expect((await call(`${server.url}/me`, as(gone.id))).status).toBe(401)
+      }
+      // this device keeps its session and its refresh token
+      expect((await call(`${server.url}/me`, as(here.id))).status).toBe(200)
+      expect((await refresh(here.token)).status).toBe(200)
+    })
+
+    it("/demo/expire ends the session presented and keeps the device: a refresh brings it back", async () => {
+      expect((await call(`${server.url}/demo/expire`, { method: "POST" })).status).toBe(401)
+      const bob = await device("bob@example.com", "bob-secret")
+      const expired = await call(`${server.url}/demo/expire`, { method: "POST", ...as(bob.id) })
+      expect(expired.status).toBe(200)
+      expect((await call(`${server.url}/me`, as(bob.id))).status).toBe(401)
+      const renewed = await refresh(bob.token)
+      expect(renewed.status).toBe(200)
+      expect((await call(`${server.url}/me`, as(renewed.body.data.session_id))).status).toBe(200)
     })
 
     it("answers product queries in the wire format, paged in an envelope", async () => {
@@ -446,18 +648,31 @@ export const describeServer = (line: Line) => {
     it("the file store keeps sessions, without writing ids to disk", async () => {
       const dir = join(mkdtempSync(join(tmpdir(), "svc-demo-")), "sessions") // created by the store
       const first = await start(["--store", "file", "--dir", dir])
-      const id = (await login(first.url, "bob@example.com", "bob-secret")).body.data.session_id
+      const { session_id: id, refresh_token: token } = (
+        await login(first.url, "bob@example.com", "bob-secret")
+      ).body.data
       expect(await first.stop()).toBe(0)
 
       const files = readdirSync(dir)
       expect(files.length).toBe(2) // the session and the user's index
       for (const file of files) expect(readFileSync(join(dir, file), "utf8")).not.toContain(id)
+      // the device's refresh token, in a directory of its own, kept as its hash too
+      const tokens = readdirSync(`${dir}-refresh`)
+      expect(tokens.length).toBe(2)
+      for (const file of tokens) {
+        expect(readFileSync(join(`${dir}-refresh`, file), "utf8")).not.toContain(token)
+      }
 
       const second = await start(["--store", "file", "--dir", dir])
       try {
         const me = await call(`${second.url}/me`, as(id))
         expect(me.status).toBe(200)
         expect(me.body.data.user_id).toBe("u-bob")
+        const renewed = await call(`${second.url}/refresh`, {
+          method: "POST",
+          body: { refresh_token: token }
+        })
+        expect(renewed.status).toBe(200)
       } finally {
         await second.stop()
       }
@@ -523,6 +738,24 @@ export const describeServer = (line: Line) => {
       expect((await call(`${a.url}/me`, as(first))).status).toBe(401)
       expect((await call(`${a.url}/me`, as(second))).status).toBe(401)
       expect((await call(`${a.url}/me`, as(bob))).status).toBe(200)
+    })
+
+    it("a refresh token from A is spent on B; presented again on A it ends the device on both", async () => {
+      const refreshOn = (url: string, token: string) =>
+        call(`${url}/refresh`, { method: "POST", body: { refresh_token: token } })
+      const first = (await login(a.url, "bob@example.com", "bob-secret")).body.data
+      const onB = await refreshOn(b.url, first.refresh_token)
+      expect(onB.status).toBe(200)
+      const { session_id, refresh_token } = onB.body.data
+      expect((await call(`${a.url}/me`, as(session_id))).status).toBe(200)
+      expect((await refreshOn(a.url, first.refresh_token)).status).toBe(401)
+      expect((await call(`${b.url}/me`, as(session_id))).status).toBe(401)
+      expect((await refreshOn(b.url, refresh_token)).status).toBe(401)
+      // a logout on B ends the device's refresh token on A
+      const second = (await login(a.url, "bob@example.com", "bob-secret")).body.data
+      const out = await call(`${b.url}/logout`, { method: "POST", ...as(second.session_id) })
+      expect(out.status).toBe(200)
+      expect((await refreshOn(a.url, second.refresh_token)).status).toBe(401)
     })
 
     it("the login throttle is shared: 5 wrong passwords on A lock the account on B", async () => {

@@ -90,12 +90,15 @@ describe("makeStory", () => {
 
 describe("asApiResponse", () => {
   it("shows an Effect API failure as the Promise facade would", () => {
-    const http = new HttpError({ status: 403, error: "Forbidden", body: {}, headers: {} })
+    const headers = { "retry-after": "60" }
+    const http = new HttpError({ status: 429, error: "Too many attempts", body: {}, headers })
+    // with the response's headers, as the facade's failures have them
     expect(asApiResponse(http)).toEqual({
       success: false,
-      status: 403,
-      error: "Forbidden",
-      code: "HTTP_ERROR"
+      status: 429,
+      error: "Too many attempts",
+      code: "HTTP_ERROR",
+      headers
     })
     expect(asApiResponse(new TimeoutError({ timeoutMillis: 200 }))).toEqual({
       success: false,

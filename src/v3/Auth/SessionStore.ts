@@ -105,13 +105,16 @@ export class SessionStore extends Context.Tag("svc-sdk/Auth/SessionStore")<
     )
 
   /**
-   * Sessions in memory: lost when the process ends.
+   * Sessions in memory: lost when the process ends. Each layer is a store of its own, even where
+   * one app builds two (say, for sessions and for refresh tokens).
    *
    * @since 0.1.0
    * @category layers
    */
   static readonly layerMemory = (options?: SessionStoreOptions): Layer.Layer<SessionStore> =>
-    SessionStore.layerKeyValueStore(options).pipe(Layer.provide(KeyValueStore.layerMemory))
+    SessionStore.layerKeyValueStore(options).pipe(
+      Layer.provide(Layer.fresh(KeyValueStore.layerMemory))
+    )
 
   /**
    * Sessions as files in `directory` (one per session): they survive a restart. Needs the

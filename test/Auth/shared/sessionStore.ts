@@ -26,6 +26,7 @@ export interface StoreUnderTest {
   rotate(
     id: Redacted.Redacted<string>
   ): Effect.Effect<Option.Option<Redacted.Redacted<string>>, unknown>
+  handleOf(id: Redacted.Redacted<string>): Effect.Effect<Option.Option<string>, unknown>
   list(userId: string): Effect.Effect<ReadonlyArray<SessionInfoUnderTest>, unknown>
   revokeHandle(userId: string, handle: string): Effect.Effect<boolean, unknown>
   revokeOthers(id: Redacted.Redacted<string>): Effect.Effect<number, unknown>
@@ -264,6 +265,40 @@ export const storeContract = (line: string, backends: Record<string, Backend>): 
           ])
           expect(yield* sessions.list(someone().user_id)).toEqual([])
           expect(() => sessions.list("")).toThrow(TypeError)
+        }))
+
+      test("handleOf: a live id's handle as list shows it, kept through rotate; None once it ends", (sessions) =>
+        Effect.gen(function* () {
+          const user = someone()
+          const first = yield* sessions.create(user)
+          const second = yield* sessions.create(user)
+          yield* backend.advance(1)
+          const handles = [
+            Option.getOrThrow(yield* sessions.handleOf(first)),
+            Option.getOrThrow(yield* sessions.handleOf(second))
+          ]
+          const listed = yield* sessions.list(user.user_id)
+          expect(listed.map((info) => info.handle)).toEqual(handles)
+          // not a use: the last use is still the creation
+          for (const info of listed) expect(info.lastSeenAt).toEqual(info.createdAt)
+          for (const [handle, id] of [
+            [handles[0], first],
+            [handles[1], second]
+          ] as const) {
+            expect(handle).toMatch(/^[A-Za-z0-9_-]{22}$/)
+            expect(Redacted.value(id)).not.toContain(handle)
+            expect(sha256(Redacted.value(id))).not.toContain(handle)
+          }
+          const rotated = Option.getOrThrow(yield* sessions.rotate(first))
+          expect(yield* sessions.handleOf(rotated)).toEqual(Option.some(handles[0]))
+          expect(yield* sessions.handleOf(first)).toEqual(Option.none())
+          yield* sessions.revoke(second)
+          expect(yield* sessions.handleOf(second)).toEqual(Option.none())
+          expect(yield* sessions.handleOf(Redacted.make("never-issued"))).toEqual(Option.none())
+          const short = yield* sessions.create(user, { ttl: span(2) })
+          expect(Option.isSome(yield* sessions.handleOf(short))).toBe(true)
+          yield* backend.advance(3)
+          expect(yield* sessions.handleOf(short)).toEqual(Option.none())
         }))
 
       test("revokeHandle ends that user's session only, and says whether it did", (sessions) =>
