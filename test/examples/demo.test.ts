@@ -90,5 +90,5 @@ describe("the line npm run demo picks", () => {
       expect(stdout).toContain(`because Node ${process.versions.node} < 22.19.0`)
     }
     expect(stdout).toContain("Every step answered as expected.")
-  }, 90_000)
+  }, 180_000)
 })

@@ -92,7 +92,7 @@ export const describeDemo = (line: Line) => {
       expect(count(stdout, "error: Too many attempts")).toBe(2)
       expect(count(stdout, "error: Invalid refresh token")).toBe(4)
       expect(stdout).not.toMatch(/✗|UNEXPECTED/)
-    }, 90_000)
+    }, 180_000)
 
     it("tells the same story both ways: the two tables are the same, row for row", async () => {
       const { code, stdout } = await bothStories()
@@ -108,7 +108,7 @@ export const describeDemo = (line: Line) => {
       expect(tables).toHaveLength(2)
       expect(tables[0]?.split("\n").length).toBeGreaterThan(2 * STEPS.length)
       expect(tables[1]).toBe(tables[0])
-    }, 90_000)
+    }, 180_000)
 
     it("runs one story on request: --effect", async () => {
       const { code, stdout } = await runDemo(line, ["--effect"])
@@ -116,6 +116,6 @@ export const describeDemo = (line: Line) => {
       expect(stdout).not.toContain("Promise facade")
       expect(stdout).toContain("Effect program")
       for (const step of STEPS) expect(count(stdout, step), step).toBe(1)
-    }, 90_000)
+    }, 180_000)
   })
 }

@@ -22,7 +22,7 @@ export interface Finished {
 /** Runs `npm run <args>` in the repository and resolves once it exits, whatever the code. */
 export const npmRun = (args: ReadonlyArray<string>): Promise<Finished> =>
   new Promise((resolve) => {
-    execFile("npm", ["run", ...args], { cwd: ROOT, timeout: 80_000 }, (error, stdout, stderr) =>
+    execFile("npm", ["run", ...args], { cwd: ROOT, timeout: 150_000 }, (error, stdout, stderr) =>
       resolve({
         code: error ? (typeof error.code === "number" ? error.code : -1) : 0,
         stdout,
