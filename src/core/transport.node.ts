@@ -10,6 +10,7 @@ import { promisify } from "node:util"
 import * as zlib from "node:zlib"
 import type { Dispatcher } from "undici"
 import { codingsOf, type Decoder, decompressWith, isZlibWrapped } from "./decompress.js"
+import { downloadMeter, type Meter, uploadChunks, uploadMeter, uploadSent } from "./progress.js"
 import { fetchTransport } from "./transport.fetch.js"
 import {
   type Abort,
@@ -176,6 +177,9 @@ const dispatch = (
   let size = 0
   // a 2xx body handed over as it arrives (request.streamBody): where its bytes go
   let sink: ReadableStreamDefaultController<Uint8Array> | undefined
+  // download progress: a body read whole, counted as it arrives, or once decoded when encoded
+  let counter: Meter | undefined
+  let counterOfChunks: Meter | undefined
   const end = () => {
     done = true
     chunks.length = 0
@@ -197,6 +201,7 @@ const dispatch = (
   const respond = (body: Uint8Array) =>
     finish(answered({ status, statusText, headers, body, hiddenRedirect: false }))
   const url = new URL(request.url)
+  const upload = uploadBody(request)
   const handler = {
     onConnect: (abortRequest: (reason?: Error) => void) => {
       abortDispatch = abortRequest
@@ -211,6 +216,8 @@ const dispatch = (
       status = statusCode
       statusText = message ?? ""
       headers = headersOf(rawHeaders, loaded.util)
+      // a body undici sent whole (an empty one) is reported once the answer shows it was sent
+      if (upload === undefined) uploadSent(request.onUploadProgress, request.body)
       if (request.followRedirects && isFollowedRedirect(status, headers)) {
         // followed on its headers: the body is never waited for
         finish(answered(redirectAnswer(status, statusText, headers)))
@@ -242,7 +249,12 @@ const dispatch = (
             hiddenRedirect: false
           })
         )
+        return true
       }
+      counter = downloadMeter(request.onDownloadProgress, request.method, status, headers)
+      // an encoded body is decoded once whole: its decoded bytes are counted then
+      const encoding = headers["content-encoding"]
+      if (encoding === undefined || codingsOf(encoding).length === 0) counterOfChunks = counter
       return true
     },
     onData: (chunk: Buffer) => {
@@ -257,6 +269,7 @@ const dispatch = (
         return false
       }
       chunks.push(chunk)
+      counterOfChunks?.add(chunk.byteLength)
       return true
     },
     onComplete: () => {
@@ -268,9 +281,17 @@ const dispatch = (
       if (done) return
       const raw = concat(chunks, size)
       const encoding = headers["content-encoding"]
-      if (encoding === undefined) return respond(raw)
+      if (encoding === undefined) {
+        counter?.end()
+        return respond(raw)
+      }
       decompress(raw, encoding, request.maxResponseBytes).then(
-        (body) => (body === "TooLarge" ? finish(tooLarge(status)) : respond(body)),
+        (body) => {
+          if (body === "TooLarge") return finish(tooLarge(status))
+          if (counterOfChunks === undefined) counter?.add(body.byteLength)
+          counter?.end()
+          respond(body)
+        },
         (cause: unknown) => finish(failed("the body could not be decompressed", cause))
       )
     },
@@ -289,8 +310,12 @@ const dispatch = (
         origin: url.origin,
         path: url.pathname + url.search,
         method: request.method as Dispatcher.HttpMethod,
-        headers: request.headers as Record<string, string>,
-        body: request.body ?? null,
+        headers: upload === undefined ? request.headers : upload.headers,
+        // undici sends an async iterable body chunk by chunk (its types leave iterables out)
+        body:
+          upload === undefined
+            ? (request.body ?? null)
+            : (upload.body as unknown as Exclude<Dispatcher.DispatchOptions["body"], undefined>),
         // the binding's deadline bounds the whole try, on the fiber's Clock
         headersTimeout: 0,
         bodyTimeout: 0
@@ -301,6 +326,27 @@ const dispatch = (
     finish(failed(describeCause(cause), cause))
   }
   return abort
+}
+
+/**
+ * A request body undici sends in slices, each counted once written, when the request asks for
+ * upload progress; its length goes in `Content-Length`, as undici sends a whole body's (an
+ * iterable body would otherwise go chunked). Without a callback, or for an empty body, the body
+ * goes as it is.
+ */
+const uploadBody = (
+  request: TransportRequest
+):
+  | { readonly headers: Record<string, string>; readonly body: AsyncIterable<Uint8Array> }
+  | undefined => {
+  const counter = uploadMeter(request.onUploadProgress, request.body)
+  if (counter === undefined || request.body === undefined) return undefined
+  const bytes = typeof request.body === "string" ? Buffer.from(request.body) : request.body
+  if (bytes.byteLength === 0) return undefined
+  return {
+    headers: { ...request.headers, "content-length": String(bytes.byteLength) },
+    body: uploadChunks(bytes, counter)
+  }
 }
 
 /**
