@@ -184,6 +184,9 @@ export async function* uploadChunks(bytes: Uint8Array, counter: Meter): AsyncGen
   counter.end()
 }
 
+/** No callback: nothing to stop (one object for every request). */
+const UNGUARDED = { callback: undefined, stop: () => undefined }
+
 /**
  * A request's progress callbacks, stopped when the request ends: no call comes after the request
  * ended, however a transport's bytes still trickle in.
@@ -191,7 +194,7 @@ export async function* uploadChunks(bytes: Uint8Array, counter: Meter): AsyncGen
 export const guardedProgress = (
   callback: ProgressCallback | undefined
 ): { readonly callback: ProgressCallback | undefined; readonly stop: () => void } => {
-  if (callback === undefined) return { callback: undefined, stop: () => undefined }
+  if (callback === undefined) return UNGUARDED
   let live = true
   return {
     callback: (progress) => {
