@@ -150,10 +150,13 @@ export const meteredStream = (
   counter: Meter
 ): ReadableStream<Uint8Array> => {
   const reader = body.getReader()
+  // a read still pending when the caller cancels tells nothing more
+  let cancelled = false
   return new ReadableStream<Uint8Array>(
     {
       pull: (controller) =>
         reader.read().then((next) => {
+          if (cancelled) return
           if (next.done) {
             counter.end()
             controller.close()
@@ -162,7 +165,10 @@ export const meteredStream = (
             counter.add(next.value.byteLength)
           }
         }),
-      cancel: (reason) => reader.cancel(reason)
+      cancel: (reason) => {
+        cancelled = true
+        return reader.cancel(reason)
+      }
     },
     { highWaterMark: 0 }
   )
