@@ -21,6 +21,7 @@ import {
   failed,
   isFollowedRedirect,
   type Outcome,
+  readStream,
   redirectAnswer,
   type Send,
   type TransportFailure,
@@ -70,9 +71,14 @@ const decodeCoding = (
     controller: TransformStreamDefaultController<Uint8Array>
   ): zlib.Zlib & Duplex => {
     const made = make(first)
-    made.on("data", (chunk: Buffer) =>
-      controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
-    )
+    made.on("data", (chunk: Buffer) => {
+      try {
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+      } catch {
+        // the reader cancelled (a body stopped past its limit, a stream closed): stop decoding
+        made.destroy()
+      }
+    })
     // each write's callback says it failed: the transform errors from there
     made.on("error", () => undefined)
     return made
@@ -180,6 +186,8 @@ const dispatch = (
   // download progress: a body read whole, counted as it arrives, or once decoded when encoded
   let counter: Meter | undefined
   let counterOfChunks: Meter | undefined
+  // an encoded body read whole, decoded as it arrives through `sink` (for its progress)
+  let decodingWhole = false
   const end = () => {
     done = true
     chunks.length = 0
@@ -224,9 +232,9 @@ const dispatch = (
         abort(new Error("Redirect followed"))
         return false
       }
-      if (request.streamBody && status >= 200 && status < 300) {
-        // read as the caller reads it: paused while its queue is full, resumed when it pulls
-        const raw = new ReadableStream<Uint8Array>(
+      // the body as a stream its reader paces: paused while its queue is full, resumed on a pull
+      const bodyStream = (onCancel: () => void) =>
+        new ReadableStream<Uint8Array>(
           {
             start: (controller) => {
               sink = controller
@@ -234,11 +242,14 @@ const dispatch = (
             pull: () => resume(),
             cancel: () => {
               sink = undefined
-              abort(new Error("Response body cancelled"))
+              onCancel()
             }
           },
           { highWaterMark: STREAM_HIGH_WATER_MARK, size: (chunk) => chunk.byteLength }
         )
+      if (request.streamBody && status >= 200 && status < 300) {
+        // read as the caller reads it
+        const raw = bodyStream(() => abort(new Error("Response body cancelled")))
         finish(
           answered({
             status,
@@ -252,9 +263,24 @@ const dispatch = (
         return true
       }
       counter = downloadMeter(request.onDownloadProgress, request.method, status, headers)
-      // an encoded body is decoded once whole: its decoded bytes are counted then
       const encoding = headers["content-encoding"]
       if (encoding === undefined || codingsOf(encoding).length === 0) counterOfChunks = counter
+      else if (counter !== undefined) {
+        // asked for progress: an encoded body is decoded as it arrives, its decoded bytes
+        // counted, and bounded by maxResponseBytes once decoded (a stopped read is failed below)
+        decodingWhole = true
+        readStream(
+          decompressStream(
+            bodyStream(() => undefined),
+            encoding
+          ),
+          request.maxResponseBytes,
+          counter
+        ).then(
+          (body) => (body === "TooLarge" ? fail(tooLarge(status)) : respond(body)),
+          (cause: unknown) => finish(failed("the body could not be decompressed", cause))
+        )
+      }
       return true
     },
     onData: (chunk: Buffer) => {
@@ -262,6 +288,7 @@ const dispatch = (
         sink.enqueue(chunk)
         return (sink.desiredSize ?? 0) > 0
       }
+      if (done) return false
       size += chunk.byteLength
       // compressed bytes count too: a body is never held past the limit, sent or decoded
       if (size > request.maxResponseBytes) {
@@ -288,7 +315,6 @@ const dispatch = (
       decompress(raw, encoding, request.maxResponseBytes).then(
         (body) => {
           if (body === "TooLarge") return finish(tooLarge(status))
-          if (counterOfChunks === undefined) counter?.add(body.byteLength)
           counter?.end()
           respond(body)
         },
@@ -296,6 +322,8 @@ const dispatch = (
       )
     },
     onError: (error: Error) => {
+      // the connection failed, not the decoding of what came
+      if (decodingWhole) finish(failed(describeCause(error), error))
       if (sink !== undefined) {
         sink.error(error)
         sink = undefined
