@@ -35,6 +35,7 @@ import type {
   StreamOptionsOf
 } from "../core/config.js"
 import type { HttpMethod } from "../core/http.js"
+import type { Progress, ProgressCallback } from "../core/progress.js"
 import type {
   RedirectMode,
   RequestConfig,
@@ -57,6 +58,8 @@ export type {
   FetchFunction,
   HttpMethod,
   OnFace,
+  Progress,
+  ProgressCallback,
   RedirectMode,
   RequestConfig,
   RequestInterceptor,

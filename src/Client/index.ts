@@ -20,6 +20,8 @@ export {
   type EventStream,
   type FetchFunction,
   type HttpMethod,
+  type Progress,
+  type ProgressCallback,
   type Reconnect,
   type RedirectMode,
   type RefreshSession,

@@ -24,6 +24,12 @@ import {
   isAbortSignal,
   timeoutMillis
 } from "../core/options.js"
+import {
+  downloadMeter,
+  guardedProgress,
+  meteredStream,
+  type ProgressCallback
+} from "../core/progress.js"
 import { CREDENTIAL_HEADERS, nextStep } from "../core/redirect.js"
 import type {
   RedirectMode,
@@ -480,9 +486,13 @@ const tryOnce = (
     (response): Effect.Effect<ApiSuccess<unknown>, SvcError> => {
       const status = response.status
       const headers = response.headers
-      // a 2xx body a stream reads as it arrives: no envelope, nothing parsed
+      // a 2xx body a stream reads as it arrives: no envelope, nothing parsed; its progress
+      // follows what the caller reads
       if (response.stream !== undefined) {
-        return Effect.succeed({ success: true, status, data: response.stream, headers })
+        const counter = downloadMeter(settings.streamProgress, request.method, status, headers)
+        const data =
+          counter === undefined ? response.stream : meteredStream(response.stream, counter)
+        return Effect.succeed({ success: true, status, data, headers })
       }
       const body = parseBody(
         response.body,
@@ -610,6 +620,12 @@ interface SendSettings {
   readonly answered: { url: string } | undefined
   /** Whether a 2xx body is handed over as it arrives (`stream`, `sse`), not read whole. */
   readonly streamBody: boolean
+  /** `onDownloadProgress` for the bodies the transport reads, silenced once the call ends. */
+  readonly onDownloadProgress: ProgressCallback | undefined
+  /** `onUploadProgress`, silenced once the call ends. */
+  readonly onUploadProgress: ProgressCallback | undefined
+  /** `onDownloadProgress` for a streamed body, which outlives the call: told what the caller reads. */
+  readonly streamProgress: ProgressCallback | undefined
 }
 
 /** Sends a hop; the Effect API's call counts it (a re-send is an event of its span). */
@@ -678,7 +694,9 @@ const send = (
       followHiddenRedirects: false,
       propagateTrace: home,
       secretHeaders: [state.sessionHeader],
-      streamBody: settings.streamBody
+      streamBody: settings.streamBody,
+      onDownloadProgress: settings.onDownloadProgress,
+      onUploadProgress: settings.onUploadProgress
     }
     const once = attempt(state, transport, request, {
       ...settings,
@@ -811,6 +829,10 @@ export const request = <A>(
       options.retrySchedule ??
       (retryAttempts === undefined ? undefined : line.backoff(retryAttempts))
     let received: { response: ApiFailure; error: HttpError } | undefined
+    // a request's progress callback replaces the client's (as in ky and axios)
+    const onDownload = options.onDownloadProgress ?? state.config.onDownloadProgress
+    const download = guardedProgress(onDownload)
+    const upload = guardedProgress(options.onUploadProgress ?? state.config.onUploadProgress)
     const settings: SendSettings = {
       redirect: options.redirect ?? state.redirect,
       responseType: options.responseType ?? state.responseType,
@@ -825,7 +847,10 @@ export const request = <A>(
       // the facade records nothing
       trace: state.tracing?.start(),
       answered: state.refresh === undefined ? undefined : { url: "" },
-      streamBody
+      streamBody,
+      onDownloadProgress: download.callback,
+      onUploadProgress: upload.callback,
+      streamProgress: streamBody ? onDownload : undefined
     }
     // what the message of a timeout names: the request as the caller made it
     const target = (): Target => ({ method, url: joinUrl(state.baseUrl, endpoint) })
@@ -937,10 +962,21 @@ export const request = <A>(
       withTimeout(line, program, totalTimeoutMillis, target, undefined, true),
       options.signal
     )
-    const reported =
+    const observed =
       onError === undefined
         ? signalled
         : Effect.tapError(signalled, (error) => Effect.sync(() => state.report(error)))
+    // no progress is told once the call has ended, however it ended
+    const reported =
+      download.callback === undefined && upload.callback === undefined
+        ? observed
+        : Effect.ensuring(
+            observed,
+            Effect.sync(() => {
+              download.stop()
+              upload.stop()
+            })
+          )
     // the facade records nothing: nothing of the call's span is even described
     if (settings.trace === undefined || state.tracing === undefined) return reported
     return state.tracing.traced(

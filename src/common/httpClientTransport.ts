@@ -14,7 +14,8 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Stream from "effect/Stream"
 import { decompress, decompressStream } from "#transport"
-import { isZlibWrapped } from "../core/decompress.js"
+import { codingsOf, isZlibWrapped } from "../core/decompress.js"
+import { downloadMeter, uploadSent } from "../core/progress.js"
 import {
   answered,
   concat,
@@ -103,6 +104,10 @@ const readsAtOnce = (headers: Readonly<Record<string, string>>, limit: number): 
   return encoding === undefined || encoding === "identity"
 }
 
+/** Whether a response has no body, whatever its headers say: HEAD's, and 204, 205 and 304. */
+const hasNoBody = (method: string, status: number): boolean =>
+  method === "HEAD" || status === 204 || status === 205 || status === 304
+
 /** A transport that sends through `httpClient`. */
 export const fromHttpClient = (
   line: ClientDialect,
@@ -148,6 +153,8 @@ export const fromHttpClient = (
           )
         }
         const headers = { ...response.headers }
+        // the client sends a body whole: the answer shows it was sent
+        uploadSent(request.onUploadProgress, request.body)
         if (request.followRedirects && isFollowedRedirect(response.status, headers)) {
           // followed on its headers: the unread body is aborted
           return Effect.as(discard(response), redirectAnswer(response.status, "", headers))
@@ -166,24 +173,35 @@ export const fromHttpClient = (
             })
           )
         }
-        if (readsAtOnce(headers, request.maxResponseBytes)) {
-          // the platform's own read: no stream, no fold (and nothing left to abort after it)
-          return Effect.map(
-            response.arrayBuffer,
-            (buffer): TransportResponse => ({
-              status: response.status,
-              statusText: "",
-              headers,
-              body: new Uint8Array(buffer),
-              hiddenRedirect: false
-            })
-          )
+        const counter = downloadMeter(
+          request.onDownloadProgress,
+          request.method,
+          response.status,
+          headers
+        )
+        if (
+          hasNoBody(request.method, response.status) ||
+          (counter === undefined && readsAtOnce(headers, request.maxResponseBytes))
+        ) {
+          // the platform's own read: no stream, no fold (and nothing left to abort after it);
+          // a response that has no body is read so too (FetchHttpClient's stream of it fails)
+          return Effect.map(response.arrayBuffer, (buffer): TransportResponse => {
+            const body = new Uint8Array(buffer)
+            counter?.add(body.byteLength)
+            counter?.end()
+            return { status: response.status, statusText: "", headers, body, hiddenRedirect: false }
+          })
         }
+        // download progress: counted as the chunks come, or once decoded when the body is encoded
+        const encoding = headers["content-encoding"]
+        const counterOfChunks =
+          encoding === undefined || codingsOf(encoding).length === 0 ? counter : undefined
         return http
           .fold(response.stream, { chunks: [] as Array<Uint8Array>, size: 0 }, (acc, chunk) => {
             const size = acc.size + chunk.byteLength
             if (size > request.maxResponseBytes) return Effect.fail(new TooLarge(response.status))
             acc.chunks.push(chunk)
+            counterOfChunks?.add(chunk.byteLength)
             return Effect.succeed({ chunks: acc.chunks, size })
           })
           .pipe(
@@ -198,17 +216,18 @@ export const fromHttpClient = (
                 catch: (cause) => failed("the body could not be decompressed", cause)
               })
             ),
-            Effect.flatMap((decoded) =>
-              decoded === "TooLarge"
-                ? Effect.fail(tooLarge(response.status))
-                : Effect.succeed<TransportResponse>({
-                    status: response.status,
-                    statusText: "",
-                    headers,
-                    body: decoded,
-                    hiddenRedirect: false
-                  })
-            )
+            Effect.flatMap((decoded) => {
+              if (decoded === "TooLarge") return Effect.fail(tooLarge(response.status))
+              if (counterOfChunks === undefined) counter?.add(decoded.byteLength)
+              counter?.end()
+              return Effect.succeed<TransportResponse>({
+                status: response.status,
+                statusText: "",
+                headers,
+                body: decoded,
+                hiddenRedirect: false
+              })
+            })
           )
       }),
       Effect.mapError(

@@ -6,6 +6,7 @@
 import type { StorageAdapter } from "../core/storage.js"
 import type { ApiFailure, ApiResponse } from "./ApiResponse.js"
 import type { HttpMethod } from "./http.js"
+import type { ProgressCallback } from "./progress.js"
 import type { RedirectMode, RequestConfig } from "./request.js"
 import type { ResponseType } from "./response.js"
 import type { FetchFunction } from "./transport.fetch.js"
@@ -165,6 +166,24 @@ export interface ConfigOf<DurationInput, RetrySchedule, RefreshSession = never> 
    */
   readonly onError?: ((error: Error) => unknown) | undefined
   /**
+   * Called as a response body arrives, with `{ loaded, total?, progress? }`: `loaded` counts the
+   * decoded bytes so far; `total` is `Content-Length`, absent when the body is content-encoded or
+   * has none; `progress` is `loaded / total` in [0, 1] when `total` is known. The last call has the
+   * body's full length (an empty body gets one call, `loaded: 0`). For `stream` and `sse` it
+   * follows what you read. A throw is ignored; no call comes after the request ended. A request's
+   * `onDownloadProgress` replaces this one.
+   * @default undefined
+   */
+  readonly onDownloadProgress?: ProgressCallback | undefined
+  /**
+   * Called as a request body is sent, with `{ loaded, total, progress }` (`total`: the body's
+   * length): chunk by chunk on undici (Node's default transport), once when it has been sent on
+   * `fetch` and an `HttpClient`. Requests without a body make no call. A throw is ignored; no call
+   * comes after the request ended. A request's `onUploadProgress` replaces this one.
+   * @default undefined
+   */
+  readonly onUploadProgress?: ProgressCallback | undefined
+  /**
    * Sends every request with this fetch-compatible function instead of the runtime's default
    * transport (undici on Node, `fetch` elsewhere), as in ky: a mock, a proxy, an instrumented fetch.
    * @default the runtime's transport
@@ -280,6 +299,29 @@ export interface RequestOptionsOf<Schema, DurationInput, RetrySchedule> {
    * @default the client's `redirect`
    */
   readonly redirect?: RedirectMode | undefined
+  /**
+   * Called as this response's body arrives (see the client's `onDownloadProgress`); replaces
+   * the client's.
+   * @default the client's `onDownloadProgress`
+   * @example
+   * ```ts
+   * import { createSvc } from "svc-sdk"
+   *
+   * const api = createSvc("https://api.example.com")
+   * api.get("/reports/2026.csv", {
+   *   responseType: "bytes",
+   *   onDownloadProgress: ({ loaded, progress }) =>
+   *     console.log(progress === undefined ? `${loaded} bytes` : `${Math.round(progress * 100)} %`)
+   * })
+   * ```
+   */
+  readonly onDownloadProgress?: ProgressCallback | undefined
+  /**
+   * Called as this request's body is sent (see the client's `onUploadProgress`); replaces the
+   * client's.
+   * @default the client's `onUploadProgress`
+   */
+  readonly onUploadProgress?: ProgressCallback | undefined
 }
 
 /**

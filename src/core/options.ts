@@ -75,7 +75,18 @@ export const configTimeoutMillis = (line: LineValues, value: unknown, name: stri
 
 const REDIRECT_MODES: ReadonlySet<string> = new Set(["follow", "manual"])
 
-const CALLBACKS = ["getSessionId", "refreshSession", "onRequest", "onResponse", "onError"] as const
+const CALLBACKS = [
+  "getSessionId",
+  "refreshSession",
+  "onRequest",
+  "onResponse",
+  "onError",
+  "onDownloadProgress",
+  "onUploadProgress"
+] as const
+
+/** The progress callbacks a request may give. */
+const PROGRESS_CALLBACKS = ["onDownloadProgress", "onUploadProgress"] as const
 
 /** Checks the config once, at construction: a bad value throws a `TypeError`/`RangeError`. */
 export const checkConfig = (line: LineValues, given: object): void => {
@@ -244,6 +255,11 @@ export const checkRequest = (
       "options.redirect",
       `must be "follow" or "manual", got ${describe(options.redirect)}`
     )
+  }
+  for (const name of PROGRESS_CALLBACKS) {
+    if (options[name] !== undefined && typeof options[name] !== "function") {
+      return invalid(`options.${name}`, `must be a function, got ${describe(options[name])}`)
+    }
   }
   if (options.headers !== undefined) {
     if (!isRecord(options.headers)) {

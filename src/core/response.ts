@@ -148,9 +148,19 @@ export const parseBody = (
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
-/** An object whose keys are all envelope keys and that has `data`, `error` or `success`. */
+/** A plain object, as `JSON.parse` makes them: not bytes, a `Blob` or an array. */
+const isPlainObject = (value: unknown): value is Record<string, unknown> => {
+  if (!isRecord(value)) return false
+  const prototype = Object.getPrototypeOf(value)
+  return prototype === Object.prototype || prototype === null
+}
+
+/**
+ * A plain object whose keys are all envelope keys and that has `data`, `error` or `success`. (A
+ * body of bytes is never one: listing the keys of a `Uint8Array` would name every byte.)
+ */
 export const isEnvelope = (body: unknown): body is Record<string, unknown> => {
-  if (!isRecord(body)) return false
+  if (!isPlainObject(body)) return false
   const keys = Object.keys(body)
   if (keys.length === 0) return false
   for (const key of keys) if (!ENVELOPE_KEYS.has(key)) return false

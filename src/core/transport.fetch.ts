@@ -6,6 +6,7 @@
  * credentials of the client's.
  */
 import { type Decoder, decompressWith, isZlibWrapped } from "./decompress.js"
+import { downloadMeter, uploadSent } from "./progress.js"
 import { supports } from "./supports.js"
 import {
   answered,
@@ -48,6 +49,9 @@ export const fetchTransport =
         redirect: request.followHiddenRedirects ? "follow" : "manual",
         signal: controller.signal
       })
+      // fetch sends a body of known length whole (a request stream would go chunked, and needs
+      // HTTP/2 in browsers): the response's arrival says it was sent
+      uploadSent(request.onUploadProgress, request.body)
       if (response.type === "opaqueredirect") {
         return answered({
           status: 0,
@@ -77,7 +81,11 @@ export const fetchTransport =
           hiddenRedirect: false
         })
       }
-      const body = await readStream(response.body, request.maxResponseBytes)
+      const body = await readStream(
+        response.body,
+        request.maxResponseBytes,
+        downloadMeter(request.onDownloadProgress, request.method, response.status, headers)
+      )
       if (body === "TooLarge") return tooLarge(response.status)
       return answered({
         status: response.status,

@@ -10,6 +10,7 @@ import { promisify } from "node:util"
 import * as zlib from "node:zlib"
 import type { Dispatcher } from "undici"
 import { codingsOf, type Decoder, decompressWith, isZlibWrapped } from "./decompress.js"
+import { downloadMeter, type Meter, uploadChunks, uploadMeter, uploadSent } from "./progress.js"
 import { fetchTransport } from "./transport.fetch.js"
 import {
   type Abort,
@@ -20,6 +21,7 @@ import {
   failed,
   isFollowedRedirect,
   type Outcome,
+  readStream,
   redirectAnswer,
   type Send,
   type TransportFailure,
@@ -69,9 +71,14 @@ const decodeCoding = (
     controller: TransformStreamDefaultController<Uint8Array>
   ): zlib.Zlib & Duplex => {
     const made = make(first)
-    made.on("data", (chunk: Buffer) =>
-      controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
-    )
+    made.on("data", (chunk: Buffer) => {
+      try {
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+      } catch {
+        // the reader cancelled (a body stopped past its limit, a stream closed): stop decoding
+        made.destroy()
+      }
+    })
     // each write's callback says it failed: the transform errors from there
     made.on("error", () => undefined)
     return made
@@ -176,6 +183,11 @@ const dispatch = (
   let size = 0
   // a 2xx body handed over as it arrives (request.streamBody): where its bytes go
   let sink: ReadableStreamDefaultController<Uint8Array> | undefined
+  // download progress: a body read whole, counted as it arrives, or once decoded when encoded
+  let counter: Meter | undefined
+  let counterOfChunks: Meter | undefined
+  // an encoded body read whole, decoded as it arrives through `sink` (for its progress)
+  let decodingWhole = false
   const end = () => {
     done = true
     chunks.length = 0
@@ -197,6 +209,7 @@ const dispatch = (
   const respond = (body: Uint8Array) =>
     finish(answered({ status, statusText, headers, body, hiddenRedirect: false }))
   const url = new URL(request.url)
+  const upload = uploadBody(request)
   const handler = {
     onConnect: (abortRequest: (reason?: Error) => void) => {
       abortDispatch = abortRequest
@@ -211,15 +224,17 @@ const dispatch = (
       status = statusCode
       statusText = message ?? ""
       headers = headersOf(rawHeaders, loaded.util)
+      // a body undici sent whole (an empty one) is reported once the answer shows it was sent
+      if (upload === undefined) uploadSent(request.onUploadProgress, request.body)
       if (request.followRedirects && isFollowedRedirect(status, headers)) {
         // followed on its headers: the body is never waited for
         finish(answered(redirectAnswer(status, statusText, headers)))
         abort(new Error("Redirect followed"))
         return false
       }
-      if (request.streamBody && status >= 200 && status < 300) {
-        // read as the caller reads it: paused while its queue is full, resumed when it pulls
-        const raw = new ReadableStream<Uint8Array>(
+      // the body as a stream its reader paces: paused while its queue is full, resumed on a pull
+      const bodyStream = (onCancel: () => void) =>
+        new ReadableStream<Uint8Array>(
           {
             start: (controller) => {
               sink = controller
@@ -227,11 +242,14 @@ const dispatch = (
             pull: () => resume(),
             cancel: () => {
               sink = undefined
-              abort(new Error("Response body cancelled"))
+              onCancel()
             }
           },
           { highWaterMark: STREAM_HIGH_WATER_MARK, size: (chunk) => chunk.byteLength }
         )
+      if (request.streamBody && status >= 200 && status < 300) {
+        // read as the caller reads it
+        const raw = bodyStream(() => abort(new Error("Response body cancelled")))
         finish(
           answered({
             status,
@@ -242,6 +260,26 @@ const dispatch = (
             hiddenRedirect: false
           })
         )
+        return true
+      }
+      counter = downloadMeter(request.onDownloadProgress, request.method, status, headers)
+      const encoding = headers["content-encoding"]
+      if (encoding === undefined || codingsOf(encoding).length === 0) counterOfChunks = counter
+      else if (counter !== undefined) {
+        // asked for progress: an encoded body is decoded as it arrives, its decoded bytes
+        // counted, and bounded by maxResponseBytes once decoded (a stopped read is failed below)
+        decodingWhole = true
+        readStream(
+          decompressStream(
+            bodyStream(() => undefined),
+            encoding
+          ),
+          request.maxResponseBytes,
+          counter
+        ).then(
+          (body) => (body === "TooLarge" ? fail(tooLarge(status)) : respond(body)),
+          (cause: unknown) => finish(failed("the body could not be decompressed", cause))
+        )
       }
       return true
     },
@@ -250,6 +288,7 @@ const dispatch = (
         sink.enqueue(chunk)
         return (sink.desiredSize ?? 0) > 0
       }
+      if (done) return false
       size += chunk.byteLength
       // compressed bytes count too: a body is never held past the limit, sent or decoded
       if (size > request.maxResponseBytes) {
@@ -257,6 +296,7 @@ const dispatch = (
         return false
       }
       chunks.push(chunk)
+      counterOfChunks?.add(chunk.byteLength)
       return true
     },
     onComplete: () => {
@@ -268,13 +308,22 @@ const dispatch = (
       if (done) return
       const raw = concat(chunks, size)
       const encoding = headers["content-encoding"]
-      if (encoding === undefined) return respond(raw)
+      if (encoding === undefined) {
+        counter?.end()
+        return respond(raw)
+      }
       decompress(raw, encoding, request.maxResponseBytes).then(
-        (body) => (body === "TooLarge" ? finish(tooLarge(status)) : respond(body)),
+        (body) => {
+          if (body === "TooLarge") return finish(tooLarge(status))
+          counter?.end()
+          respond(body)
+        },
         (cause: unknown) => finish(failed("the body could not be decompressed", cause))
       )
     },
     onError: (error: Error) => {
+      // the connection failed, not the decoding of what came
+      if (decodingWhole) finish(failed(describeCause(error), error))
       if (sink !== undefined) {
         sink.error(error)
         sink = undefined
@@ -289,8 +338,12 @@ const dispatch = (
         origin: url.origin,
         path: url.pathname + url.search,
         method: request.method as Dispatcher.HttpMethod,
-        headers: request.headers as Record<string, string>,
-        body: request.body ?? null,
+        headers: upload === undefined ? request.headers : upload.headers,
+        // undici sends an async iterable body chunk by chunk (its types leave iterables out)
+        body:
+          upload === undefined
+            ? (request.body ?? null)
+            : (upload.body as unknown as Exclude<Dispatcher.DispatchOptions["body"], undefined>),
         // the binding's deadline bounds the whole try, on the fiber's Clock
         headersTimeout: 0,
         bodyTimeout: 0
@@ -301,6 +354,27 @@ const dispatch = (
     finish(failed(describeCause(cause), cause))
   }
   return abort
+}
+
+/**
+ * A request body undici sends in slices, each counted once written, when the request asks for
+ * upload progress; its length goes in `Content-Length`, as undici sends a whole body's (an
+ * iterable body would otherwise go chunked). Without a callback, or for an empty body, the body
+ * goes as it is.
+ */
+const uploadBody = (
+  request: TransportRequest
+):
+  | { readonly headers: Record<string, string>; readonly body: AsyncIterable<Uint8Array> }
+  | undefined => {
+  const counter = uploadMeter(request.onUploadProgress, request.body)
+  if (counter === undefined || request.body === undefined) return undefined
+  const bytes = typeof request.body === "string" ? Buffer.from(request.body) : request.body
+  if (bytes.byteLength === 0) return undefined
+  return {
+    headers: { ...request.headers, "content-length": String(bytes.byteLength) },
+    body: uploadChunks(bytes, counter)
+  }
 }
 
 /**

@@ -6,6 +6,7 @@
  * one exchange of its binding, which enforces the try's deadline on the fiber's `Clock` and aborts
  * the exchange when the fiber is interrupted.
  */
+import type { Meter, ProgressCallback } from "./progress.js"
 
 /** One request, ready to go. */
 export interface TransportRequest {
@@ -48,6 +49,19 @@ export interface TransportRequest {
    * `sse`). Any other status is read whole, as always.
    */
   readonly streamBody: boolean
+  /**
+   * Told how much of the response's body has arrived, decoded, as the transport reads it
+   * (`onDownloadProgress`, through `downloadMeter`); `undefined`: nobody asks, and nothing is
+   * counted. A followed redirect's body and a streamed body are not the transport's to report
+   * (the pipeline counts what the caller reads of a stream).
+   */
+  readonly onDownloadProgress: ProgressCallback | undefined
+  /**
+   * Told how much of the request's body has been sent (`onUploadProgress`, through
+   * `uploadMeter`): as it is written where the transport streams a body, else once the response
+   * shows it was sent. `undefined`: nobody asks.
+   */
+  readonly onUploadProgress: ProgressCallback | undefined
 }
 
 /** What came back. */
@@ -159,12 +173,19 @@ export const headersFromFetch = (headers: Headers): Record<string, string> => {
   return out
 }
 
-/** Collects a body stream, failing with `TooLarge` past `limit` bytes. */
+/**
+ * Collects a body stream, failing with `TooLarge` past `limit` bytes; `counter` (download
+ * progress) counts each chunk as it comes.
+ */
 export const readStream = async (
   stream: ReadableStream<Uint8Array> | null,
-  limit: number
+  limit: number,
+  counter?: Meter
 ): Promise<Uint8Array | "TooLarge"> => {
-  if (stream === null) return new Uint8Array(0)
+  if (stream === null) {
+    counter?.end()
+    return new Uint8Array(0)
+  }
   const reader = stream.getReader()
   const chunks: Array<Uint8Array> = []
   let size = 0
@@ -177,7 +198,9 @@ export const readStream = async (
       return "TooLarge"
     }
     chunks.push(value)
+    counter?.add(value.byteLength)
   }
+  counter?.end()
   return concat(chunks, size)
 }
 

@@ -176,6 +176,8 @@ describe("facade methods", () => {
         onRequest: undefined,
         onResponse: undefined,
         onError: undefined,
+        onDownloadProgress: undefined,
+        onUploadProgress: undefined,
         fetch: undefined,
         responseType: undefined,
         maxResponseBytes: undefined,
@@ -195,7 +197,9 @@ describe("facade methods", () => {
         schema: undefined,
         retrySchedule: undefined,
         responseType: undefined,
-        redirect: undefined
+        redirect: undefined,
+        onDownloadProgress: undefined,
+        onUploadProgress: undefined
       } satisfies Required<RequestOptions>
       const svc = createSvc(flaky.origin, absent)
       const response = await svc.get("/flaky", perRequest)

@@ -104,6 +104,10 @@ describe("envelopes", () => {
     expect(isEnvelope({ message: "only message" })).toBe(false)
     expect(isEnvelope({ error: "x" })).toBe(true)
     expect(isEnvelope([])).toBe(false)
+    // a body of bytes is never an envelope, whatever own keys it carries (and its bytes are
+    // never listed: an 8 MB download used to make 8 million keys)
+    expect(isEnvelope(Object.assign(new Uint8Array(0), { data: 1 }))).toBe(false)
+    expect(isEnvelope(Object.assign(Object.create(null), { data: 1 }))).toBe(true)
   })
 
   it("success follows the status, not the envelope", async () => {

@@ -36,6 +36,8 @@ export const PROGRAMS: ReadonlyArray<{
   },
   { code: "refreshSession: async (_failed, client)", prints: [/^200 Carol 200$/m] },
   { code: "HttpResponse.arrayBuffer", prints: [/^4 image\/png$/m] },
+  // docs/client.md: a download to a file, with its progress
+  { code: 'join(tmpdir(), "products.json")', prints: [/^100 %$/m, /^saved \d+ bytes$/m] },
   {
     code: 'await api.post("/files", form)',
     prints: [
