@@ -15,7 +15,9 @@ const { values } = parseArgs({
   options: {
     origin: { type: "string" },
     bytes: { type: "string" },
-    line: { type: "string", default: "3" }
+    line: { type: "string", default: "3" },
+    // `undici`: the same through undici.request (its body read to the end), for comparison
+    client: { type: "string", default: "facade" }
   }
 })
 const origin = values.origin!
@@ -25,8 +27,18 @@ const line: Line = values.line === "4" ? 4 : 3
 const { createSvc } = await sdkOf(line)
 const svc = createSvc(origin)
 
-/** Downloads `size` bytes through `stream()`, calling `onChunk` after each read; the byte count. */
-const download = async (size: number): Promise<number> => {
+const { request } = await import("undici")
+
+/** Downloads `size` bytes through undici.request; the byte count. */
+const viaUndici = async (size: number): Promise<number> => {
+  const response = await request(`${origin}/bytes/${size}`)
+  let read = 0
+  for await (const chunk of response.body) read += (chunk as Buffer).byteLength
+  return read
+}
+
+/** Downloads `size` bytes through `stream()`; the byte count. */
+const viaStream = async (size: number): Promise<number> => {
   const response = await svc.stream(`/bytes/${size}`)
   if (!response.success) throw new Error(`stream failed: ${response.code} ${response.error}`)
   const reader = response.data.getReader()
@@ -36,6 +48,8 @@ const download = async (size: number): Promise<number> => {
   }
   return read
 }
+
+const download = values.client === "undici" ? viaUndici : viaStream
 
 /** Linux's peak resident set size of this process, in bytes; `undefined` elsewhere. */
 const highWaterMark = (): number | undefined => {
