@@ -41,6 +41,8 @@ const DOWNLOAD = 16 * 2 ** 20
 /** Bytes of the download whose memory is measured, and the most its peak may add to the idle process. */
 const BIG_DOWNLOAD = 2 ** 30
 const MEMORY_GOAL = 64 * 2 ** 20
+/** Seconds each subject runs before the measurement. */
+const WARM_UP_SECONDS = 2
 /** Length of one paired slice, in seconds. */
 const SLICE_SECONDS = 0.5
 const GOAL = 0.9
@@ -99,7 +101,7 @@ interface MemoryReading {
   readonly gc: boolean
 }
 
-const measureMemory = (origin: string, line: Line): MemoryReading => {
+const measureMemory = (origin: string, line: Line, client: "facade" | "undici"): MemoryReading => {
   const output = execFileSync(
     process.execPath,
     [
@@ -111,7 +113,9 @@ const measureMemory = (origin: string, line: Line): MemoryReading => {
       "--bytes",
       String(BIG_DOWNLOAD),
       "--line",
-      String(line)
+      String(line),
+      "--client",
+      client
     ],
     { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }
   )
@@ -132,7 +136,7 @@ export const run = async (options: BenchOptions, line: Line = 3): Promise<Sectio
       Object.entries(subjects).map(([name, once]) => [name, rate(once)])
     )
     // warm-up: the JIT, undici's connection pool, the stream code loaded
-    for (const measure of Object.values(measures)) await measure(Math.min(1, options.seconds / 2))
+    for (const measure of Object.values(measures)) await measure(WARM_UP_SECONDS)
     const count = pairsOf(options)
     const peer = "undici.request"
     const peerSlices: Array<number> = []
@@ -159,22 +163,36 @@ export const run = async (options: BenchOptions, line: Line = 3): Promise<Sectio
       value: median(peerSlices) / MiB,
       unit: "MiB/s"
     })
-    const memory = measureMemory(origin, line)
-    const peak = Math.max(memory.peak, memory.hwm ?? 0)
-    const growth = peak - memory.idle
+    const memory = measureMemory(origin, line, "facade")
+    const reference = measureMemory(origin, line, "undici")
+    const peakOf = (reading: MemoryReading) => Math.max(reading.peak, reading.hwm ?? 0)
+    const growth = peakOf(memory) - memory.idle
+    const note = (reading: MemoryReading) =>
+      `${reading.samples} samples every 50 ms${reading.hwm === undefined ? "" : " and VmHWM"}; ${(BIG_DOWNLOAD / MiB / reading.seconds).toFixed(0)} MiB/s`
     figures.push(
       { name: "idle process (after warm-up)", value: memory.idle / MiB, unit: "MiB RSS" },
       {
         name: `peak during a ${BIG_DOWNLOAD / 2 ** 30} GiB stream() download`,
-        value: peak / MiB,
+        value: peakOf(memory) / MiB,
         unit: "MiB RSS",
-        note: `${memory.samples} samples every 50 ms${memory.hwm === undefined ? "" : " and VmHWM"}; ${(BIG_DOWNLOAD / MiB / memory.seconds).toFixed(0)} MiB/s`
+        note: note(memory)
+      },
+      {
+        name: `growth over idle, ${BIG_DOWNLOAD / 2 ** 30} GiB through stream()`,
+        value: growth / MiB,
+        unit: "MiB"
+      },
+      {
+        name: `growth over idle, ${BIG_DOWNLOAD / 2 ** 30} GiB through undici.request (the same child, for reference)`,
+        value: (peakOf(reference) - reference.idle) / MiB,
+        unit: "MiB",
+        note: note(reference)
       }
     )
     goals.push({
       text: `peak RSS over a ${BIG_DOWNLOAD / 2 ** 30} GiB stream() download within ${MEMORY_GOAL / MiB} MiB of the idle process`,
       met: growth <= MEMORY_GOAL,
-      detail: `+${(growth / MiB).toFixed(1)} MiB (idle ${(memory.idle / MiB).toFixed(1)} MiB, peak ${(peak / MiB).toFixed(1)} MiB)`
+      detail: `+${(growth / MiB).toFixed(1)} MiB (idle ${(memory.idle / MiB).toFixed(1)} MiB, peak ${(peakOf(memory) / MiB).toFixed(1)} MiB; undici.request alone +${((peakOf(reference) - reference.idle) / MiB).toFixed(1)} MiB)`
     })
   } finally {
     stop()
@@ -182,9 +200,9 @@ export const run = async (options: BenchOptions, line: Line = 3): Promise<Sectio
   return {
     title: `Streams: download throughput and memory, Effect ${line} (${line === 4 ? "svc-sdk" : "svc-sdk/v3"}, Node ${process.versions.node})`,
     method:
-      `GET of a ${DOWNLOAD / MiB} MiB application/octet-stream body (Content-Length, one pre-allocated 64 KiB chunk written as fast as the socket takes it) from a node:http server in a separate process on 127.0.0.1, one download at a time, each read to the end: the facade's stream() through its web ReadableStream's reader, the Effect API on SvcClient.layerDefault (the facade's transport) with Stream.runForEach counting bytes, and undici.request with for await over its body. ` +
+      `GET of a ${DOWNLOAD / MiB} MiB application/octet-stream body (Content-Length, one pre-allocated 64 KiB chunk written as fast as the socket takes it) from a node:http server in a separate process on 127.0.0.1, one download at a time (after a 2 s warm-up of each), each read to the end: the facade's stream() through its web ReadableStream's reader, the Effect API on SvcClient.layerDefault (the facade's transport) with Stream.runForEach counting bytes, and undici.request with for await over its body. ` +
       `Ratios from ${pairsOf(options)} pairs of ${SLICE_SECONDS} s slices of a subject and undici.request back to back, the order alternating; figures and ratios are medians of the slices and of the per-pair ratios (wall time; the note gives the same ratio per CPU second of the client's process, which a busy machine disturbs less). ` +
-      `Memory: a child process (node --expose-gc) downloads 3 × 32 MiB to warm up, collects garbage, reads its RSS (idle), then downloads ${BIG_DOWNLOAD / 2 ** 30} GiB through stream(), sampling its RSS every 50 ms and reading Linux's VmHWM (reset after the idle reading); the peak is the larger.`,
+      `Memory: a child process (node --expose-gc) downloads 3 × 32 MiB to warm up, collects garbage, reads its RSS (idle), then downloads ${BIG_DOWNLOAD / 2 ** 30} GiB through stream(), sampling its RSS every 50 ms and reading Linux's VmHWM (reset after the idle reading); the peak is the larger. The same child reading the same body through undici.request gives the reference growth.`,
     figures,
     goals
   }
