@@ -158,8 +158,11 @@ const merged = (previous: string): string => {
   const rerun = "Re-run alone on "
   const kept = header.flatMap((line) => {
     if (!line.startsWith(rerun)) return [line]
-    const [when, list = ""] = line.split(": ", 2) as [string, string?]
-    const left = list
+    // the titles hold ": " too: the list starts at the first one
+    const at = line.indexOf(": ")
+    const when = line.slice(0, at)
+    const left = line
+      .slice(at + 2)
       .replace(/\.$/, "")
       .split("; ")
       .filter((title) => title !== "" && !titles.has(title))
