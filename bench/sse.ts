@@ -8,70 +8,24 @@
  * text is not ASCII both decode with the same streaming TextDecoder, which then takes most of the
  * time: the parsers differ less there.
  *
- * Standalone: `npx tsx bench/sse.ts [--runs 5] [--seconds 1]`.
+ * Then the same through the network, end to end (bench/sse-e2e.ts): the built package's `sse()`
+ * against undici.request with eventsource-parser.
+ *
+ * Standalone: `npm run build && npx tsx bench/sse.ts [--runs 5] [--seconds 1] [--line 4]`.
  */
 import { createRequire } from "node:module"
+import { parseArgs } from "node:util"
 import { createParser } from "eventsource-parser"
 import { makeSseParser } from "../src/core/sse.js"
 import type { BenchOptions, Figure, Goal, Section } from "./report.js"
-import { median, runWhenMain } from "./report.js"
+import { median } from "./report.js"
+import { endToEnd } from "./sse-e2e.js"
+import { aiAnswer, english, feed, french, random } from "./sseBodies.js"
+import { isMainModule, type Line } from "./streamKit.js"
 
 const peerVersion = (
   createRequire(import.meta.url)("eventsource-parser/package.json") as { version: string }
 ).version
-
-/** A small deterministic generator, so that every run cuts the same chunks. */
-const random = (seed: number) => () => {
-  seed = (seed * 1103515245 + 12345) & 0x7fffffff
-  return seed / 0x7fffffff
-}
-
-const english = ["The", " answer", " is", " forty", "-two", ",", " of", " course", ".", "\\n"]
-const french = [
-  "La",
-  " réponse",
-  " est",
-  " qua",
-  "rante",
-  "-deux",
-  ",",
-  " bien",
-  " sûr",
-  " 🙂",
-  "\\n"
-]
-
-/** An OpenAI-style chat completion stream: one `data:` line of JSON per token, then `[DONE]`. */
-const aiAnswer = (tokens: number, words: ReadonlyArray<string>): string => {
-  const next = random(7)
-  const parts: Array<string> = []
-  for (let i = 0; i < tokens; i++) {
-    const token = words[Math.floor(next() * words.length)]!
-    parts.push(
-      `data: {"id":"chatcmpl-9x8Yb2","object":"chat.completion.chunk","created":1732600000,"model":"gpt-4o-2024-08-06","choices":[{"index":0,"delta":{"content":"${token}"},"finish_reason":null}]}\n\n`
-    )
-  }
-  parts.push("data: [DONE]\n\n")
-  return parts.join("")
-}
-
-/** A feed of updates: `id`, `event`, a JSON document of about `size` bytes, a heartbeat now and then. */
-const feed = (events: number, size: number): string => {
-  const next = random(11)
-  const parts: Array<string> = []
-  for (let i = 0; i < events; i++) {
-    const items: Array<string> = []
-    let length = 0
-    while (length < size) {
-      const item = `{"sku":"A-${Math.floor(next() * 1e6)}","name":"Übergröße ${i}","price":${(next() * 100).toFixed(2)},"stock":${Math.floor(next() * 50)}}`
-      items.push(item)
-      length += item.length + 1
-    }
-    parts.push(`id: ${i}\nevent: update\ndata: {"seq":${i},"items":[${items.join(",")}]}\n\n`)
-    if (i % 20 === 19) parts.push(": keep-alive\n\n")
-  }
-  return parts.join("")
-}
 
 /** `bytes` cut into chunks of 1–16 KiB. */
 const chunked = (bytes: Uint8Array, seed: number): Array<Uint8Array> => {
@@ -174,7 +128,17 @@ const ratio = (a: number) => Math.round(a * 100) / 100
 const megabytes = (chunks: ReadonlyArray<Uint8Array>) =>
   (chunks.reduce((sum, chunk) => sum + chunk.length, 0) / 2 ** 20).toFixed(1)
 
-export const run = async (options: BenchOptions): Promise<Section> => {
+export const run = async (options: BenchOptions, line: Line = 3): Promise<Section> => {
+  const e2e = await endToEnd(options, line)
+  if (line === 4) {
+    // on the Effect 4 line (a child on Node 24, from bench/run.ts): the end-to-end rows alone
+    return {
+      title: `Server-sent events end to end, Effect 4 (svc-sdk, Node ${process.versions.node})`,
+      method: e2e.method,
+      figures: e2e.figures,
+      goals: e2e.goals
+    }
+  }
   checkSameEvents()
   const names = Object.keys(subjects) as Array<Subject>
   const figures: Array<Figure> = []
@@ -217,12 +181,30 @@ export const run = async (options: BenchOptions): Promise<Section> => {
     })
   }
   if (sink === -1) console.log(sink)
+  figures.push(...e2e.figures)
+  goals.push(...e2e.goals)
   return {
     title: "Server-sent events: parsing",
-    method: `Node ${process.version}, one process; each body (its bytes cut into chunks of 1–16 KiB, the same for both) parsed again and again for ${options.seconds} s of CPU time per run (events per CPU second: a single-threaded parse, timed by process.cpuUsage, which a busy machine disturbs less than wall time), ${options.runs} runs in rotating order; figures are medians of runs, ratios medians of per-run ratios. svc-sdk is fed the bytes; eventsource-parser ${peerVersion} the same bytes through a streaming TextDecoder; both yield the same events (checked first).`,
+    method: `Parser: Node ${process.version}, one process; each body (its bytes cut into chunks of 1–16 KiB, the same for both) parsed again and again for ${options.seconds} s of CPU time per run (events per CPU second: a single-threaded parse, timed by process.cpuUsage, which a busy machine disturbs less than wall time), ${options.runs} runs in rotating order; figures are medians of runs, ratios medians of per-run ratios. svc-sdk is fed the bytes; eventsource-parser ${peerVersion} the same bytes through a streaming TextDecoder; both yield the same events (checked first). ${e2e.method}`,
     figures,
     goals
   }
 }
 
-await runWhenMain(import.meta.url, run)
+if (isMainModule(import.meta.url)) {
+  const { values } = parseArgs({
+    options: {
+      runs: { type: "string", default: "5" },
+      seconds: { type: "string", default: "1" },
+      json: { type: "boolean", default: false },
+      line: { type: "string", default: "3" }
+    }
+  })
+  const section = await run(
+    { runs: Number(values.runs), seconds: Number(values.seconds) },
+    values.line === "4" ? 4 : 3
+  )
+  // one line for `npm run bench`, which runs the Effect 4 line's rows on another Node
+  console.log(values.json ? JSON.stringify(section) : JSON.stringify(section, null, 2))
+  process.exit(0)
+}

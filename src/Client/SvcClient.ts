@@ -237,7 +237,7 @@ export interface SvcClientService extends ClientSurface<"effect"> {}
 const HttpClientService = /*#__PURE__*/ Context.Service<HttpClient.HttpClient>("effect/HttpClient")
 
 /** The Effect API: each call a span, its duration recorded. */
-const api = /*#__PURE__*/ effectApi(dialect.client, dialect.tracing)
+const api = /*#__PURE__*/ effectApi(dialect.client, dialect.tracing, dialect.streams)
 
 /** The Effect API over the facade's transport. */
 const fromDefaultTransport = (baseUrl: string, config?: SvcConfig<"effect">) =>

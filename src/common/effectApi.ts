@@ -9,17 +9,17 @@ import * as Effect from "effect/Effect"
 import { defaultTransport } from "#transport"
 import type { ApiFailure } from "../core/ApiResponse.js"
 import { type CallTracing, type ClientConfig, makeState } from "./client.js"
-import type { ClientDialect, TracingDialect } from "./dialect.js"
-import { fromWebStream } from "./effectStreams.js"
+import type { ClientDialect, StreamDialect, TracingDialect } from "./dialect.js"
+import { fromWebBatches, fromWebStream } from "./effectStreams.js"
 import { fromSend, type Transport } from "./exchange.js"
 import { type Face, fromState, type Surface, transportFor } from "./service.js"
 import { callTracing } from "./tracing.js"
 
-/** The Effect API's face: every method gives its program. */
-export const effectFace: Face<"effect"> = {
+/** The Effect API's face on a line: every method gives its program. */
+const effectFace = (streams: StreamDialect): Face<"effect"> => ({
   request: (program) => program,
   stream: (program) => fromWebStream(program, (body) => body),
-  sse: (program) => fromWebStream(program, (body) => body.events),
+  sse: (program) => fromWebBatches(program, (body) => body.events, streams.flattenIterables),
   sessionId: (program) => program,
   hasSession: (program) => program,
   changeThen: (change, then) => Effect.suspend(() => then(change())),
@@ -35,20 +35,21 @@ export const effectFace: Face<"effect"> = {
         ? (answer as Effect.Effect<unknown, unknown>)
         : Effect.fail(new TypeError("refreshSession must return an Effect on the Effect API"))
     })
-}
+})
 
 /** The Effect API of a line: each call traced, over the runtime's transport or an `HttpClient`. */
-export const effectApi = (line: ClientDialect, tracing: TracingDialect) => {
+export const effectApi = (line: ClientDialect, tracing: TracingDialect, streams: StreamDialect) => {
   const traced = callTracing(line, tracing)
+  const face = effectFace(streams)
   return {
     fromDefaultTransport: (baseUrl: string, config?: ClientConfig) =>
-      fromDefaultTransport(line, traced, baseUrl, config),
+      fromDefaultTransport(line, traced, face, baseUrl, config),
     fromHttpClient: <Client, R>(
       baseUrl: string,
       config: ClientConfig | undefined,
       httpClient: Effect.Effect<Client, never, R>,
       load: () => Promise<(client: Client) => Transport>
-    ) => fromHttpClient(line, traced, baseUrl, config, httpClient, load)
+    ) => fromHttpClient(line, traced, face, baseUrl, config, httpClient, load)
   }
 }
 
@@ -56,13 +57,14 @@ export const effectApi = (line: ClientDialect, tracing: TracingDialect) => {
 const fromDefaultTransport = (
   line: ClientDialect,
   tracing: CallTracing,
+  face: Face<"effect">,
   baseUrl: string,
   config?: ClientConfig
 ): Surface<"effect"> =>
   fromState(
     makeState(line, tracing, baseUrl, config),
     transportFor(line, config, () => fromSend(line, defaultTransport)),
-    effectFace
+    face
   )
 
 /**
@@ -73,6 +75,7 @@ const fromDefaultTransport = (
 const fromHttpClient = <Client, R>(
   line: ClientDialect,
   tracing: CallTracing,
+  face: Face<"effect">,
   baseUrl: string,
   config: ClientConfig | undefined,
   httpClient: Effect.Effect<Client, never, R>,
@@ -84,7 +87,7 @@ const fromHttpClient = <Client, R>(
       fromState(
         state,
         transportFor(line, config, () => adapter(client)),
-        effectFace
+        face
       )
     )
   )

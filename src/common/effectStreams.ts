@@ -5,6 +5,7 @@
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import type { ApiSuccess } from "../core/ApiResponse.js"
+import type { StreamDialect } from "./dialect.js"
 import { NetworkError, type SvcError } from "./SvcError.js"
 import { isSvcError } from "./streams.js"
 
@@ -14,7 +15,10 @@ const streamFailure = (error: unknown): SvcError =>
     ? error
     : new NetworkError({ reason: `the stream failed (${String(error)})`, cause: error })
 
-/** A `Stream` of what `open` answers as a web stream, read when the `Stream` runs. */
+/**
+ * A `Stream` of what `open` answers as a web stream, read when the `Stream` runs; a stream of
+ * batches with {@link fromWebBatches}.
+ */
 export const fromWebStream = <A, B>(
   open: Effect.Effect<ApiSuccess<A>, SvcError>,
   readable: (data: A) => ReadableStream<B>
@@ -24,3 +28,13 @@ export const fromWebStream = <A, B>(
       Stream.fromReadableStream({ evaluate: () => readable(response.data), onError: streamFailure })
     )
   )
+
+/**
+ * A `Stream` of the elements of what `open` answers as a web stream of batches (`sse`'s events):
+ * a batch read at once, its elements handed on together.
+ */
+export const fromWebBatches = <A, B>(
+  open: Effect.Effect<ApiSuccess<A>, SvcError>,
+  readable: (data: A) => ReadableStream<ReadonlyArray<B>>,
+  flattenIterables: StreamDialect["flattenIterables"]
+): Stream.Stream<B, SvcError> => flattenIterables(fromWebStream(open, readable))

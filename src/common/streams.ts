@@ -80,11 +80,14 @@ interface BodyGuard {
 }
 
 /**
- * The events of an `sse` call: `events` yields them and ends (closes, or errors with the failure
- * that ended them); `ended` says how, once it has.
+ * The events of an `sse` call: `events` yields them in batches (each one the events of the bytes
+ * read at once, never empty) and ends (closes, or errors with the failure that ended them);
+ * `ended` says how, once it has. A batch rather than an event per read: a web stream's read costs
+ * far more than parsing a small event (a stream per event measured 0.6× of undici.request with
+ * eventsource-parser, end to end).
  */
 export interface SseBody<A> {
-  readonly events: ReadableStream<SseEvent<A>>
+  readonly events: ReadableStream<ReadonlyArray<SseEvent<A>>>
   readonly lastEventId: () => string
   /** The status of the last connection. */
   readonly status: () => number
@@ -476,7 +479,7 @@ export const makeStreams = (kit: StreamKit) => {
       first._tag === "Open" ? guardBody(first.body, bodyGuard).getReader() : undefined
     let ended = first._tag === "End"
     let failures = 0
-    let controller: ReadableStreamDefaultController<SseEvent<A>> | undefined
+    let controller: ReadableStreamDefaultController<ReadonlyArray<SseEvent<A>>> | undefined
     let fiber: unknown
     let cancelWait: (() => void) | undefined
     let wake: (() => void) | undefined
@@ -583,17 +586,33 @@ export const makeStreams = (kit: StreamKit) => {
         ? error
         : new DecodeError({ status, body: event.data, detail: "the event could not be decoded" })
     }
-    /** The next event, or the end. */
+    /**
+     * The events parsed so far, decoded with the schema when one was given, as one batch; a
+     * failure to decode ends the events after those before it.
+     */
+    const deliver = async (open: ReadableStreamDefaultController<ReadonlyArray<SseEvent<A>>>) => {
+      const parsed = queue.splice(0, queue.length)
+      if (schema === undefined)
+        return open.enqueue(
+          parsed as ReadonlyArray<SseEvent<unknown>> as ReadonlyArray<SseEvent<A>>
+        )
+      const batch: Array<SseEvent<A>> = []
+      for (const event of parsed) {
+        const value = await decoded(event)
+        if (controller === undefined) return
+        if (value instanceof DecodeError) {
+          if (batch.length > 0) controller.enqueue(batch)
+          return finish(value)
+        }
+        batch.push(value)
+      }
+      controller?.enqueue(batch)
+    }
+    /** The next events, or the end. */
     const pull = async (): Promise<void> => {
       for (;;) {
         if (controller === undefined) return
-        const event = queue.shift()
-        if (event !== undefined) {
-          const value = await decoded(event)
-          if (controller === undefined) return
-          if (value instanceof DecodeError) return finish(value)
-          return controller.enqueue(value)
-        }
+        if (queue.length > 0) return deliver(controller)
         if (reader === undefined) {
           if (!(await reconnect())) return
           continue
@@ -617,7 +636,7 @@ export const makeStreams = (kit: StreamKit) => {
         parser.push(result.value)
       }
     }
-    const stream = new ReadableStream<SseEvent<A>>(
+    const stream = new ReadableStream<ReadonlyArray<SseEvent<A>>>(
       {
         start: (started) => {
           if (ended) return started.close()
@@ -662,15 +681,37 @@ export const makeStreams = (kit: StreamKit) => {
    */
   const eventStreamOf = <A>(body: SseBody<A>): EventStream<A> => {
     const reader = body.events.getReader()
+    // the batch being handed out, one event per `next()`, and the read of the next one
+    let batch: ReadonlyArray<SseEvent<A>> = []
+    let at = 0
+    let stopped = false
+    let reading: Promise<IteratorResult<SseEvent<A>>> | undefined
     const close = () => {
+      stopped = true
+      batch = []
       reader.cancel().catch(() => undefined)
     }
+    const stop = (): IteratorResult<SseEvent<A>> => {
+      reading = undefined
+      stopped = true
+      return DONE
+    }
+    const next = (): Promise<IteratorResult<SseEvent<A>>> => {
+      // a call made while a read waits (not with `for await`) takes its turn after it
+      if (reading !== undefined) return reading.then(next)
+      if (at < batch.length) return Promise.resolve({ done: false, value: batch[at++]! })
+      if (stopped) return Promise.resolve(DONE)
+      reading = reader.read().then((result): IteratorResult<SseEvent<A>> => {
+        if (result.done) return stop()
+        reading = undefined
+        batch = result.value
+        at = 1
+        return { done: false, value: batch[0]! }
+      }, stop)
+      return reading
+    }
     const iterator: AsyncIterableIterator<SseEvent<A>> = {
-      next: () =>
-        reader.read().then(
-          (result): IteratorResult<SseEvent<A>> => (result.done ? DONE : result),
-          () => DONE
-        ),
+      next,
       return: () => {
         close()
         return Promise.resolve(DONE)

@@ -14,7 +14,8 @@ import * as Option from "effect/Option"
 import * as References from "effect/References"
 import * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
-import type { ClientDialect, TracingDialect } from "../common/dialect.js"
+import * as Stream from "effect/Stream"
+import type { ClientDialect, StreamDialect, TracingDialect } from "../common/dialect.js"
 import type { SvcError } from "../common/SvcError.js"
 import { getHeader } from "../core/headers.js"
 import { BASE_DELAY_MILLIS, isTransient, MAX_DELAY_MILLIS, parseRetryAfter } from "../core/retry.js"
@@ -130,4 +131,8 @@ export const tracing: TracingDialect = {
     (fiber as Fiber.Fiber<unknown, unknown>).getRef(References.TracerTimingEnabled),
   withParentSpan: (effect, span) =>
     Effect.withParentSpan(effect, span, { captureStackTrace: false })
+}
+
+export const streams: StreamDialect = {
+  flattenIterables: Stream.flattenIterable
 }

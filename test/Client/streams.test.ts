@@ -537,6 +537,44 @@ describe("sse on the facade: EventStream", () => {
     await until(() => closedEarly("/events") === 1, "the connection to close")
   })
 
+  it("events read at once are handed out one by one; close() among them ends the iteration there", async () => {
+    handler = (_, response) => {
+      sseHead(response)
+      // five events in one write: one read of the body, one batch
+      response.write(Array.from({ length: 5 }, (_, i) => `id: ${i}\ndata: event ${i}\n\n`).join(""))
+    }
+    const feed = await createSvc(origin).sse("/events")
+    if (!feed.success) throw new Error(feed.error)
+    const events: Array<string> = []
+    for await (const event of feed.data) {
+      events.push(event.data)
+      if (events.length === 2) feed.data.close()
+    }
+    expect(events).toEqual(["event 0", "event 1"])
+    expect(await feed.data.closed).toEqual({ success: true, status: 200, data: undefined })
+    await until(() => closedEarly("/events") === 1, "the connection to close")
+  })
+
+  it("next() called again before the last one settled answers every event once, in order", async () => {
+    handler = (_, response) => {
+      sseHead(response)
+      response.write("data: a\n\ndata: b\n\n")
+      setTimeout(() => response.end("data: c\n\n"), 20)
+    }
+    const feed = await createSvc(origin).sse("/events", { reconnect: false })
+    if (!feed.success) throw new Error(feed.error)
+    const iterator = feed.data[Symbol.asyncIterator]()
+    const results = await Promise.all(Array.from({ length: 5 }, () => iterator.next()))
+    expect(results).toMatchObject([
+      { done: false, value: { data: "a" } },
+      { done: false, value: { data: "b" } },
+      { done: false, value: { data: "c" } },
+      { done: true },
+      { done: true }
+    ])
+    expect(await feed.data.closed).toMatchObject({ success: true })
+  })
+
   it("the first request's failure resolves the promise (never rejects), nothing to iterate", async () => {
     const response = await createSvc("http://127.0.0.1:1").sse("/events")
     expect(response).toMatchObject({ success: false, status: 0, code: "NETWORK_ERROR" })

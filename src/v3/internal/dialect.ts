@@ -20,7 +20,8 @@ import * as Runtime from "effect/Runtime"
 import * as RuntimeFlags from "effect/RuntimeFlags"
 import * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
-import type { ClientDialect, TracingDialect } from "../../common/dialect.js"
+import * as Stream from "effect/Stream"
+import type { ClientDialect, StreamDialect, TracingDialect } from "../../common/dialect.js"
 import type { SvcError } from "../../common/SvcError.js"
 import { getHeader } from "../../core/headers.js"
 import {
@@ -153,4 +154,8 @@ export const tracing: TracingDialect = {
       FiberRef.currentTracerTimingEnabled
     ),
   withParentSpan: (effect, span) => Effect.withParentSpan(effect, span)
+}
+
+export const streams: StreamDialect = {
+  flattenIterables: Stream.flattenIterables
 }
