@@ -102,30 +102,20 @@ export const progressBar = ({ loaded, total, progress }: DownloadProgress): stri
 }
 
 /**
- * The download's progress, counted and drawn as the chunks are read. Every telling calls it once
- * per download and `chunk` with each chunk it reads; `total` is the response's `Content-Length`
- * (the Promise facade's `headers`; the Effect API's `Stream` has no headers, so its tellings pass
- * the size they asked for). On a terminal it redraws the bar on one line, which `done` clears; the
- * row shows the last bar.
- *
- * Once the client reports progress itself (`onDownloadProgress`), the tellings pass
- * `onDownloadProgress: progress.draw` and `chunk` stops counting: `draw` takes what it reports.
+ * The download's progress bar, drawn from what the client reports: every telling passes
+ * `onDownloadProgress: progress.draw` to its `stream` call (the client counts the bytes read and
+ * takes `total` from the `Content-Length`). On a terminal it redraws the bar on one line, which
+ * `done` clears; the row shows the last bar.
  */
 export const downloadProgress = (
-  total: number | undefined,
   out: { readonly isTTY?: boolean; write(text: string): unknown } = process.stdout
 ) => {
-  let last: DownloadProgress = { loaded: 0, total, progress: total ? 0 : undefined }
-  const draw = (progress: DownloadProgress) => {
-    last = progress
-    if (out.isTTY) out.write(`\r  ${progressBar(progress)}`)
-  }
+  let last: DownloadProgress = { loaded: 0 }
   return {
-    draw,
-    /** Counts a chunk read against `total` and redraws the bar. */
-    chunk: (bytes: Uint8Array) => {
-      const loaded = last.loaded + bytes.byteLength
-      draw({ loaded, total, progress: total ? loaded / total : undefined })
+    /** Takes the client's report (`onDownloadProgress`) and redraws the bar. */
+    draw: (progress: DownloadProgress) => {
+      last = progress
+      if (out.isTTY) out.write(`\r  ${progressBar(progress)}`)
     },
     /** Clears the bar's line; the row's data: the bytes read and the last bar. */
     done: () => {

@@ -224,11 +224,11 @@ const story = (baseUrl: string) =>
       Effect.map((events) => chatRead(200, Array.from(events))),
       expect(STEPS.chat)
     )
-    // A download read as it arrives. The `Stream` has no headers: the bar counts against the
-    // size asked for.
-    const progress = downloadProgress(DOWNLOAD.bytes)
-    yield* client.stream("/download", { params: DOWNLOAD }).pipe(
-      Stream.runForEach((chunk) => Effect.sync(() => progress.chunk(chunk))),
+    // A download read as it arrives, the client reporting its progress against the
+    // Content-Length.
+    const progress = downloadProgress()
+    yield* client.stream("/download", { params: DOWNLOAD, onDownloadProgress: progress.draw }).pipe(
+      Stream.runDrain,
       Effect.map(() => downloadRead(200, progress.done())),
       expect(STEPS.download)
     )

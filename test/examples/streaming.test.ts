@@ -78,11 +78,11 @@ describe("the download's progress", () => {
     expect(progressBar({ loaded: 3072 })).toBe(`[${"?".repeat(24)}] 3 KiB`)
   })
 
-  it("counts each chunk, redraws on a terminal, and clears the line when done", () => {
+  it("redraws on a terminal as the client reports progress, and clears the line when done", () => {
     const written: Array<string> = []
-    const progress = downloadProgress(4096, { isTTY: true, write: (text) => written.push(text) })
-    progress.chunk(new Uint8Array(1024))
-    progress.chunk(new Uint8Array(3072))
+    const progress = downloadProgress({ isTTY: true, write: (text) => written.push(text) })
+    progress.draw({ loaded: 1024, total: 4096, progress: 0.25 })
+    progress.draw({ loaded: 4096, total: 4096, progress: 1 })
     expect(progress.done()).toEqual({
       bytes: 4096,
       bar: `[${"#".repeat(24)}] 100% 4 KiB of 4 KiB`
@@ -96,7 +96,7 @@ describe("the download's progress", () => {
 
   it("draws nothing when the output is not a terminal, and takes onDownloadProgress's reports", () => {
     const written: Array<string> = []
-    const progress = downloadProgress(undefined, { write: (text) => written.push(text) })
+    const progress = downloadProgress({ write: (text) => written.push(text) })
     progress.draw({ loaded: 10_240 })
     expect(progress.done()).toEqual({ bytes: 10_240, bar: `[${"?".repeat(24)}] 10 KiB` })
     expect(written).toEqual([])
