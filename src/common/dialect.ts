@@ -215,6 +215,11 @@ export interface AuthDialect<Session> {
    * `Cache-Control` already. Nothing happens outside a served request.
    */
   readonly noStore: Effect.Effect<void>
+  /**
+   * The response with `Cache-Control: no-store`, unless it has a `Cache-Control`: what `noStore`
+   * does, on an answer at hand (no step registered for the request).
+   */
+  readonly withNoStore: (response: unknown) => unknown
   /** Whether `value` is one of the line's `HttpServerResponse`s. */
   readonly isResponse: (value: unknown) => boolean
   /** The response with this cookie set; its name and attributes are checked already. */

@@ -103,8 +103,19 @@ export const guardsOf = <
   const annotated = <A, E, R>(user: User, handler: Effect.Effect<A, E, R>) =>
     Effect.flatMap(spanUserId(user.session.user_id), () => handler)
 
+  /** A guard's refusal, `Cache-Control: no-store` on it. */
   const refusal = (refused: Rejection) =>
-    Effect.succeed(line.errorResponse(refused.status, refused.text) as Response)
+    Effect.succeed(line.withNoStore(line.errorResponse(refused.status, refused.text)) as Response)
+
+  /**
+   * `Cache-Control: no-store` on the handler's response; when the handler fails, on the server's
+   * answer to that failure (a step registered for the request, `AuthDialect.noStore`, only then).
+   */
+  const noStoreOn = <A, E, R>(handler: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    handler.pipe(
+      Effect.map((answer) => (line.isResponse(answer) ? (line.withNoStore(answer) as A) : answer)),
+      Effect.onError(() => line.noStore)
+    )
 
   /**
    * Runs `check` on the established resolution (or a fresh one) and either answers with its
@@ -118,21 +129,18 @@ export const guardsOf = <
     ): Effect.Effect<A | Response, E, Exclude<R, UserServices> | Requirements> =>
       // `Cache-Control: no-store` on whatever answers the request: the handler's response, the
       // guard's 401, 403 and 500, the server's answer to a failure
-      Effect.andThen(
-        line.noStore,
-        resolve(
-          settings,
-          (resolution, known): Effect.Effect<A | Response, E, Exclude<R, UserServices>> => {
-            const refused = check(resolution, known)
-            if (refused !== undefined) return refusal(refused)
-            if (resolution._tag !== "Authenticated") return refusal(authenticationRequired)
-            const handler = line.provideContext(
-              self,
-              userContext(resolution, resolution.user)
-            ) as Effect.Effect<A, E, Exclude<R, UserServices>>
-            return settings.spanUserId ? annotated(resolution.user, handler) : handler
-          }
-        )
+      resolve(
+        settings,
+        (resolution, known): Effect.Effect<A | Response, E, Exclude<R, UserServices>> => {
+          const refused = check(resolution, known)
+          if (refused !== undefined) return refusal(refused)
+          if (resolution._tag !== "Authenticated") return refusal(authenticationRequired)
+          const handler = line.provideContext(
+            self,
+            userContext(resolution, resolution.user)
+          ) as Effect.Effect<A, E, Exclude<R, UserServices>>
+          return noStoreOn(settings.spanUserId ? annotated(resolution.user, handler) : handler)
+        }
       )
 
   /** Gives the handler the user or the guest: it never refuses. */

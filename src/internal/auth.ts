@@ -46,12 +46,13 @@ const KeyValueStoreService = /*#__PURE__*/ Context.Service<KeyValueStore.KeyValu
 )
 
 /** `Cache-Control: no-store` on a response that has no `Cache-Control` of its own. */
+const withNoStore = (response: HttpServerResponse.HttpServerResponse) =>
+  response.headers["cache-control"] === undefined
+    ? HttpServerResponse.setHeader(response, "cache-control", "no-store")
+    : response
+
 const noStore: HttpEffect.PreResponseHandler = (_request, response) =>
-  Effect.succeed(
-    response.headers["cache-control"] === undefined
-      ? HttpServerResponse.setHeader(response, "cache-control", "no-store")
-      : response
-  )
+  Effect.succeed(withNoStore(response))
 
 export const auth: AuthDialect<SessionData> = {
   client,
@@ -86,6 +87,7 @@ export const auth: AuthDialect<SessionData> = {
   errorResponse: (status, text) => HttpServerResponse.jsonUnsafe({ error: text }, { status }),
   // the guards' requirements hold the `HttpServerRequest` this needs
   noStore: HttpEffect.appendPreResponseHandler(noStore) as Effect.Effect<void>,
+  withNoStore: (response) => withNoStore(response as HttpServerResponse.HttpServerResponse),
   isResponse: HttpServerResponse.isHttpServerResponse,
   setCookie: (response, name, value, options) =>
     HttpServerResponse.setCookieUnsafe(

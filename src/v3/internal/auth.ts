@@ -31,12 +31,13 @@ const pathsOf = (error: ParseResult.ParseError): string =>
   ].join(", ")
 
 /** `Cache-Control: no-store` on a response that has no `Cache-Control` of its own. */
+const withNoStore = (response: HttpServerResponse.HttpServerResponse) =>
+  response.headers["cache-control"] === undefined
+    ? HttpServerResponse.setHeader(response, "cache-control", "no-store")
+    : response
+
 const noStore: HttpApp.PreResponseHandler = (_request, response) =>
-  Effect.succeed(
-    response.headers["cache-control"] === undefined
-      ? HttpServerResponse.setHeader(response, "cache-control", "no-store")
-      : response
-  )
+  Effect.succeed(withNoStore(response))
 
 export const auth: AuthDialect<SessionData> = {
   client,
@@ -75,6 +76,7 @@ export const auth: AuthDialect<SessionData> = {
   serverRequest: HttpServerRequest.HttpServerRequest,
   errorResponse: (status, text) => HttpServerResponse.unsafeJson({ error: text }, { status }),
   noStore: HttpApp.appendPreResponseHandler(noStore),
+  withNoStore: (response) => withNoStore(response as HttpServerResponse.HttpServerResponse),
   isResponse: HttpServerResponse.isServerResponse,
   setCookie: (response, name, value, options) =>
     HttpServerResponse.unsafeSetCookie(
