@@ -2,8 +2,11 @@ import { createSvc, type Progress, type SseEvent } from "../../src/v3/index.js"
 
 /** `stream`, `sse` and progress in the page, over the browser's fetch; results survive `page.evaluate`. */
 const streamsPage = {
-  /** Reads a `stream` download chunk by chunk, recording its progress calls. */
-  download: async (endpoint: string) => {
+  /**
+   * Reads a `stream` download chunk by chunk, recording its progress calls; once the first chunk
+   * is read, asks the server for the rest (`rest`).
+   */
+  download: async (endpoint: string, rest: string) => {
     const calls: Array<Progress> = []
     const svc = createSvc(location.origin, { retryAttempts: 0 })
     const response = await svc.stream(endpoint, {
@@ -15,6 +18,7 @@ const streamsPage = {
     // whether a call ever told more than the page had read
     let ahead = false
     for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      if (bytes === 0) await fetch(rest)
       bytes += next.value.byteLength
       if ((calls.at(-1)?.loaded ?? 0) > bytes) ahead = true
     }

@@ -23,6 +23,8 @@ describe.skipIf(!hasChromium).each(LINES)(
     let server: Server
     let origin = ""
     let script = ""
+    /** Sends the rest of the download the page is reading. */
+    let sendRest: (() => void) | undefined
     /** The `Last-Event-ID` of each connection to `/events`. */
     const lastEventIds: Array<string | undefined> = []
     /** The bytes each upload brought. */
@@ -47,15 +49,25 @@ describe.skipIf(!hasChromium).each(LINES)(
             "content-type": "application/octet-stream",
             "content-length": DOWNLOAD.byteLength
           })
+          // the first part alone; the rest once the page has read it (`/download/rest`), so
+          // that the page reads the body in more than one piece however loaded the machine is
           const part = DOWNLOAD.byteLength / 8
-          let at = 0
+          let at = part
           const next = () => {
             if (at >= DOWNLOAD.byteLength) return response.end()
             response.write(DOWNLOAD.subarray(at, at + part))
             at += part
             setTimeout(next, 10)
           }
-          return next()
+          response.write(DOWNLOAD.subarray(0, part))
+          sendRest = next
+          return
+        }
+        if (path === "/download/rest") {
+          sendRest?.()
+          sendRest = undefined
+          response.writeHead(204)
+          return response.end()
         }
         if (path === "/upload") {
           let bytes = 0
@@ -77,9 +89,10 @@ describe.skipIf(!hasChromium).each(LINES)(
           lastEventIds.push(typeof lastEventId === "string" ? lastEventId : undefined)
           response.writeHead(200, { "content-type": "text/event-stream" })
           if (lastEventIds.length === 1) {
-            // the first connection drops after two events
-            response.write("retry: 20\nid: 1\ndata: one\n\nid: 2\ndata: two\n\n")
-            setTimeout(() => response.socket?.destroy(), 30)
+            // the first connection drops after two events, once they are sent
+            response.write("retry: 20\nid: 1\ndata: one\n\nid: 2\ndata: two\n\n", () =>
+              setTimeout(() => response.socket?.destroy(), 100)
+            )
           } else {
             response.write(`id: 3\ndata: three since ${lastEventId}\n\n`)
           }
@@ -102,7 +115,10 @@ describe.skipIf(!hasChromium).each(LINES)(
     })
 
     interface StreamsPage {
-      readonly download: (endpoint: string) => Promise<{
+      readonly download: (
+        endpoint: string,
+        rest: string
+      ) => Promise<{
         status: number
         bytes: number
         calls: Array<Progress>
@@ -145,7 +161,7 @@ describe.skipIf(!hasChromium).each(LINES)(
       ) as ReturnType<StreamsPage[K]>
 
     it("a stream() download read in the page: progress follows the reads and ends at 1", async () => {
-      const read = await inPage("download", "/download")
+      const read = await inPage("download", "/download", "/download/rest")
       expect(read.status).toBe(200)
       expect(read.bytes).toBe(DOWNLOAD.byteLength)
       expect(read.ahead).toBe(false)
