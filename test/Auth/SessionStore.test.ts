@@ -99,8 +99,8 @@ storeContract(`Effect ${LINE}`, {
     {
       // Redis keeps time itself: real time, in units long enough for a loaded machine's delays
       advance: (units) =>
-        Effect.promise(() => new Promise((done) => setTimeout(done, units * 400))),
-      unit: 400,
+        Effect.promise(() => new Promise((done) => setTimeout(done, units * 1_000))),
+      unit: 1_000,
       dump: () => dumpRedis(redisCommand),
       live: hasRedis
     }
