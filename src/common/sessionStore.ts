@@ -30,6 +30,9 @@ import {
   redisClient,
   sha256,
   sha256Sync,
+  TOUCH_EVERY_IDLE_DIVISOR,
+  TOUCH_EVERY_MAX_MILLIS,
+  touchIsDue,
   withLifecycle
 } from "../core/sessionStore.js"
 import type { SessionInfoOf, SessionStoreServiceOf } from "./authServices.js"
@@ -182,24 +185,35 @@ export const keyValueStore = <Session>(
       failingAs("get")
     )
 
+  /** A use is written down (under `lock`) only when it is due; most uses read and write nothing. */
   const touch: Store<Session>["touch"] = (id) =>
-    Effect.flatMap(sessionKey(id), (key) =>
-      lock(
-        Effect.gen(function* () {
-          const entry = yield* live(key)
-          if (Option.isNone(entry)) return Option.none<Session>()
-          const now = yield* Clock.currentTimeMillis
-          const { idleMillis } = entry.value
-          const seen = {
-            ...withLifecycle(entry.value, now),
-            lastSeenAt: now,
-            ...(idleMillis > 0 ? { idleUntil: now + idleMillis } : {})
-          }
-          yield* kv.set(key, JSON.stringify(seen))
-          return Option.some(entry.value.session)
-        })
-      )
-    ).pipe(failingAs("touch"))
+    Effect.gen(function* () {
+      const key = yield* sessionKey(id)
+      const found = yield* live(key)
+      if (Option.isNone(found)) return Option.none<Session>()
+      const { idleMillis, lastSeenAt, session } = found.value
+      return touchIsDue(lastSeenAt, idleMillis, yield* Clock.currentTimeMillis)
+        ? yield* recordUse(key)
+        : Option.some(session)
+    }).pipe(failingAs("touch"))
+
+  /** The session under `key`, seen now and its idle deadline moved on; `None` when it is gone. */
+  const recordUse = (key: string) =>
+    lock(
+      Effect.gen(function* () {
+        const entry = yield* live(key)
+        if (Option.isNone(entry)) return Option.none<Session>()
+        const now = yield* Clock.currentTimeMillis
+        const { idleMillis } = entry.value
+        const seen = {
+          ...withLifecycle(entry.value, now),
+          lastSeenAt: now,
+          ...(idleMillis > 0 ? { idleUntil: now + idleMillis } : {})
+        }
+        yield* kv.set(key, JSON.stringify(seen))
+        return Option.some(entry.value.session)
+      })
+    )
 
   const revoke: Store<Session>["revoke"] = (id) =>
     Effect.flatMap(sessionKey(id), (key) => lock(kv.remove(key))).pipe(failingAs("revoke"))
@@ -445,10 +459,9 @@ export const redisStore = <Session>(
     )
 
   const touch: Store<Session>["touch"] = (id) =>
-    Effect.flatMap(sessionKey(id), (key) => call(() => redis.svcTouch(key))).pipe(
-      Effect.map(sessionFrom),
-      failingAs("touch")
-    )
+    Effect.flatMap(sessionKey(id), (key) =>
+      call(() => redis.svcTouch(key, TOUCH_EVERY_MAX_MILLIS, TOUCH_EVERY_IDLE_DIVISOR))
+    ).pipe(Effect.map(sessionFrom), failingAs("touch"))
 
   const revoke: Store<Session>["revoke"] = (id) =>
     Effect.flatMap(sessionKey(id), (key) => call(() => redis.del(key))).pipe(

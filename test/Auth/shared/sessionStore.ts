@@ -267,6 +267,51 @@ export const storeContract = (line: string, backends: Record<string, Backend>): 
           expect(() => sessions.list("")).toThrow(TypeError)
         }))
 
+      test("touch writes a use down once it is due: a twentieth of idleTimeout old, at most a minute", (sessions) =>
+        Effect.gen(function* () {
+          const user = someone()
+          // a twentieth of 20 units is one unit on every backend (a TestClock minute, Redis's 1 s)
+          const id = yield* sessions.create(user, { ttl: span(100), idleTimeout: span(20) })
+          const only = Effect.map(sessions.list(user.user_id), (listed) => {
+            expect(listed).toHaveLength(1)
+            return listed[0] as SessionInfoUnderTest
+          })
+          const created = yield* only
+          yield* backend.advance(0.25)
+          expect(yield* sessions.touch(id)).toEqual(Option.some(user))
+          // not due: nothing written, the idle deadline stays where the creation put it
+          const early = yield* only
+          expect(early.lastSeenAt).toEqual(created.lastSeenAt)
+          expect(early.expiresAt).toEqual(created.expiresAt)
+          yield* backend.advance(1)
+          expect(yield* sessions.touch(id)).toEqual(Option.some(user))
+          const due = yield* only
+          const seen = due.lastSeenAt.getTime() - created.createdAt.getTime()
+          // exact on Effect's TestClock; Redis's own clock runs on while the test waits
+          expect(seen).toBeGreaterThanOrEqual(1.25 * backend.unit)
+          expect(seen).toBeLessThan(
+            backend.unit === 60_000 ? 1.25 * backend.unit + 1 : 2.25 * backend.unit
+          )
+          expect(due.expiresAt.getTime()).toBe(due.lastSeenAt.getTime() + 20 * backend.unit)
+
+          // without an idle timeout, a use is written down once a minute
+          const other = someone()
+          const plain = yield* sessions.create(other)
+          const first = (yield* sessions.list(other.user_id))[0]
+          expect(yield* sessions.touch(plain)).toEqual(Option.some(other))
+          expect((yield* sessions.list(other.user_id))[0]?.lastSeenAt).toEqual(first?.lastSeenAt)
+          if (backend.unit === 60_000) {
+            yield* backend.advance(59 / 60)
+            yield* sessions.touch(plain)
+            expect((yield* sessions.list(other.user_id))[0]?.lastSeenAt).toEqual(first?.lastSeenAt)
+            yield* backend.advance(1 / 60)
+            yield* sessions.touch(plain)
+            expect((yield* sessions.list(other.user_id))[0]?.lastSeenAt.getTime()).toBe(
+              (first?.createdAt.getTime() ?? 0) + 60_000
+            )
+          }
+        }))
+
       test("handleOf: a live id's handle as list shows it, kept through rotate; None once it ends", (sessions) =>
         Effect.gen(function* () {
           const user = someone()
