@@ -14,6 +14,7 @@ import { existsSync } from "node:fs"
 import { createRequire } from "node:module"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
+import { Redis } from "ioredis"
 import { request } from "undici"
 import { REDIS_SERVER, type RedisServer, startRedis } from "../test/support/redis.js"
 import {
@@ -27,7 +28,7 @@ import {
 
 /** The part of autocannon's API used here (the package ships no types). */
 interface LoadResult {
-  readonly requests: { readonly average: number }
+  readonly requests: { readonly average: number; readonly total: number }
   readonly non2xx: number
   readonly errors: number
   readonly timeouts: number
@@ -36,7 +37,8 @@ type Autocannon = (options: {
   readonly url: string
   readonly connections: number
   readonly pipelining: number
-  readonly duration: number
+  readonly duration?: number
+  readonly amount?: number
   readonly headers: Record<string, string>
 }) => Promise<LoadResult>
 
@@ -127,6 +129,32 @@ const measurePairs = async (served: Served, baseline: string, seconds: number, p
 }
 
 const FLAPPING_REQUESTS = 10_000
+/** Requests of the Redis server's guarded route over which its writes to Redis are counted. */
+const WRITES_REQUESTS = 10_000
+
+/**
+ * What Redis appends to its log (AOF, `appendfsync always`: one fsync per write) per request of
+ * the Redis server's guarded route: what a validation writes.
+ */
+const aofBytesPerRequest = async (redisUrl: string, served: Served): Promise<number> => {
+  const admin = new Redis(redisUrl)
+  const aofSize = async () =>
+    Number((await admin.info("persistence")).match(/aof_current_size:(\d+)/)?.[1] ?? Number.NaN)
+  try {
+    const before = await aofSize()
+    const result = await autocannon({
+      url: `http://127.0.0.1:${served.port}/guarded`,
+      connections: CONNECTIONS,
+      pipelining: 1,
+      amount: WRITES_REQUESTS,
+      headers: { "x-session-id": served.id }
+    })
+    if (result.non2xx > 0 || result.errors > 0) throw new Error("the guarded route failed")
+    return ((await aofSize()) - before) / result.requests.total
+  } finally {
+    admin.disconnect()
+  }
+}
 
 /**
  * 10,000 requests at 32 in flight against a validator that fails every third lookup: a third with
@@ -205,6 +233,19 @@ export const run = async (options: BenchOptions): Promise<Section> => {
         text: `${validator.name} keeps ≥ ${GOAL}× the throughput of ${validator.peer}`,
         met: ratio >= GOAL,
         detail: `${ratio.toFixed(2)}× (median of ${pair.ratios.length} paired slices; quartiles ${quartiles(pair.ratios)})`
+      })
+    }
+    if (redis !== undefined && ports.redis !== undefined) {
+      const written = await aofBytesPerRequest(redis.url, ports.redis)
+      figures.push({
+        name: `bytes SessionStore.layerRedis's validation appends to Redis's log (AOF) per guarded request, over ${WRITES_REQUESTS} requests of one session`,
+        value: written,
+        unit: "B"
+      })
+      goals.push({
+        text: "a session in steady use costs Redis no write per request (a use is written once it is due, at most once a minute)",
+        met: written < 1,
+        detail: `${written.toFixed(2)} B appended per request`
       })
     }
     const flaps = await flappingRun(ports.flapping!)
