@@ -133,7 +133,6 @@ export interface Entry<Session> {
   readonly lastSeenAt?: number
 }
 
-/** An entry with a handle and its times: the ones it has, else a fresh handle and `now`. */
 /**
  * How often a session's use is written down: `touch` records a use (its `lastSeenAt`, and the
  * idle deadline that follows from it) only when the last one recorded is at least this old — a
@@ -153,6 +152,7 @@ export const touchIsDue = (lastSeenAt: number | undefined, idleMillis: number, n
       ? Math.min(TOUCH_EVERY_MAX_MILLIS, idleMillis / TOUCH_EVERY_IDLE_DIVISOR)
       : TOUCH_EVERY_MAX_MILLIS)
 
+/** An entry with a handle and its times: the ones it has, else a fresh handle and `now`. */
 export const withLifecycle = <Session>(
   entry: Entry<Session>,
   now: number
@@ -256,8 +256,8 @@ if left < 0 or now + left < abs then redis.call('PEXPIREAT', KEYS[2], abs) end
 return 1`
 
 /**
- * KEYS: session. ARGV: \`TOUCH_EVERY_MAX_MILLIS\`, \`TOUCH_EVERY_IDLE_DIVISOR\`. The session's data,
- * and, when the use it last recorded is old enough (\`touchIsDue\`), seen now and its idle deadline
+ * KEYS: session. ARGV: TOUCH_EVERY_MAX_MILLIS, TOUCH_EVERY_IDLE_DIVISOR. The session's data,
+ * and, when the use it last recorded is old enough (touchIsDue), seen now and its idle deadline
  * moved on; nil when it is gone. A use that is not due writes nothing.
  */
 const TOUCH = `${NOW}
