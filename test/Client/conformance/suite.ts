@@ -140,10 +140,12 @@ export const conformance = (transport: TransportUnderTest): void => {
       })
 
       it("too many redirects is never retried", async () => {
-        const before = server.seen.length
+        // counted by path: an earlier test's abandoned hop may still reach the server
+        const hops = () => server.seen.filter((seen) => seen.path.startsWith("/hops/")).length
+        const before = hops()
         const response = await client({ retryAttempts: 2 }).get("/hops/11")
         expect(response).toMatchObject({ success: false, code: "NETWORK_ERROR" })
-        expect(server.seen.length - before).toBe(11)
+        expect(hops() - before).toBe(11)
       })
 
       it("a hop to another origin carries no session, Authorization or Cookie", async () => {
