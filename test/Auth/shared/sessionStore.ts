@@ -53,7 +53,7 @@ export interface Backend {
   }>
   /**
    * Time passing, counted in `unit`s: TestClock minutes where the store reads Effect's clock,
-   * real 150 ms steps for Redis, whose own clock and key expiry end sessions.
+   * real 1 s steps for Redis, whose own clock and key expiry end sessions.
    */
   readonly advance: (units: number) => Effect.Effect<void>
   readonly unit: number
