@@ -43,8 +43,11 @@ const streamsPage = {
       uploads
     }
   },
-  /** Reads `count` events of an `sse` stream (which reconnects), then closes it. */
-  events: async (endpoint: string, count: number) => {
+  /**
+   * Reads `count` events of an `sse` stream (which reconnects), then closes it; tells the server
+   * each event's id once it has it (`told`).
+   */
+  events: async (endpoint: string, count: number, told: string) => {
     const calls: Array<Progress> = []
     const svc = createSvc(location.origin, { retryAttempts: 0 })
     const response = await svc.sse(endpoint, {
@@ -55,6 +58,7 @@ const streamsPage = {
     const events: Array<SseEvent<string>> = []
     for await (const event of response.data) {
       events.push(event)
+      await fetch(`${told}?id=${event.id}`)
       if (events.length >= count) response.data.close()
     }
     const closed = await response.data.closed
