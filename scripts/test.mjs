@@ -6,7 +6,6 @@
 // (effect4-toolchain.mjs): Effect 4 needs Node ≥ 22.19.
 import { spawnSync } from "node:child_process"
 import { readFileSync, rmSync } from "node:fs"
-import { availableParallelism } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { EFFECT4_TOOLCHAIN, ensureEffect4Toolchain } from "./effect4-toolchain.mjs"
 import { nodeBinary, OTHER_VERSIONS, supported } from "./node-versions.mjs"
@@ -22,12 +21,6 @@ const ONE_VERSION_ONLY = [
   "test/package/**",
   "test/toolchain/**"
 ]
-/**
- * Test files mostly wait (on servers, child processes, a browser, Redis), so one worker more than
- * the machine has cores keeps the cores busy; vitest's default, cores − 1, runs one file at a time
- * on a 2-core machine. `SVC_TEST_WORKERS` overrides it.
- */
-const workers = Number(process.env.SVC_TEST_WORKERS) || availableParallelism() + 1
 /** `npm test -- test/docs` runs only the test files matching these filters (vitest's own). */
 const filters = process.argv.slice(2)
 
@@ -75,13 +68,11 @@ for (const run of runs) {
           "--passWithNoTests"
         ]
   args.push(
-    `--maxWorkers=${workers}`,
     "--reporter=default",
     "--reporter=json",
     `--outputFile.json=${report}`,
     `--reporter=${join(root, "scripts", "vitest-run-errors.mjs")}`
   )
-  for (const pattern of run.exclude) args.push("--exclude", pattern)
   // a filter for the suites run on the first version only leaves the others nothing to run
   if (run.line === "" && run.exclude.length > 0 && filters.length > 0)
     args.push("--passWithNoTests")
@@ -93,7 +84,9 @@ for (const run of runs) {
     env: {
       ...process.env,
       PATH: `${dirname(run.node)}:${process.env.PATH}`,
-      SVC_RUN_ERRORS: errorsFile
+      SVC_RUN_ERRORS: errorsFile,
+      // read by the vitest configs: `--exclude` does not reach their projects
+      SVC_TEST_EXCLUDE: JSON.stringify(run.exclude)
     }
   })
   let passed = 0

@@ -3,8 +3,11 @@
  * vitest (toolchains/effect4) on Node ≥ 22: effect, its Node platform and the test runner resolve
  * from there.
  */
+import { globSync } from "node:fs"
+import { matchesGlob } from "node:path"
 import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
+import { RUN_EXCLUDES, SHARED_WORKERS, WORKERS } from "../../test/sharedWorkers.js"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 const toolchain = `${root}toolchains/effect4/node_modules/`
@@ -22,6 +25,13 @@ const shared = [
   "test/browser/sessionCookie.test.ts",
   "test/Auth/{compose,crossSite,guards,http,httpApi,LoginThrottle,missingValidator,property,prototype,redaction,SessionStore,sessionCookie,sessionLifecycle,sources,spanUserId,timeout,validators,webHandler}.test.ts"
 ]
+
+const include = ["test/v4/**/*.test.ts", ...shared]
+/** This line's test files that run in shared workers (test/sharedWorkers.ts), and the rest. */
+const [sharing, isolated] = ((files: Array<string>) => {
+  const sharing = files.filter((file) => SHARED_WORKERS.some((glob) => matchesGlob(file, glob)))
+  return [sharing, files.filter((file) => !sharing.includes(file))]
+})(globSync(include, { cwd: root }))
 
 export default defineConfig({
   resolve: {
@@ -59,8 +69,14 @@ export default defineConfig({
     ]
   },
   test: {
-    include: ["test/v4/**/*.test.ts", ...shared],
+    exclude: ["**/node_modules/**", ...RUN_EXCLUDES],
+    maxWorkers: WORKERS,
     testTimeout: 30_000,
-    hookTimeout: 60_000
+    hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: "isolated", include: isolated } },
+      // a worker loads effect and the client once for all of these, not once per file
+      { extends: true, test: { name: "shared workers", include: sharing, isolate: false } }
+    ]
   }
 })
