@@ -325,10 +325,11 @@ describe.each(faces)("stream, $name", (face) => {
       response.writeHead(200, { "content-type": "application/octet-stream" })
       response.write("then silence")
     }
-    const read = await face.stream("/stall", { totalTimeout: 400 })
+    // long enough for a loaded machine to connect and read the first bytes within it
+    const read = await face.stream("/stall", { totalTimeout: 1_500 })
     expect(text(read.bytes)).toBe("then silence")
     expect((read.error as Error & { code?: string }).code).toBe("TIMEOUT")
-    expect(read.error?.message).toMatch(/400 ms.*GET http:\/\/127\.0\.0\.1:\d+\/stall/)
+    expect(read.error?.message).toMatch(/1500 ms.*GET http:\/\/127\.0\.0\.1:\d+\/stall/)
     await until(() => closedEarly("/stall") === 1, "the connection to close")
   })
 })
@@ -513,7 +514,8 @@ describe.each(faces)("sse, $name", (face) => {
       sseHead(response)
       response.write("data: one\n\n")
     }
-    const read = await face.sse("/events", { totalTimeout: 400 }, undefined)
+    // long enough for a loaded machine to connect and read the first event within it
+    const read = await face.sse("/events", { totalTimeout: 1_500 }, undefined)
     expect(read.events.map((event) => event.data)).toEqual(["one"])
     expect(read.outcome).toMatchObject({ success: false, code: "TIMEOUT" })
     await until(() => closedEarly("/events") === 1, "the connection to close")
