@@ -38,12 +38,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: {
-          name: "shared workers",
-          include: [...SHARED_WORKERS],
-          pool: "threads",
-          isolate: false
-        }
+        test: { name: "shared workers", include: [...SHARED_WORKERS], pool: "threads" }
       }
     ]
   }

@@ -26,12 +26,11 @@ const shared = [
   "test/Auth/{compose,crossSite,guards,http,httpApi,LoginThrottle,missingValidator,property,prototype,redaction,SessionStore,sessionCookie,sessionLifecycle,sources,spanUserId,timeout,validators,webHandler}.test.ts"
 ]
 
-const include = ["test/v4/**/*.test.ts", ...shared]
-/** This line's test files that run in shared workers (test/sharedWorkers.ts), and the rest. */
-const [sharing, isolated] = ((files: Array<string>) => {
-  const sharing = files.filter((file) => SHARED_WORKERS.some((glob) => matchesGlob(file, glob)))
-  return [sharing, files.filter((file) => !sharing.includes(file))]
-})(globSync(include, { cwd: root }))
+/** This line's test files, those that share workers (test/sharedWorkers.ts) and the rest. */
+const files = globSync(["test/v4/**/*.test.ts", ...shared], { cwd: root })
+const sharesWorkers = (file: string) => SHARED_WORKERS.some((glob) => matchesGlob(file, glob))
+const sharing = files.filter(sharesWorkers)
+const isolated = files.filter((file) => !sharesWorkers(file))
 
 export default defineConfig({
   resolve: {
