@@ -15,6 +15,8 @@ export const hasChromium = existsSync(CHROMIUM)
 export const launchChromium = (): Promise<Browser> =>
   chromium.launch({
     executablePath: CHROMIUM,
+    // a launch that hangs fails naming itself, within the tests' time (Playwright waits 3 minutes)
+    timeout: 30_000,
     args: [
       "--headless",
       "--no-sandbox",
