@@ -33,12 +33,19 @@ export default defineConfig({
           name: "isolated",
           include: ["test/**/*.test.ts"],
           exclude: [...SHARED_WORKERS],
-          pool: "forks"
+          pool: "forks",
+          // after the shared workers, not beside them: each pool has maxWorkers of its own
+          sequence: { groupOrder: 1 }
         }
       },
       {
         extends: true,
-        test: { name: "shared workers", include: [...SHARED_WORKERS], pool: "threads" }
+        test: {
+          name: "shared workers",
+          include: [...SHARED_WORKERS],
+          pool: "threads",
+          sequence: { groupOrder: 0 }
+        }
       }
     ]
   }

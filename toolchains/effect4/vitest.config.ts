@@ -73,9 +73,21 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
-      { extends: true, test: { name: "isolated", include: isolated } },
+      // one after the other, each with maxWorkers: together they would run twice as many
+      {
+        extends: true,
+        test: { name: "isolated", include: isolated, sequence: { groupOrder: 1 } }
+      },
       // a worker loads effect and the client once for all of these, not once per file
-      { extends: true, test: { name: "shared workers", include: sharing, isolate: false } }
+      {
+        extends: true,
+        test: {
+          name: "shared workers",
+          include: sharing,
+          isolate: false,
+          sequence: { groupOrder: 0 }
+        }
+      }
     ]
   }
 })
