@@ -6,7 +6,7 @@
 // (effect4-toolchain.mjs): Effect 4 needs Node ≥ 22.19.
 import { spawnSync } from "node:child_process"
 import { readFileSync, rmSync } from "node:fs"
-import { dirname, join, resolve } from "node:path"
+import { dirname, join, relative, resolve } from "node:path"
 import { EFFECT4_TOOLCHAIN, ensureEffect4Toolchain } from "./effect4-toolchain.mjs"
 import { nodeBinary, OTHER_VERSIONS, supported } from "./node-versions.mjs"
 import { RUNTIMES, runtimeBinary } from "./runtimes.mjs"
@@ -92,12 +92,22 @@ for (const run of runs) {
   let passed = 0
   let failed = 0
   let skipped = 0
+  /** The failed tests, named again in the summary: a log cut to its end still says which. */
+  let failures = []
   try {
     const json = JSON.parse(readFileSync(report, "utf8"))
     passed = json.numPassedTests
     failed = json.numFailedTests
     // vitest's JSON report counts skipped tests as pending, and todos apart
     skipped = json.numPendingTests + json.numTodoTests
+    failures = json.testResults.flatMap((file) =>
+      file.assertionResults
+        .filter((test) => test.status === "failed")
+        .map((test) => {
+          const reason = String(test.failureMessages?.[0] ?? "").split("\n")[0]
+          return `${relative(root, file.name)} > ${test.fullName}: ${reason}`
+        })
+    )
   } catch {
     // no report: the run itself broke, counted below by its exit code
   }
@@ -114,6 +124,7 @@ for (const run of runs) {
     passed,
     failed,
     skipped,
+    failures,
     errors
   })
 }
@@ -123,6 +134,7 @@ console.log("\n━━━ Node versions ━━━")
 for (const r of results) {
   const state = r.code === 0 ? "ok" : `FAILED (exit ${r.code})`
   console.log(`Node ${r.version}: ${counts(r)} — ${state}`)
+  for (const failure of r.failures) console.log(`  failed: ${failure}`)
   for (const error of r.errors) console.log(`  error outside the tests: ${error}`)
   if (r.code !== 0 && r.failed === 0 && r.errors.length === 0) {
     console.log("  no test failed and no error was reported: vitest itself stopped, see above")
