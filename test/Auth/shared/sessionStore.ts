@@ -126,14 +126,14 @@ export const storeContract = (line: string, backends: Record<string, Backend>): 
 
       test("ends a session at its absolute ttl, the default or its own", (sessions) =>
         Effect.gen(function* () {
-          const long = yield* sessions.create(alice, { ttl: span(8) })
-          const short = yield* sessions.create(alice, { ttl: span(4) })
-          yield* backend.advance(3)
+          const long = yield* sessions.create(alice, { ttl: span(4) })
+          const short = yield* sessions.create(alice, { ttl: span(2) })
+          yield* backend.advance(1)
           expect(Option.isSome(yield* sessions.get(short))).toBe(true)
           yield* backend.advance(2)
           expect(yield* sessions.get(short)).toEqual(Option.none())
           expect(Option.isSome(yield* sessions.touch(long))).toBe(true)
-          yield* backend.advance(4)
+          yield* backend.advance(2)
           expect(yield* sessions.get(long)).toEqual(Option.none())
         }))
 
@@ -151,10 +151,11 @@ export const storeContract = (line: string, backends: Record<string, Backend>): 
 
       test("touch never moves a session past its absolute end", (sessions) =>
         Effect.gen(function* () {
-          const id = yield* sessions.create(alice, { ttl: span(8), idleTimeout: span(6) })
-          yield* backend.advance(4)
+          const id = yield* sessions.create(alice, { ttl: span(4), idleTimeout: span(4) })
+          yield* backend.advance(2)
+          // the idle deadline moves to 6 units; the absolute end stays at 4
           expect(Option.isSome(yield* sessions.touch(id))).toBe(true)
-          yield* backend.advance(5)
+          yield* backend.advance(3)
           expect(yield* sessions.touch(id)).toEqual(Option.none())
         }))
 
@@ -195,7 +196,7 @@ export const storeContract = (line: string, backends: Record<string, Backend>): 
       test("rotate: a new id for the same session; the old one ends at once", (sessions) =>
         Effect.gen(function* () {
           const user = someone()
-          const id = yield* sessions.create(user, { ttl: span(8), idleTimeout: span(6) })
+          const id = yield* sessions.create(user, { ttl: span(4), idleTimeout: span(4) })
           const [before] = yield* sessions.list(user.user_id)
           const rotated = Option.getOrThrow(yield* sessions.rotate(id))
           expect(Redacted.value(rotated)).toMatch(/^[A-Za-z0-9_-]{43}$/)
@@ -212,10 +213,11 @@ export const storeContract = (line: string, backends: Record<string, Backend>): 
           // an id that is not live (rotated away, revoked, never issued) rotates to nothing
           expect(yield* sessions.rotate(id)).toEqual(Option.none())
           expect(yield* sessions.rotate(Redacted.make("never-issued"))).toEqual(Option.none())
-          yield* backend.advance(4)
+          yield* backend.advance(2)
           expect(Option.isSome(yield* sessions.touch(rotated))).toBe(true)
-          yield* backend.advance(5)
-          // the absolute end of the session it was: 8 units after its creation
+          yield* backend.advance(3)
+          // the absolute end of the session it was: 4 units after its creation, though the
+          // touch moved its idle deadline to 6
           expect(yield* sessions.get(rotated)).toEqual(Option.none())
           expect(yield* sessions.rotate(rotated)).toEqual(Option.none())
         }))
