@@ -285,6 +285,26 @@ export const SERVERS: ReadonlyArray<{
   { code: "HttpApiBuilder.serve()", check: checkHttpApi }
 ]
 
+/**
+ * The blocks `test/package` runs from the packed tarball, by a piece of their code, on each line:
+ * the traces, Effect, router and HttpApi examples. The sources run leaves them to it: each block
+ * runs once, the way a user gets it. (The Promise example, run there converted for both lines, runs
+ * from the sources too: it is the one that changes the demo catalogue the sources run checks.)
+ */
+export const FROM_TARBALL = {
+  4: [
+    "NodeSdk.layer(",
+    "yield* SvcClient",
+    'HttpRouter.add("GET", "/me"',
+    "HttpApiBuilder.layer(Api"
+  ],
+  3: ['key: "readme-v3"', 'HttpRouter.get("/me"', "HttpApiBuilder.serve()"]
+} as const
+
+/** Whether `test/package` runs `block` from the packed tarball. */
+export const runsFromTarball = (block: Block): boolean =>
+  FROM_TARBALL[block.effect].some((code) => block.code.includes(code))
+
 /** The one entry whose `code` the block contains. */
 export const entryOf = <E extends { readonly code: string }>(
   entries: ReadonlyArray<E>,

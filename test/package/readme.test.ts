@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Block, documents, documentText, readmeBlocks, whereOf } from "../docs/readmeBlocks.js"
 import {
   entryOf,
+  FROM_TARBALL,
   fileOf,
   node24,
   PROGRAMS,
@@ -66,7 +67,7 @@ const OTEL_SDK = /npm install @effect\/opentelemetry ((?:@opentelemetry\/[\w-]+ 
   .split(" ")
 
 /** The traces example (docs/effect.md): Effect 4's, or on Effect 3 the same through `svc-sdk/v3`. */
-const tracesExample = (): Block => blockOf(4, "NodeSdk.layer(")
+const tracesExample = (): Block => blockOf(4, FROM_TARBALL[4][0])
 
 const lines = [
   {
@@ -80,9 +81,7 @@ const lines = [
     traces: tracesExample,
     examples: (): Array<Block> => [
       promiseExample,
-      blockOf(4, "yield* SvcClient"),
-      blockOf(4, 'HttpRouter.add("GET", "/me"'),
-      blockOf(4, "HttpApiBuilder.layer(Api")
+      ...FROM_TARBALL[4].slice(1).map((code) => blockOf(4, code))
     ]
   },
   {
@@ -108,9 +107,7 @@ const lines = [
         effect: 3,
         code: promiseExample.code.replaceAll('from "svc-sdk"', 'from "svc-sdk/v3"')
       },
-      blockOf(3, 'key: "readme-v3"'),
-      blockOf(3, 'HttpRouter.get("/me"'),
-      blockOf(3, "HttpApiBuilder.serve()")
+      ...FROM_TARBALL[3].map((code) => blockOf(3, code))
     ]
   }
 ] as const
