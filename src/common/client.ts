@@ -61,7 +61,7 @@ import {
   urlForMessage
 } from "../core/url.js"
 import type { QueryRequest } from "../Query/index.js"
-import type { ClientDialect } from "./dialect.js"
+import type { ClientDialect, RetryPlan } from "./dialect.js"
 import type { Transport } from "./exchange.js"
 import {
   runOnRequest,
@@ -185,7 +185,7 @@ export interface ClientState {
   readonly responseType: ResponseType
   readonly redirect: RedirectMode
   /** The line's `Schedule`. */
-  readonly retrySchedule: unknown
+  readonly retry: RetryPlan
   readonly report: (error: Error) => void
   /**
    * `config.refreshSession` as this face calls it (`refresh.ts`), with the client whose requests
@@ -247,8 +247,10 @@ export const makeState = (
     maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     responseType: config.responseType ?? "auto",
     redirect: config.redirect ?? "follow",
-    retrySchedule:
-      config.retrySchedule ?? line.backoff(config.retryAttempts ?? DEFAULT_RETRY_ATTEMPTS),
+    retry:
+      config.retrySchedule === undefined
+        ? { attempts: config.retryAttempts ?? DEFAULT_RETRY_ATTEMPTS }
+        : { schedule: config.retrySchedule },
     report,
     refresh: undefined,
     face: tracing === undefined ? "promise" : "effect"
@@ -587,13 +589,13 @@ const withSignal = <A, E>(
 }
 
 /**
- * Retries transient failures on `schedule`, honouring `Retry-After`. The retry machinery is only
+ * Retries transient failures on the plan's schedule, honouring `Retry-After`. The retry machinery is only
  * built after a first transient failure, whose error is fed to the schedule without sending again.
  */
 const retryAfterFirstFailure = <A>(
   line: ClientDialect,
   once: Effect.Effect<A, SvcError>,
-  schedule: unknown
+  plan: RetryPlan
 ): Effect.Effect<A, SvcError> =>
   Effect.catchIf(once, isTransient, (first) => {
     let pending: SvcError | undefined = first
@@ -603,7 +605,7 @@ const retryAfterFirstFailure = <A>(
       pending = undefined
       return Effect.fail(error)
     })
-    return line.retry(next, schedule)
+    return line.retry(next, plan)
   })
 
 /** How one request is sent and read. */
@@ -666,7 +668,7 @@ const send = (
   transport: Transport,
   config: RequestConfig,
   settings: SendSettings,
-  retrySchedule: unknown,
+  retry: RetryPlan | undefined,
   callerSignal: AbortSignal | undefined
 ): Effect.Effect<ApiSuccess<unknown>, SvcError> =>
   Effect.flatMap(wireBody(config.body), (wire) => {
@@ -707,7 +709,7 @@ const send = (
     // the caller's signal governs the whole request; one an interceptor set governs the exchange
     const signal = config.signal === callerSignal ? undefined : config.signal
     const retried = isRetryableRequest(config.method, config.headers)
-      ? retryAfterFirstFailure(state.line, once, retrySchedule ?? state.retrySchedule)
+      ? retryAfterFirstFailure(state.line, once, retry ?? state.retry)
       : once
     return withSignal(state.line, retried, signal)
   })
@@ -825,9 +827,12 @@ export const request = <A>(
       return Effect.fail(error)
     }
     const { timeoutMillis: timeout, totalTimeoutMillis, retryAttempts } = checked
-    const retrySchedule =
-      options.retrySchedule ??
-      (retryAttempts === undefined ? undefined : line.backoff(retryAttempts))
+    const retry: RetryPlan | undefined =
+      options.retrySchedule !== undefined
+        ? { schedule: options.retrySchedule }
+        : retryAttempts === undefined
+          ? undefined
+          : { attempts: retryAttempts }
     let received: { response: ApiFailure; error: HttpError } | undefined
     // a request's progress callback replaces the client's (as in ky and axios)
     const onDownload = options.onDownloadProgress ?? state.config.onDownloadProgress
@@ -881,7 +886,7 @@ export const request = <A>(
         ? intercepted
         : Effect.tap(intercepted, (config) => bounded(runOnRequest(onRequest, config), "onRequest"))
     const sentOnce = (config: RequestConfig) =>
-      send(state, transport, config, settings, retrySchedule, options.signal)
+      send(state, transport, config, settings, retry, options.signal)
     // a 401 for the client's session: sent once more after a refresh (refresh.ts)
     const sent =
       carried === undefined

@@ -29,17 +29,21 @@ export interface RunningFiber<A, E> {
   readonly addObserver: (observer: (exit: Exit.Exit<A, E>) => void) => unknown
 }
 
+/** How a call retries: on the caller's `Schedule` of the line, or the default backoff's retries. */
+export type RetryPlan = { readonly schedule: unknown } | { readonly attempts: number }
+
 /**
  * The request program's, the exchange's and the facade's share of a line. `LineValues` tell the
  * shared option checks the line's `Duration` inputs, `Schedule`s and `Schema`s.
  */
 export interface ClientDialect extends LineValues {
-  /** The default schedule: backoff, `attempts` retries. */
-  readonly backoff: (attempts: number) => unknown
-  /** `effect` again on `schedule` while it fails transiently, a `Retry-After` setting the wait. */
+  /**
+   * `effect` again on the plan's schedule while it fails transiently, a `Retry-After` setting the
+   * wait (the schedules' code loaded on the first call).
+   */
   readonly retry: <A>(
     effect: Effect.Effect<A, SvcError>,
-    schedule: unknown
+    plan: RetryPlan
   ) => Effect.Effect<A, SvcError>
   /** The clock's time, in milliseconds. */
   readonly now: (clock: Clock.Clock) => number

@@ -74,3 +74,29 @@ export interface RetryableError {
   readonly permanent?: boolean | undefined
   readonly total?: boolean | undefined
 }
+
+/**
+ * The wait an `HttpError`'s `Retry-After` asks for, in milliseconds from `now`, capped at
+ * {@link MAX_DELAY_MILLIS}; `undefined` for another failure, or none or an unreadable one.
+ */
+export const retryAfterMillis = (
+  error: RetryableError & { readonly headers?: Readonly<Record<string, string>> | undefined },
+  now: number
+): number | undefined => {
+  if (error._tag !== "HttpError" || error.headers === undefined) return undefined
+  const wait = parseRetryAfter(getHeader(error.headers, "retry-after"), now)
+  return wait === undefined ? undefined : Math.min(wait, MAX_DELAY_MILLIS)
+}
+
+/**
+ * The rules each line's retries follow, handed to them: they load on a first transient failure
+ * and import none of this module, which the request program loads at once.
+ */
+export const RETRY_RULES = {
+  isTransient,
+  retryAfterMillis,
+  baseMillis: BASE_DELAY_MILLIS,
+  maxMillis: MAX_DELAY_MILLIS
+} as const
+
+export type RetryRules = typeof RETRY_RULES

@@ -12,14 +12,14 @@ import type * as Fiber from "effect/Fiber"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import * as References from "effect/References"
-import * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import type { ClientDialect, StreamDialect, TracingDialect } from "../common/dialect.js"
-import type { SvcError } from "../common/SvcError.js"
-import { getHeader } from "../core/headers.js"
-import { BASE_DELAY_MILLIS, isTransient, MAX_DELAY_MILLIS, parseRetryAfter } from "../core/retry.js"
+import { RETRY_RULES } from "../core/retry.js"
 import { DURATION_BOUNDARIES, DURATION_DESCRIPTION, DURATION_METRIC } from "../core/tracing.js"
+
+/** Effect 4's `Schedule` type id, a string key. */
+const scheduleTypeId = "~effect/Schedule"
 
 /** Effect 4's `Schema` type id: a string key whose value is itself. */
 const schemaTypeId = "~effect/Schema/Schema"
@@ -38,20 +38,8 @@ const loadDecoder = async () => {
   return { SchemaParser, format: SchemaIssue.makeFormatterDefault() }
 }
 
-/** A schedule whose waits a `Retry-After` header on an `HttpError` sets, capped. */
-const honourRetryAfter = (
-  schedule: Schedule.Schedule<unknown, SvcError>
-): Schedule.Schedule<unknown, SvcError> =>
-  schedule.pipe(
-    Schedule.modifyDelay(({ input, duration, now }) => {
-      if (input._tag !== "HttpError") return Effect.succeed(duration)
-      const header = getHeader(input.headers, "retry-after")
-      const wait = header === undefined ? undefined : parseRetryAfter(header, now)
-      return Effect.succeed(
-        wait === undefined ? duration : Duration.millis(Math.min(wait, MAX_DELAY_MILLIS))
-      )
-    })
-  )
+/** The retries, loaded on a request's first transient failure (`retry.ts`). */
+const loadRetry = () => import("./retry.js")
 
 /** The services the facade runs every program with: the tracer off. */
 const facadeServices = /*#__PURE__*/ Context.make(References.TracerEnabled, false)
@@ -61,27 +49,20 @@ export const client: ClientDialect = {
     const decoded = Duration.fromInput(value as Duration.Input)
     return Option.isSome(decoded) ? Duration.toMillis(decoded.value) : undefined
   },
-  isSchedule: Schedule.isSchedule,
+  // by its type id, as `Schedule.isSchedule` tests it, without importing effect/Schedule: the
+  // retries load it on a first transient failure (retry.ts)
+  isSchedule: (value) =>
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    scheduleTypeId in value,
   // by its type id, as `Schema.isSchema` tests it, without importing effect/Schema: a facade that
   // never decodes does not bundle it
   isSchema: (value) =>
     (typeof value === "object" || typeof value === "function") &&
     value !== null &&
     (value as { readonly [schemaTypeId]?: unknown })[schemaTypeId] === schemaTypeId,
-  backoff: (attempts) =>
-    Schedule.max([
-      Schedule.jittered(Schedule.exponential(Duration.millis(BASE_DELAY_MILLIS), 2)).pipe(
-        Schedule.modifyDelay(({ duration }) =>
-          Effect.succeed(Duration.min(duration, Duration.millis(MAX_DELAY_MILLIS)))
-        )
-      ),
-      Schedule.recurs(attempts)
-    ]),
-  retry: (effect, schedule) =>
-    Effect.retry(effect, {
-      schedule: honourRetryAfter(schedule as Schedule.Schedule<unknown, SvcError>),
-      while: isTransient
-    }),
+  retry: (effect, plan) =>
+    Effect.flatMap(Effect.promise(loadRetry), (loaded) => loaded.retry(effect, plan, RETRY_RULES)),
   now: (clock) => clock.currentTimeMillisUnsafe(),
   timeout: (effect, millis, onTimeout) =>
     Effect.timeoutOrElse(effect, {

@@ -69,3 +69,19 @@ describe.each(lines)("browser bundle, $line", ({ get, query, schemaProgram, deco
     expect(modules.filter((path) => nodeOnly.test(path))).toEqual([])
   })
 })
+
+/** effect/Schedule and what only it needs, as Effect 4's browser bundle names them. */
+const scheduleModules = /effect[/\\]dist[/\\](Schedule|Pull|internal[/\\](schedule|random))\.js$/
+
+describe("browser bundle, Effect 4: retries", () => {
+  it("load effect/Schedule on a first transient failure, not at once", async () => {
+    const { metafile } = await bundleConsumer("facadeGet")
+    expect(bundledModules(metafile).filter((path) => scheduleModules.test(path))).toEqual([])
+    // bundled all the same, in the chunk the retries load
+    expect(
+      bundledModules(metafile, "all").filter((path) =>
+        /effect[/\\]dist[/\\]Schedule\.js$/.test(path)
+      )
+    ).toHaveLength(1)
+  })
+})

@@ -22,38 +22,16 @@ import * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import type { ClientDialect, StreamDialect, TracingDialect } from "../../common/dialect.js"
-import type { SvcError } from "../../common/SvcError.js"
-import { getHeader } from "../../core/headers.js"
-import {
-  BASE_DELAY_MILLIS,
-  isTransient,
-  MAX_DELAY_MILLIS,
-  parseRetryAfter
-} from "../../core/retry.js"
 import { DURATION_BOUNDARIES, DURATION_DESCRIPTION, DURATION_METRIC } from "../../core/tracing.js"
+// imported, not loaded on demand: Effect 3's own `Effect.retry` brings effect/Schedule at once
+// anyway, and a chunk of its own would add to what a browser loads at once (measured)
+import { retry } from "./retry.js"
 
 /**
  * effect/ParseResult is loaded only by a request that passes a schema: an app that never does
  * neither loads nor bundles it (nor effect/Schema, which the app's own schema brings).
  */
 const loadDecoder = () => import("effect/ParseResult")
-
-/** A schedule whose waits a `Retry-After` header on an `HttpError` sets, capped. */
-const honourRetryAfter = (
-  schedule: Schedule.Schedule<unknown, SvcError>
-): Schedule.Schedule<SvcError, SvcError> =>
-  schedule.pipe(
-    Schedule.zipRight(Schedule.identity<SvcError>()),
-    Schedule.modifyDelayEffect((error, delay) => {
-      if (error._tag !== "HttpError") return Effect.succeed(delay)
-      const header = getHeader(error.headers, "retry-after")
-      if (header === undefined) return Effect.succeed(delay)
-      return Effect.map(Clock.currentTimeMillis, (now) => {
-        const wait = parseRetryAfter(header, now)
-        return wait === undefined ? delay : Duration.millis(Math.min(wait, MAX_DELAY_MILLIS))
-      })
-    })
-  )
 
 /**
  * The runtime the facade runs every program on: Effect's default one, without telemetry. The
@@ -85,17 +63,7 @@ export const client: ClientDialect = {
     (typeof value === "object" || typeof value === "function") &&
     value !== null &&
     Symbol.for("effect/Schema") in value,
-  backoff: (attempts) =>
-    Schedule.exponential(Duration.millis(BASE_DELAY_MILLIS), 2).pipe(
-      Schedule.jittered,
-      Schedule.modifyDelay((_, delay) => Duration.min(delay, Duration.millis(MAX_DELAY_MILLIS))),
-      Schedule.intersect(Schedule.recurs(attempts))
-    ),
-  retry: (effect, schedule) =>
-    Effect.retry(effect, {
-      schedule: honourRetryAfter(schedule as Schedule.Schedule<unknown, SvcError>),
-      while: isTransient
-    }),
+  retry,
   now: (clock) => clock.unsafeCurrentTimeMillis(),
   timeout: (effect, millis, onTimeout) =>
     Effect.timeoutFail(effect, { duration: Duration.millis(millis), onTimeout }),
