@@ -370,7 +370,8 @@ describe.each(faces)("refreshSession (%s)", (_face, make) => {
     const errors: Array<Error> = []
     const client = make(server.origin, {
       script: "hang",
-      timeout: 150,
+      // long enough for the requests themselves to answer 401 first on a loaded machine
+      timeout: 1_000,
       onError: (e) => errors.push(e)
     })
     server.expire()
@@ -378,7 +379,7 @@ describe.each(faces)("refreshSession (%s)", (_face, make) => {
     expect(responses.map(statusOf)).toEqual([401, 401, 401])
     expect(failures).toHaveLength(1)
     expect(await client.getSessionId()).toBeNull()
-    const timeouts = errors.filter((e) => /refreshSession timed out after 150 ms/.test(e.message))
+    const timeouts = errors.filter((e) => /refreshSession timed out after 1000 ms/.test(e.message))
     expect(timeouts).toHaveLength(1)
     expect(errors.filter((e) => (e as { _tag?: string })._tag === "HttpError")).toHaveLength(3)
   })
