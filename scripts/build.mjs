@@ -4,20 +4,25 @@
 // entries) against the Effect 4 toolchain's (tsconfig.build.v4*.json), each with the shared core.
 // CommonJS files get their own extensions (.cjs, .d.cts) rather than a nested package.json, so
 // that the root package.json (its `exports` and `#transport` import map) governs both formats.
-import { execFileSync } from "node:child_process"
+import { spawn } from "node:child_process"
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { basename, dirname, join, relative } from "node:path"
 import { build } from "esbuild"
 import { ensureEffect4Toolchain } from "./effect4-toolchain.mjs"
 
-const tsc = (project) => execFileSync("npx", ["tsc", "-p", project], { stdio: "inherit" })
+const tsc = (project) =>
+  new Promise((done, fail) =>
+    spawn("npx", ["tsc", "-p", project], { stdio: "inherit" }).on("exit", (code) =>
+      code === 0 ? done() : fail(new Error(`tsc -p ${project} exited with ${code}`))
+    )
+  )
 
 ensureEffect4Toolchain()
 rmSync("dist", { recursive: true, force: true })
-tsc("tsconfig.build.json")
-tsc("tsconfig.build.cjs.json")
-tsc("tsconfig.build.v4.json")
-tsc("tsconfig.build.v4.cjs.json")
+// a line's two formats at once (each has its own folder); the Effect 4 line after the Effect 3
+// line, whose shared modules (src/core, src/common, …) it writes again, as it always has
+await Promise.all([tsc("tsconfig.build.json"), tsc("tsconfig.build.cjs.json")])
+await Promise.all([tsc("tsconfig.build.v4.json"), tsc("tsconfig.build.v4.cjs.json")])
 
 const renames = [
   [".d.ts.map", ".d.cts.map"],
