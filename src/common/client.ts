@@ -184,7 +184,7 @@ export interface ClientState {
   readonly maxResponseBytes: number
   readonly responseType: ResponseType
   readonly redirect: RedirectMode
-  /** The line's `Schedule`. */
+  /** How the client's calls retry; a call's `retrySchedule` or `retryAttempts` replaces it. */
   readonly retry: RetryPlan
   readonly report: (error: Error) => void
   /**
@@ -589,8 +589,9 @@ const withSignal = <A, E>(
 }
 
 /**
- * Retries transient failures on the plan's schedule, honouring `Retry-After`. The retry machinery is only
- * built after a first transient failure, whose error is fed to the schedule without sending again.
+ * Retries transient failures on the plan's schedule, honouring `Retry-After`. The retry machinery
+ * is only built (and on Effect 4 loaded) after a first transient failure, whose error is fed to the
+ * schedule without sending again.
  */
 const retryAfterFirstFailure = <A>(
   line: ClientDialect,

@@ -23,8 +23,9 @@ import type * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import type { ClientDialect, StreamDialect, TracingDialect } from "../../common/dialect.js"
 import { DURATION_BOUNDARIES, DURATION_DESCRIPTION, DURATION_METRIC } from "../../core/tracing.js"
-// imported, not loaded on demand: Effect 3's own `Effect.retry` brings effect/Schedule at once
-// anyway, and a chunk of its own would add to what a browser loads at once (measured)
+// imported, not loaded on demand as on Effect 4: Effect 3's own modules (its execution plans)
+// keep effect/Schedule in what a browser loads at once whatever the client does, so a chunk of
+// its own only adds to it (measured: +147 B gzip with `Effect.retry`, +134 B with `Schedule.driver`)
 import { retry } from "./retry.js"
 
 /**

@@ -1,7 +1,7 @@
 /**
- * Effect 3's retries, on the plan's schedule. Effect 3's `Effect.retry` brings effect/Schedule into
- * what a browser loads at once whatever this does, so the dialect imports this module (on Effect 4
- * the retries load on a first transient failure: src/internal/retry.ts).
+ * Effect 3's retries, on the plan's schedule. The dialect imports this module: Effect 3 keeps
+ * effect/Schedule in what a browser loads at once whatever the client does (on Effect 4 the
+ * retries load on a first transient failure: src/internal/retry.ts).
  */
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
