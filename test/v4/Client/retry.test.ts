@@ -5,6 +5,8 @@
  * the schedule is done, and no retry of a failure that is not transient. On `TestClock`; the
  * retried effect is a counter, so nothing but the schedule takes time. (The client's retries over
  * real servers are in the conformance suite; Effect 3's timings in test/Client/retry.test.ts.)
+ * And the dialect's test of a caller's `retrySchedule`, which reads the type id so as not to
+ * import effect/Schedule.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -14,6 +16,7 @@ import { TestClock } from "effect/testing"
 import type { RetryPlan } from "../../../src/common/dialect.js"
 import { HttpError, type SvcError } from "../../../src/common/SvcError.js"
 import { RETRY_RULES } from "../../../src/core/retry.js"
+import { client } from "../../../src/internal/dialect.js"
 import { retry } from "../../../src/internal/retry.js"
 
 /** An effect that fails with `status` (and `headers`) its first `failures` runs, then succeeds. */
@@ -121,4 +124,22 @@ describe("Effect 4: the retries", () => {
       expect(missing.runs()).toBe(1)
     })
   )
+
+  it("a caller's schedule is told from other values as Schedule.isSchedule tells it, without it", () => {
+    const values: ReadonlyArray<unknown> = [
+      Schedule.recurs(1),
+      Schedule.spaced("1 second"),
+      Schedule.exponential("10 millis").pipe(Schedule.jittered),
+      {},
+      { "~effect/Schedul": true },
+      3,
+      "schedule",
+      null,
+      undefined,
+      () => undefined,
+      Effect.void
+    ]
+    expect(values.map(client.isSchedule)).toEqual(values.map(Schedule.isSchedule))
+    expect(values.filter(client.isSchedule)).toHaveLength(3)
+  })
 })
