@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
-import { RUN_EXCLUDES, SHARED_WORKERS, WORKERS } from "./test/sharedWorkers.js"
+import { BaseSequencer } from "vitest/node"
+import { longestFirst, RUN_EXCLUDES, SHARED_WORKERS, WORKERS } from "./test/sharedWorkers.js"
 
 export default defineConfig({
   resolve: {
@@ -26,6 +27,7 @@ export default defineConfig({
     // the isolated project's files each in a process of their own (forks); the others share worker
     // threads, which load effect and the client once for all of them
     poolOptions: { forks: { isolate: true }, threads: { isolate: false } },
+    sequence: { sequencer: longestFirst(BaseSequencer) },
     projects: [
       {
         extends: true,

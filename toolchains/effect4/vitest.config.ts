@@ -7,7 +7,8 @@ import { globSync } from "node:fs"
 import { matchesGlob } from "node:path"
 import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
-import { RUN_EXCLUDES, SHARED_WORKERS, WORKERS } from "../../test/sharedWorkers.js"
+import { BaseSequencer } from "vitest/node"
+import { longestFirst, RUN_EXCLUDES, SHARED_WORKERS, WORKERS } from "../../test/sharedWorkers.js"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 const toolchain = `${root}toolchains/effect4/node_modules/`
@@ -72,6 +73,7 @@ export default defineConfig({
     maxWorkers: WORKERS,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    sequence: { sequencer: longestFirst(BaseSequencer) },
     projects: [
       // one after the other, each with maxWorkers: together they would run twice as many
       {
