@@ -1,7 +1,9 @@
 // `npm test` after the build: the whole suite on this Node, then again on Node 22 and 24 (see
 // node-versions.mjs), each a separate vitest run whose failures name its version. The browser,
 // runtime, packaging, docs and size suites run on the first version only: they drive Chromium, Bun,
-// Deno, workerd (runtimes.mjs), npm, the README's examples and esbuild, not Node's own APIs.
+// Deno, workerd (runtimes.mjs), npm, the README's examples and esbuild, not Node's own APIs. So do
+// the Effect 3 line's demo suites (test/examples): on Node 22 and 24 `npm run demo` runs the Effect
+// 4 line, whose demo suites run there (test/v4/examples); the library runs its suites on each Node.
 // Then the Effect 4 line's tests (test/v4) on Node 22 and 24, with the Effect 4 toolchain's vitest
 // (effect4-toolchain.mjs): Effect 4 needs Node ≥ 22.19.
 import { spawnSync } from "node:child_process"
@@ -19,7 +21,8 @@ const ONE_VERSION_ONLY = [
   "test/size/**",
   "test/runtimes/**",
   "test/package/**",
-  "test/toolchain/**"
+  "test/toolchain/**",
+  "test/examples/**"
 ]
 /** `npm test -- test/docs` runs only the test files matching these filters (vitest's own). */
 const filters = process.argv.slice(2)
