@@ -1,17 +1,20 @@
 /**
- * The JSDoc examples compile: every ```` ```ts ```` block under an `@example` in the sources a line's
- * users read — its public modules and the shared declarations they export (`src/core`,
- * `src/common`) — compiled against the sources with the line's effect, as a user's file importing
- * `svc-sdk` would (a shared module's examples on the Effect 3 line import `svc-sdk/v3`). Each must be
- * a whole program, importing what it uses. `test/package` compiles the public modules' examples
- * again from the packed package's declarations, with TypeScript 7; the API reference
- * (`npm run docs`) shows them.
+ * The documented code compiles against the sources, as a user's files importing `svc-sdk` would,
+ * with each line's effect, in one compilation per line:
+ * - every TypeScript block of the documentation (README.md and docs/*.md): Effect 4 (the Effect 4
+ *   toolchain's types) unless fenced `ts v3`; a block fenced `ts no-check` is skipped (fragments
+ *   that are not programs). `readme-run.test.ts` runs them.
+ * - every ```` ```ts ```` block under an `@example` in the sources a line's users read — its public
+ *   modules and the shared declarations they export (`src/core`, `src/common`); a shared module's
+ *   examples on the Effect 3 line import `svc-sdk/v3`. Each must be a whole program, importing what
+ *   it uses. `test/package` compiles the public modules' examples again from the packed package's
+ *   declarations, with TypeScript 7; the API reference (`npm run docs`) shows them.
  */
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { toV3 } from "../types/userPrograms.js"
-import { ROOT } from "./readmeBlocks.js"
+import { fileNameOf, ROOT, readmeBlocks } from "./readmeBlocks.js"
 import { typeCheck } from "./typeCheck.js"
 
 /** The `.ts` files directly in a folder of `src` (not `internal/`). */
@@ -59,28 +62,36 @@ const ASYNC_STORAGE = `declare module "@react-native-async-storage/async-storage
 }
 `
 
-describe.each([4, 3] as const)("the JSDoc examples of the Effect %s line", (line) => {
+describe.each([4, 3] as const)("the documented code of the Effect %s line", (line) => {
   const examples = sourcesOf(line).flatMap(({ file, shared }) =>
     examplesIn(file, readFileSync(join(ROOT, "src", file), "utf8")).map((example) => ({
       ...example,
       code: line === 3 && shared ? toV3(example.code) : example.code
     }))
   )
+  const blocks = readmeBlocks().filter(
+    (block) => block.kind !== "no-check" && block.effect === line
+  )
 
-  it("are whole programs: each imports svc-sdk", () => {
+  it("JSDoc examples are whole programs: each imports svc-sdk", () => {
     expect(examples.length).toBeGreaterThan(20)
     const fragments = examples.filter(({ code }) => !/from "svc-sdk(\/[\w/]+)?"/.test(code))
     expect(fragments.map(({ where }) => where)).toEqual([])
   })
 
-  it("compile against the sources", async () => {
-    const report = await typeCheck(`jsdoc-effect${line}`, line, [
+  it("compiles: every TypeScript block of the README and docs/, and every JSDoc example", async () => {
+    expect(blocks.length).toBeGreaterThan(line === 4 ? 3 : 1)
+    const report = await typeCheck(`documented-effect${line}`, line, [
       { name: "async-storage.d.ts", source: ASYNC_STORAGE },
+      ...blocks.map((block) => ({ name: fileNameOf(block), source: `${block.code}\nexport {}\n` })),
       ...examples.map(({ where, code }) => ({
-        name: `${where.replace(/^src\//, "").replace(/\W+/g, "-")}.ts`,
+        name: `src-${where.replace(/^src\//, "").replace(/\W+/g, "-")}.ts`,
         source: `${code}\nexport {}\n`
       }))
     ])
-    expect(report, "JSDoc examples (file names give the source file and line)").toBe("")
+    expect(
+      report,
+      "documentation blocks (file names give the document and the block's line) and JSDoc examples (src-…: the source file and line)"
+    ).toBe("")
   }, 240_000)
 })

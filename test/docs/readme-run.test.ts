@@ -85,7 +85,7 @@ describe("the examples of the README and docs/, run", () => {
       expect(stderr).toBe("")
       expect(code).toBe(0)
       for (const pattern of prints) expect(stdout).toMatch(pattern)
-    }, 40_000)
+    }, 60_000)
   }
 
   for (const block of servers.filter((block) => !runsFromTarball(block))) {

@@ -1,7 +1,7 @@
 /**
  * Compiles documented code against the sources, as a user's files importing `svc-sdk` would, with a
  * line's effect: the Effect 4 toolchain's types for Effect 4, the root's for Effect 3. Used for the
- * documentation's blocks (readme.test.ts) and the JSDoc examples (jsdoc.test.ts).
+ * documentation's blocks and the JSDoc examples, together (compile.test.ts).
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
