@@ -36,12 +36,12 @@ export const SHARED_WORKERS: ReadonlyArray<string> = [
  * end of the group.
  */
 export const LONGEST_FIRST: ReadonlyArray<string> = [
+  "test/Client/streams.test.ts",
   "test/examples/demo.test.ts",
   "test/v4/examples/demo.test.ts",
-  "test/Client/streams.test.ts",
+  "test/Auth/SessionStore.test.ts",
   "test/examples/server.test.ts",
-  "test/v4/examples/server.test.ts",
-  "test/Auth/SessionStore.test.ts"
+  "test/v4/examples/server.test.ts"
 ]
 
 /** What the sequencer reads of a test file (a vitest `TestSpecification`, in vitest 3 and 5). */
