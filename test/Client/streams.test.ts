@@ -320,18 +320,6 @@ describe.each(faces)("stream, $name", (face) => {
     expect(read.error?.message).toMatch(/idleTimeout.*GET http:\/\/127\.0\.0\.1:\d+\/stall/)
     await until(() => closedEarly("/stall") === 1, "the connection to close")
   })
-  it("totalTimeout errors a body that outlasts it with code TIMEOUT and closes the connection", async () => {
-    handler = (_, response) => {
-      response.writeHead(200, { "content-type": "application/octet-stream" })
-      response.write("then silence")
-    }
-    // long enough for a loaded machine to connect and read the first bytes within it
-    const read = await face.stream("/stall", { totalTimeout: 1_500 })
-    expect(text(read.bytes)).toBe("then silence")
-    expect((read.error as Error & { code?: string }).code).toBe("TIMEOUT")
-    expect(read.error?.message).toMatch(/1500 ms.*GET http:\/\/127\.0\.0\.1:\d+\/stall/)
-    await until(() => closedEarly("/stall") === 1, "the connection to close")
-  })
 })
 
 describe.each(faces)("sse, $name", (face) => {
@@ -469,34 +457,6 @@ describe.each(faces)("sse, $name", (face) => {
     expect((read.outcome as { error: string }).error).toMatch(/token must be a string/)
   })
 
-  it("heartbeats keep an idle connection open; silence past idleTimeout is a dropped connection", async () => {
-    handler = (_, response, index) => {
-      sseHead(response)
-      if (index === 0) {
-        // heartbeats every 20 ms for 1.2 s (twice the idle limit), then silence
-        response.write("data: a\n\n")
-        const beat = setInterval(() => response.write(":\n\n"), 20)
-        setTimeout(() => {
-          clearInterval(beat)
-          response.write("data: b\n\n")
-        }, 1_200)
-      } else {
-        response.end("data: after reconnect\n\n")
-      }
-    }
-    // 600 ms: the server runs in this process, so a stall of the process (a loaded machine) that
-    // outlasts the limit would end the connection though heartbeats were due
-    const read = await face.sse(
-      "/events",
-      { idleTimeout: 600, reconnect: { delay: 5 } },
-      undefined,
-      3
-    )
-    expect(read.events.map((event) => event.data)).toEqual(["a", "b", "after reconnect"])
-    expect(seen).toHaveLength(2)
-    await until(() => closedEarly("/events") >= 1, "the stalled connection to close")
-  })
-
   it("the signal closes the connection", async () => {
     handler = (_, response) => {
       sseHead(response)
@@ -511,16 +471,84 @@ describe.each(faces)("sse, $name", (face) => {
     expect(read.outcome).toMatchObject({ success: false, code: "ABORTED" })
     await until(() => closedEarly("/events") === 1, "the connection to close")
   })
-  it("totalTimeout ends the events with TIMEOUT and closes the connection", async () => {
+})
+
+/**
+ * The cases that wait on real time (a total limit, heartbeats past an idle limit): one test each,
+ * run on every face at once, each face on a path of its own, so the waits overlap.
+ */
+describe("stream and sse, on every face at once", () => {
+  /** Runs `check` on each face with its own path; a failure names the face. */
+  const onEveryFace = (path: string, check: (face: Face, path: string) => Promise<void>) =>
+    Promise.all(
+      faces.map((face, at) =>
+        check(face, `${path}-${at}`).catch((error: unknown) => {
+          throw new Error(
+            `${face.name}: ${error instanceof Error ? error.message : String(error)}`,
+            {
+              cause: error
+            }
+          )
+        })
+      )
+    )
+  /** The exchanges on `path` so far, its query aside. */
+  const seenOn = (path: string) => seen.filter((exchange) => exchange.path.split("?")[0] === path)
+
+  it("stream: totalTimeout errors a body that outlasts it with code TIMEOUT and closes the connection", async () => {
+    handler = (_, response) => {
+      response.writeHead(200, { "content-type": "application/octet-stream" })
+      response.write("then silence")
+    }
+    // long enough for a loaded machine to connect and read the first bytes within it
+    await onEveryFace("/stall", async (face, path) => {
+      const read = await face.stream(path, { totalTimeout: 1_500 })
+      expect(text(read.bytes)).toBe("then silence")
+      expect((read.error as Error & { code?: string }).code).toBe("TIMEOUT")
+      expect(read.error?.message).toMatch(
+        new RegExp(`1500 ms.*GET http://127\\.0\\.0\\.1:\\d+${path}\\b`)
+      )
+      await until(() => closedEarly(path) === 1, "the connection to close")
+    })
+  })
+
+  it("sse: totalTimeout ends the events with TIMEOUT and closes the connection", async () => {
     handler = (_, response) => {
       sseHead(response)
       response.write("data: one\n\n")
     }
     // long enough for a loaded machine to connect and read the first event within it
-    const read = await face.sse("/events", { totalTimeout: 1_500 }, undefined)
-    expect(read.events.map((event) => event.data)).toEqual(["one"])
-    expect(read.outcome).toMatchObject({ success: false, code: "TIMEOUT" })
-    await until(() => closedEarly("/events") === 1, "the connection to close")
+    await onEveryFace("/events", async (face, path) => {
+      const read = await face.sse(path, { totalTimeout: 1_500 }, undefined)
+      expect(read.events.map((event) => event.data)).toEqual(["one"])
+      expect(read.outcome).toMatchObject({ success: false, code: "TIMEOUT" })
+      await until(() => closedEarly(path) === 1, "the connection to close")
+    })
+  })
+
+  it("sse: heartbeats keep an idle connection open; silence past idleTimeout is a dropped connection", async () => {
+    handler = (request, response) => {
+      sseHead(response)
+      if (seenOn((request.url ?? "").split("?")[0] ?? "").length === 1) {
+        // heartbeats every 20 ms for 1.2 s (twice the idle limit), then silence
+        response.write("data: a\n\n")
+        const beat = setInterval(() => response.write(":\n\n"), 20)
+        setTimeout(() => {
+          clearInterval(beat)
+          response.write("data: b\n\n")
+        }, 1_200)
+      } else {
+        response.end("data: after reconnect\n\n")
+      }
+    }
+    // 600 ms: the server runs in this process, so a stall of the process (a loaded machine) that
+    // outlasts the limit would end the connection though heartbeats were due
+    await onEveryFace("/beats", async (face, path) => {
+      const read = await face.sse(path, { idleTimeout: 600, reconnect: { delay: 5 } }, undefined, 3)
+      expect(read.events.map((event) => event.data)).toEqual(["a", "b", "after reconnect"])
+      expect(seenOn(path)).toHaveLength(2)
+      await until(() => closedEarly(path) >= 1, "the stalled connection to close")
+    })
   })
 })
 
