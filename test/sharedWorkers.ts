@@ -10,10 +10,10 @@ export const WORKERS = Number(process.env.SVC_TEST_WORKERS) || availableParallel
 /**
  * The test files that share workers (vitest's `isolate: false`) on both toolchains: each restores
  * what global it changes (a dispatcher, an OpenTelemetry context manager, msw's interception,
- * stubbed storage) and stops what it starts (servers, redis-server), so a worker loads effect and
- * the client once for all of them, not once per file. The rest each run in a worker of their own:
- * the examples, browser, packaging, docs and runtime suites, and the one that measures the
- * process's memory.
+ * stubbed storage) and stops what it starts (servers, redis-server, the demo's processes), so a
+ * worker loads effect and the client once for all of them, not once per file, and the demo's
+ * suites start with the rest. The others each run in a worker of their own: the browser,
+ * packaging, docs and runtime suites, and the one that measures the process's memory.
  */
 export const SHARED_WORKERS: ReadonlyArray<string> = [
   "test/core.test.ts",
@@ -29,19 +29,19 @@ export const SHARED_WORKERS: ReadonlyArray<string> = [
 ]
 
 /**
- * The files that take longest, longest first: the demo's runs, the streams' timeouts, the demo
- * server's restarts and the stores' lifetimes on Redis's clock. They start before the other files
- * of their group, whose short files then fill the other workers; started last (vitest runs the
- * largest files first when it has no timings, as on a fresh clone), one of them runs alone at the
- * end of the group.
+ * The files that take longest, longest first: the demo's runs (20 to 30 s), the stores' lifetimes
+ * on Redis's clock and the demo server's restarts (about 20 s each), the streams' timeouts (about
+ * 10 s). They start before the other files of their group, whose short files then fill the other
+ * workers; started last (vitest runs the largest files first when it has no timings, as on a
+ * fresh clone), one of them runs alone at the end of the group.
  */
 export const LONGEST_FIRST: ReadonlyArray<string> = [
-  "test/Client/streams.test.ts",
   "test/examples/demo.test.ts",
   "test/v4/examples/demo.test.ts",
   "test/Auth/SessionStore.test.ts",
   "test/examples/server.test.ts",
-  "test/v4/examples/server.test.ts"
+  "test/v4/examples/server.test.ts",
+  "test/Client/streams.test.ts"
 ]
 
 /** What the sequencer reads of a test file (a vitest `TestSpecification`, in vitest 3 and 5). */
