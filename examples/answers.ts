@@ -267,6 +267,25 @@ export const FLAKY_KEY_REQUIRED = failWith(400, 'Query parameter "key" is requir
 /** `/flaky?failures=`: how many times a key fails before it succeeds (default 2, at most 5). */
 export const flakyFailures = (url: string): number => intParam(url, "failures", 2, 5)
 
+/** How many requests each `/flaky` key has had since it last succeeded. */
+export type FlakyCounts = ReadonlyMap<string, number>
+
+/**
+ * A request for a flaky key: which attempt it is, and the counts after it. A key that succeeds
+ * starts over, so an example run again against the same server sees the same failures first.
+ */
+export const flakyAttempt = (
+  counts: FlakyCounts,
+  key: string,
+  failures: number
+): readonly [attempt: number, counts: FlakyCounts] => {
+  const attempt = (counts.get(key) ?? 0) + 1
+  const next = new Map(counts)
+  if (attempt > failures) next.delete(key)
+  else next.set(key, attempt)
+  return [attempt, next]
+}
+
 /** The answer to the `attempt`-th request for a key that fails `failures` times first. */
 export const flakyAnswer = (attempt: number, failures: number): Answer =>
   attempt <= failures

@@ -12,7 +12,6 @@
  */
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import * as Effect from "effect/Effect"
-import * as HashMap from "effect/HashMap"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -42,7 +41,9 @@ import {
   deletedProduct,
   EXPIRED,
   FLAKY_KEY_REQUIRED,
+  type FlakyCounts,
   flakyAnswer,
+  flakyAttempt,
   flakyFailures,
   LOGGED_OUT,
   LoginBody,
@@ -285,18 +286,16 @@ const upload = Effect.gen(function* () {
 
 /**
  * Fails with 503 the first `failures` times a `key` is asked for, then succeeds and says how many
- * attempts it took: the client's retry is what makes it succeed.
+ * attempts it took (and the key starts over): the client's retry is what makes it succeed.
  */
-const flaky = (attempts: Ref.Ref<HashMap.HashMap<string, number>>) =>
+const flaky = (attempts: Ref.Ref<FlakyCounts>) =>
   Effect.gen(function* () {
     const { url } = yield* HttpServerRequest.HttpServerRequest
     const key = urlOf(url).searchParams.get("key")
     if (!key) return respond(FLAKY_KEY_REQUIRED)
-    const attempt = yield* Ref.modify(attempts, (counts) => {
-      const next = Option.getOrElse(HashMap.get(counts, key), () => 0) + 1
-      return [next, HashMap.set(counts, key, next)] as const
-    })
-    return respond(flakyAnswer(attempt, flakyFailures(url)))
+    const failures = flakyFailures(url)
+    const attempt = yield* Ref.modify(attempts, (counts) => flakyAttempt(counts, key, failures))
+    return respond(flakyAnswer(attempt, failures))
   })
 
 /** N bytes with a `Content-Length`, as they are made: open to anyone, like a public file. */
@@ -310,7 +309,7 @@ const downloadBytes = Effect.map(HttpServerRequest.HttpServerRequest, (request) 
  */
 const OpenRoutes = HttpRouter.addAll(
   Effect.map(
-    Effect.all([Ref.make(HashMap.empty<string, number>()), Ref.make(0)]),
+    Effect.all([Ref.make<FlakyCounts>(new Map()), Ref.make(0)]),
     ([attempts, refreshes]) => [
       HttpRouter.route("POST", "/login", login),
       HttpRouter.route("POST", "/refresh", refresh(refreshes)),

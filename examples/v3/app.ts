@@ -11,7 +11,6 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import * as Effect from "effect/Effect"
-import * as HashMap from "effect/HashMap"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import {
@@ -37,7 +36,9 @@ import {
   deletedProduct,
   EXPIRED,
   FLAKY_KEY_REQUIRED,
+  type FlakyCounts,
   flakyAnswer,
+  flakyAttempt,
   flakyFailures,
   LOGGED_OUT,
   LoginBody,
@@ -258,18 +259,16 @@ const upload = Effect.gen(function* () {
 
 /**
  * Fails with 503 the first `failures` times a `key` is asked for, then succeeds and says how many
- * attempts it took: the client's retry is what makes it succeed.
+ * attempts it took (and the key starts over): the client's retry is what makes it succeed.
  */
-const flaky = (attempts: Ref.Ref<HashMap.HashMap<string, number>>) =>
+const flaky = (attempts: Ref.Ref<FlakyCounts>) =>
   Effect.gen(function* () {
     const { url } = yield* HttpServerRequest.HttpServerRequest
     const key = urlOf(url).searchParams.get("key")
     if (!key) return respond(FLAKY_KEY_REQUIRED)
-    const attempt = yield* Ref.modify(attempts, (counts) => {
-      const next = Option.getOrElse(HashMap.get(counts, key), () => 0) + 1
-      return [next, HashMap.set(counts, key, next)] as const
-    })
-    return respond(flakyAnswer(attempt, flakyFailures(url)))
+    const failures = flakyFailures(url)
+    const attempt = yield* Ref.modify(attempts, (counts) => flakyAttempt(counts, key, failures))
+    return respond(flakyAnswer(attempt, failures))
   })
 
 /**
@@ -278,7 +277,7 @@ const flaky = (attempts: Ref.Ref<HashMap.HashMap<string, number>>) =>
  */
 export const makeApp = Effect.gen(function* () {
   const catalogue = yield* Ref.make(PRODUCTS)
-  const attempts = yield* Ref.make(HashMap.empty<string, number>())
+  const attempts = yield* Ref.make<FlakyCounts>(new Map())
   const refreshes = yield* Ref.make(0)
   return HttpRouter.empty.pipe(
     HttpRouter.post("/login", login),
