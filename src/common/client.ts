@@ -211,6 +211,10 @@ const safeReport =
     }
   }
 
+/** A `retrySchedule` (which wins) or a number of `retryAttempts` as a plan; neither, none. */
+const retryPlanOf = (schedule: unknown, attempts: number | undefined): RetryPlan | undefined =>
+  schedule !== undefined ? { schedule } : attempts === undefined ? undefined : { attempts }
+
 /** Validates `baseUrl` and `config` and builds the state of a client. */
 export const makeState = (
   line: ClientDialect,
@@ -247,10 +251,9 @@ export const makeState = (
     maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     responseType: config.responseType ?? "auto",
     redirect: config.redirect ?? "follow",
-    retry:
-      config.retrySchedule === undefined
-        ? { attempts: config.retryAttempts ?? DEFAULT_RETRY_ATTEMPTS }
-        : { schedule: config.retrySchedule },
+    retry: retryPlanOf(config.retrySchedule, config.retryAttempts) ?? {
+      attempts: DEFAULT_RETRY_ATTEMPTS
+    },
     report,
     refresh: undefined,
     face: tracing === undefined ? "promise" : "effect"
@@ -828,12 +831,7 @@ export const request = <A>(
       return Effect.fail(error)
     }
     const { timeoutMillis: timeout, totalTimeoutMillis, retryAttempts } = checked
-    const retry: RetryPlan | undefined =
-      options.retrySchedule !== undefined
-        ? { schedule: options.retrySchedule }
-        : retryAttempts === undefined
-          ? undefined
-          : { attempts: retryAttempts }
+    const retry = retryPlanOf(options.retrySchedule, retryAttempts)
     let received: { response: ApiFailure; error: HttpError } | undefined
     // a request's progress callback replaces the client's (as in ky and axios)
     const onDownload = options.onDownloadProgress ?? state.config.onDownloadProgress
