@@ -25,13 +25,8 @@ export const TYPESCRIPT_7 = "typescript@7.0.2"
 /** A TypeScript to compile with: this repository's 5.9 and, installed in the app, the newest. */
 export interface Compiler {
   readonly name: string
-  /** where its `tsc` is, given the app */
-  readonly tsc: (app: string) => string
-  /**
-   * Its package, when it compiles through its JavaScript API (compileProject.mjs): every file in
-   * one mode, and in the others the programs and svc-sdk's declarations only (see `checksAll`).
-   */
-  readonly api?: string
+  /** What Node runs to compile the project in `dir` (its `tsconfig.json`), in `mode`. */
+  readonly command: (app: string, dir: string, mode: Mode) => ReadonlyArray<string>
   /** whether it still has `moduleResolution: node10` (TypeScript 7 removed it) */
   readonly node10: boolean
 }
@@ -39,16 +34,28 @@ export interface Compiler {
 const versionIn = (modules: string): string =>
   JSON.parse(readFileSync(join(modules, "typescript", "package.json"), "utf8")).version
 
+/**
+ * The mode in which TypeScript 5.9 checks every declaration file, as `skipLibCheck: false` does:
+ * effect's and TypeScript's own do not change with the mode, and checking them is most of a
+ * compilation's time (4 s of 6 s). In the other modes it checks the programs and svc-sdk's
+ * declarations (compileProject.mjs). TypeScript 7 checks every file in every mode.
+ */
+const checksAll = (mode: Mode): boolean => mode.name === "nodenext"
+
 export const COMPILERS: ReadonlyArray<Compiler> = [
   {
     name: `TypeScript ${versionIn(join(root, "node_modules"))}`,
-    tsc: () => join(root, "node_modules/typescript/bin/tsc"),
-    api: join(root, "node_modules/typescript"),
+    command: (_app, dir, mode) => [
+      COMPILE_PROJECT,
+      join(root, "node_modules/typescript"),
+      dir,
+      checksAll(mode) ? "all" : "own"
+    ],
     node10: true
   },
   {
     name: TYPESCRIPT_7.replace("typescript@", "TypeScript "),
-    tsc: (app) => join(app, "node_modules/typescript/bin/tsc"),
+    command: (app) => [join(app, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"],
     node10: false
   }
 ]
@@ -202,14 +209,6 @@ export interface Compilation {
   readonly report: string
 }
 
-/**
- * The mode in which a compiler with an `api` checks every declaration file, as `skipLibCheck:
- * false` does: effect's and TypeScript's own do not change with the mode, and checking them is
- * most of a compilation's time (with TypeScript 5.9, 4 s of 6 s). TypeScript 7 checks every file
- * in every mode.
- */
-const checksAll = (mode: Mode): boolean => mode.name === "nodenext"
-
 /** Writes the project of `mode` into the app and compiles it with `compiler`. */
 const compile = async (
   app: string,
@@ -236,12 +235,8 @@ const compile = async (
     join(dir, "tsconfig.json"),
     JSON.stringify({ compilerOptions: { ...STRICTEST, ...mode.options, outDir: "out" }, files })
   )
-  const command =
-    compiler.api === undefined
-      ? [compiler.tsc(app), "-p", "tsconfig.json"]
-      : [COMPILE_PROJECT, compiler.api, dir, checksAll(mode) ? "all" : "own"]
   const report = await new Promise<string>((done) =>
-    execFile(node, command, { cwd: dir }, (error, stdout, stderr) =>
+    execFile(node, compiler.command(app, dir, mode), { cwd: dir }, (error, stdout, stderr) =>
       done(error === null ? "" : `${stdout}${stderr}`.trim() || String(error))
     )
   )
