@@ -63,7 +63,7 @@ export const ky2Module = () => {
   return entry
 }
 
+// `node scripts/node-versions.mjs`: the Node builds (what `npm test` fetches beside the build)
 if (process.argv[1] === import.meta.filename) {
   for (const version of OTHER_VERSIONS) console.log(nodeBinary(version))
-  console.log(ky2Module())
 }

@@ -1,4 +1,4 @@
-// `npm test` after the build: the whole suite on this Node, then again on Node 22 and 24 (see
+// `npm test`: the build, then the whole suite on this Node, then again on Node 22 and 24 (see
 // node-versions.mjs), each a separate vitest run whose failures name its version. The browser,
 // runtime, packaging, docs and size suites run on the first version only: they drive Chromium, Bun,
 // Deno, workerd (runtimes.mjs), npm, the README's examples and esbuild, not Node's own APIs. So do
@@ -6,10 +6,15 @@
 // 4 line, whose demo suites run there (test/v4/examples); the library runs its suites on each Node.
 // Then the Effect 4 line's tests (test/v4) on Node 22 and 24, with the Effect 4 toolchain's vitest
 // (effect4-toolchain.mjs): Effect 4 needs Node ≥ 22.19.
-import { spawnSync } from "node:child_process"
+//
+// Time, on two cores: the build uses the CPU while the binaries the runs need come from the
+// registry, so they are fetched beside it. The first run uses both cores to its end; the runs on
+// Node 22 and 24 use about two thirds of them, so each Node's two lines run side by side. The
+// output of a run that is not the oldest still going is held and printed once that one ends.
+import { spawn } from "node:child_process"
 import { readFileSync, rmSync } from "node:fs"
 import { dirname, join, relative, resolve } from "node:path"
-import { EFFECT4_TOOLCHAIN, ensureEffect4Toolchain } from "./effect4-toolchain.mjs"
+import { EFFECT4_TOOLCHAIN } from "./effect4-toolchain.mjs"
 import { nodeBinary, OTHER_VERSIONS, supported } from "./node-versions.mjs"
 import { RUNTIMES, runtimeBinary } from "./runtimes.mjs"
 
@@ -27,15 +32,44 @@ const ONE_VERSION_ONLY = [
 /** `npm test -- test/docs` runs only the test files matching these filters (vitest's own). */
 const filters = process.argv.slice(2)
 
+/** Runs a command to its end; resolves its exit code (1 when a signal ended it). */
+const exec = (command, args, options) =>
+  new Promise((done) => {
+    const child = spawn(command, args, { cwd: root, ...options })
+    child.on("error", (error) => {
+      console.error(`${command}: ${error.message}`)
+      done(1)
+    })
+    // after its output, all of it read
+    child.on("close", (code) => done(code ?? 1))
+    options.started?.(child)
+  })
+
+// the build, and beside it each fetch (they print what they fetch; their stdout is the paths)
+const fetches = supported
+  ? ["node-versions.mjs", "runtimes.mjs"].map((script) =>
+      exec(process.execPath, [join(root, "scripts", script)], {
+        stdio: ["ignore", "ignore", "inherit"]
+      })
+    )
+  : []
+const built = await exec("npm", ["run", "build"], { stdio: "inherit" })
+const fetched = await Promise.all(fetches)
+if (built !== 0) {
+  console.error(`\nnpm run build exited with ${built}: no tests run`)
+  process.exit(built)
+}
+if (fetched.some((code) => code !== 0)) {
+  console.error("\na fetch failed (said above): no tests run")
+  process.exit(1)
+}
+
 const runs = [{ line: "", version: process.versions.node, node: process.execPath, exclude: [] }]
 if (supported) {
-  for (const version of OTHER_VERSIONS) {
-    runs.push({ line: "", version, node: nodeBinary(version), exclude: ONE_VERSION_ONLY })
-  }
-  ensureEffect4Toolchain()
-  // fetched before the runs, not inside a test's time
+  // already there: these return their paths
   for (const runtime of Object.keys(RUNTIMES)) runtimeBinary(runtime)
   for (const version of OTHER_VERSIONS) {
+    runs.push({ line: "", version, node: nodeBinary(version), exclude: ONE_VERSION_ONLY })
     runs.push({ line: "Effect 4, ", version, node: nodeBinary(version), exclude: [] })
   }
 } else {
@@ -44,10 +78,31 @@ if (supported) {
   )
 }
 
-const results = []
-for (const run of runs) {
-  console.log(
-    `\n━━━ ${run.line}Node ${run.version} ━━━${run.exclude.length > 0 ? ` (without ${run.exclude.join(", ")})` : ""}\n`
+/** What each run printed and whether it ended, in the order of `runs`. */
+const outputs = runs.map(() => ({ held: [], ended: false }))
+/** The oldest run still going: its output is printed as it comes, the others' held. */
+let printing = 0
+const write = (index, chunk) => {
+  if (index === printing) process.stdout.write(chunk)
+  else outputs[index].held.push(chunk)
+}
+const ended = (index) => {
+  outputs[index].ended = true
+  while (outputs[printing]?.ended) {
+    printing += 1
+    const next = outputs[printing]
+    if (next === undefined) break
+    for (const chunk of next.held) process.stdout.write(chunk)
+    next.held = []
+  }
+}
+
+/** Runs `runs[index]` to its end; resolves what the summary says of it. */
+const pass = async (index) => {
+  const run = runs[index]
+  write(
+    index,
+    `\n━━━ ${run.line}Node ${run.version} ━━━${run.exclude.length > 0 ? ` (without ${run.exclude.join(", ")})` : ""}\n\n`
   )
   const report = join(
     root,
@@ -80,16 +135,22 @@ for (const run of runs) {
   if (run.line === "" && run.exclude.length > 0 && filters.length > 0)
     args.push("--passWithNoTests")
   args.push(...filters)
-  const child = spawnSync(run.node, args, {
-    cwd: root,
-    stdio: "inherit",
+  // the first run has the terminal to itself; the others' output goes through `write`
+  const alone = index === 0
+  const code = await exec(run.node, args, {
+    stdio: alone ? "inherit" : ["ignore", "pipe", "pipe"],
     // child processes the tests start (npm run demo, tsx) use the same Node
     env: {
       ...process.env,
       PATH: `${dirname(run.node)}:${process.env.PATH}`,
       SVC_RUN_ERRORS: errorsFile,
       // read by the vitest configs: `--exclude` does not reach their projects
-      SVC_TEST_EXCLUDE: JSON.stringify(run.exclude)
+      SVC_TEST_EXCLUDE: JSON.stringify(run.exclude),
+      ...(!alone && process.stdout.isTTY ? { FORCE_COLOR: "1" } : {})
+    },
+    started: (child) => {
+      child.stdout?.on("data", (chunk) => write(index, chunk))
+      child.stderr?.on("data", (chunk) => write(index, chunk))
     }
   })
   let passed = 0
@@ -121,16 +182,29 @@ for (const run of runs) {
   } catch {
     // no file: vitest did not reach the end of its run, said below by the exit code
   }
-  results.push({
+  ended(index)
+  return {
     version: run.line === "" ? run.version : `${run.version} (Effect 4)`,
-    code: child.status ?? 1,
+    code,
     passed,
     failed,
     skipped,
     failures,
     errors
-  })
+  }
 }
+
+/** The first run alone, then the others two at a time, each started as soon as a slot is free. */
+const results = [await pass(0)]
+let next = 1
+const slot = async () => {
+  while (next < runs.length) {
+    const index = next
+    next += 1
+    results[index] = await pass(index)
+  }
+}
+await Promise.all([slot(), slot()])
 
 const counts = (r) => `${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped`
 console.log("\n━━━ Node versions ━━━")
