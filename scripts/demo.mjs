@@ -12,6 +12,7 @@
 import { spawn } from "node:child_process"
 import { existsSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
+import { bundleDemo } from "./demo-bundle.mjs"
 import { chooseLine } from "./demo-line.mjs"
 import { ensureEffect4Toolchain } from "./effect4-toolchain.mjs"
 import { nodeBinary, OTHER_VERSIONS, supported } from "./node-versions.mjs"
@@ -76,23 +77,22 @@ const hint =
 const why = choice.why === "" ? "" : `, ${choice.why}${hint}`
 console.log(`svc-sdk demo: Effect ${choice.line} line (${entry}) on Node ${version}${why}`)
 
-const args =
-  choice.line === 4
-    ? [
-        "--import",
-        "tsx",
-        "--import",
-        "./scripts/effect4-loader.mjs",
-        "--conditions=svc-sdk-source",
-        `examples/${program}`
-      ]
-    : ["--import", "tsx", "--conditions=svc-sdk-source", `examples/v3/${program}`]
 if (choice.line === 4) ensureEffect4Toolchain()
+let bundle
+try {
+  bundle = await bundleDemo(choice.line === 4 ? `examples/${program}` : `examples/v3/${program}`)
+} catch (error) {
+  // esbuild has printed where (a syntax error in an example)
+  console.error(`svc-sdk demo: could not bundle the example: ${error.message.split("\n")[0]}`)
+  process.exit(1)
+}
+// Effect 4 and its companions from the Effect 4 toolchain (effect4-loader.mjs)
+const args = choice.line === 4 ? ["--import", "./scripts/effect4-loader.mjs", bundle] : [bundle]
 
 const child = spawn(node, [...args, ...forwarded], {
   cwd: root,
   stdio: "inherit",
-  // what the demo starts in turn (npx, tsx) runs on the same Node
+  // what the demo starts in turn runs on the same Node
   env: { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}` }
 })
 for (const signal of ["SIGINT", "SIGTERM"]) {
