@@ -12,7 +12,7 @@
 import { spawn } from "node:child_process"
 import { existsSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
-import { bundleDemo } from "./demo-bundle.mjs"
+import { bundleDemo } from "./bundle-program.mjs"
 import { chooseLine } from "./demo-line.mjs"
 import { ensureEffect4Toolchain } from "./effect4-toolchain.mjs"
 import { nodeBinary, OTHER_VERSIONS, supported } from "./node-versions.mjs"

@@ -3,8 +3,9 @@
  * against the demo server (`examples/server.ts`), each server (```` ```ts server ````) on a port of
  * its own, called over loopback. They run as a reader's file would: a `.ts` file under this package (ES modules,
  * so top-level `await` works) importing `svc-sdk`, which resolves to `src/` under the
- * `svc-sdk-source` condition, run with tsx: Effect 4 blocks on Node 24 with the Effect 4
- * toolchain's effect (scripts/effect4-loader.mjs), `ts v3` blocks on this Node with Effect 3.
+ * `svc-sdk-source` condition, bundled with those sources as the demo is (scripts/bundle-program.mjs;
+ * test/package runs its blocks with tsx from the tarball): Effect 4 blocks on Node 24 with the
+ * Effect 4 toolchain's effect (scripts/effect4-loader.mjs), `ts v3` blocks on this Node with Effect 3.
  * The one change made to them: the demo server's documented origin, http://127.0.0.1:3000,
  * becomes the test's server, on a free port.
  *

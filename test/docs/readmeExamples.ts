@@ -10,10 +10,10 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { validate } from "@readme/openapi-parser"
 import { expect } from "vitest"
+import { bundleProgram } from "../../scripts/bundle-program.mjs"
 import { nodeBinary, OTHER_VERSIONS } from "../../scripts/node-versions.mjs"
 import { type Block, fileNameOf, ROOT, whereOf } from "./readmeBlocks.js"
 
-export const TSX = fileURLToPath(new URL("../../node_modules/tsx/dist/cli.mjs", import.meta.url))
 export const DOCUMENTED_ORIGIN = "http://127.0.0.1:3000"
 
 /** What each program prints, found by a piece of its code. Every program needs one. */
@@ -113,7 +113,10 @@ export const fileOf = (dir: string, block: Block, url: string) => {
 
 /** How a block's file runs: the Node binary, its arguments, and the folder it runs in. */
 export interface Runner {
-  readonly command: (block: Block, file: string) => readonly [string, ReadonlyArray<string>]
+  readonly command: (
+    block: Block,
+    file: string
+  ) => Promise<readonly [string, ReadonlyArray<string>]>
   readonly cwd: string
 }
 
@@ -124,14 +127,18 @@ export const node24 = (): string =>
 const LOADER = fileURLToPath(new URL("../../scripts/effect4-loader.mjs", import.meta.url))
 
 /**
- * From the sources: Node 24 with the Effect 4 toolchain's effect (Effect 4 blocks), or this Node
- * with tsx (Effect 3).
+ * From the sources, as the demo runs (scripts/bundle-program.mjs): the block bundled with svc-sdk's
+ * sources beside its file, then run on Node 24 with the Effect 4 toolchain's effect (Effect 4
+ * blocks), or on this Node (Effect 3).
  */
 export const fromSources: Runner = {
-  command: (block, file) =>
-    block.effect === 4
-      ? [node24(), ["--import", "tsx", "--import", LOADER, "--conditions=svc-sdk-source", file]]
-      : [process.execPath, [TSX, "--conditions=svc-sdk-source", file]],
+  command: async (block, file) => {
+    const bundled = file.replace(/\.ts$/, ".mjs")
+    await bundleProgram(file, bundled)
+    return block.effect === 4
+      ? [node24(), ["--import", LOADER, bundled]]
+      : [process.execPath, [bundled]]
+  },
   cwd: ROOT
 }
 
@@ -145,9 +152,9 @@ const RUN_LIMIT_MILLIS = 50_000
  * Runs a program block's file to its end. One still running after {@link RUN_LIMIT_MILLIS} is
  * stopped, and its stderr says so, with what it printed.
  */
-export const runFile = (runner: Runner, block: Block, file: string): Promise<Finished> =>
-  new Promise((resolve) => {
-    const [node, args] = runner.command(block, file)
+export const runFile = async (runner: Runner, block: Block, file: string): Promise<Finished> => {
+  const [node, args] = await runner.command(block, file)
+  return new Promise((resolve) => {
     execFile(node, args, { cwd: runner.cwd, timeout: RUN_LIMIT_MILLIS }, (error, stdout, stderr) =>
       resolve({
         code: error ? (typeof error.code === "number" ? error.code : -1) : 0,
@@ -158,6 +165,7 @@ export const runFile = (runner: Runner, block: Block, file: string): Promise<Fin
       })
     )
   })
+}
 
 const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
@@ -183,7 +191,7 @@ export const startServerBlock = async (
   file: string
 ): Promise<Started> => {
   const port = await freePort()
-  const [node, args] = runner.command(block, file)
+  const [node, args] = await runner.command(block, file)
   const child: ChildProcess = spawn(node, args, {
     cwd: runner.cwd,
     stdio: ["ignore", "pipe", "pipe"],

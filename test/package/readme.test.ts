@@ -131,7 +131,10 @@ describe.each(lines)("the documented examples from the packed tarball, $line", (
     scratch = packed.dir
     await npmInstall(scratch, [packed.tarball, ...spec.install()])
     const node = spec.node()
-    runner = { command: (_block, file) => [node, ["--import", TSX_LOADER, file]], cwd: scratch }
+    runner = {
+      command: async (_block, file) => [node, ["--import", TSX_LOADER, file]],
+      cwd: scratch
+    }
     demo = await startDemoServer()
   }, 240_000)
 

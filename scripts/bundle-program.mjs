@@ -1,9 +1,10 @@
-// The demo's program as Node runs it: esbuild bundles the example (examples/*.ts) with svc-sdk's
-// sources (the `svc-sdk-source` condition) into one ES module under .cache/demo/, and leaves every
-// other package (effect, the platform, undici) to Node, which loads them from node_modules as an
-// app's would. A TypeScript loader (tsx) runs each module it loads through its hooks, effect's
-// several hundred files too: that doubled the demo server's start (about 4 s of CPU against 2).
-// Bundled on each start (a fraction of a second), so an edited example runs as it is.
+// A TypeScript program of this repository as Node runs it: esbuild bundles it (the demo's example,
+// examples/*.ts, or a documentation block the tests run) with svc-sdk's sources (the
+// `svc-sdk-source` condition) into one ES module, and leaves every other package (effect, the
+// platform, undici) to Node, which loads them from node_modules as an app's would. A TypeScript
+// loader (tsx) runs each module it loads through its hooks, effect's several hundred files too:
+// that doubled the demo server's start (about 4 s of CPU against 2). Bundled on each start (a
+// fraction of a second), so an edited example runs as it is.
 import { mkdirSync, readFileSync, renameSync } from "node:fs"
 import { dirname, join, relative, resolve } from "node:path"
 import { pathToFileURL } from "node:url"
@@ -12,14 +13,14 @@ import { build } from "esbuild"
 const root = resolve(import.meta.dirname, "..")
 
 /**
- * An example's file URL where its code reads `import.meta.url`: the examples run their `main` when
+ * A file's own URL where its code reads `import.meta.url`: the examples run their `main` when
  * `import.meta.url` is the program Node was started with (`process.argv[1]`), which the bundle
  * sets to the entry's source path, so each file sees itself as it would unbundled.
  */
 const asItself = {
-  name: "svc-demo-as-itself",
+  name: "svc-program-as-itself",
   setup: (build) => {
-    build.onLoad({ filter: /[\\/]examples[\\/].*\.ts$/ }, (args) => ({
+    build.onLoad({ filter: /\.ts$/ }, (args) => ({
       loader: "ts",
       contents: readFileSync(args.path, "utf8").replaceAll(
         "import.meta.url",
@@ -31,7 +32,7 @@ const asItself = {
 
 /** svc-sdk (its sources) and the examples go into the bundle; every other package stays outside. */
 const packagesOutside = {
-  name: "svc-demo-packages-outside",
+  name: "svc-program-packages-outside",
   setup: (build) => {
     build.onResolve({ filter: /^[^./#]/ }, (args) =>
       /^svc-sdk(\/|$)/.test(args.path) ? undefined : { external: true }
@@ -39,10 +40,11 @@ const packagesOutside = {
   }
 }
 
-/** Bundles `entry` (a path under examples/); answers the bundle's path. */
-export const bundleDemo = async (entry) => {
-  const source = join(root, entry)
-  const out = join(root, ".cache", "demo", entry.replace(/\.ts$/, ".mjs"))
+/**
+ * Bundles the program `source` (an absolute path) into `out` (a `.mjs` file under this repository,
+ * where Node finds its node_modules).
+ */
+export const bundleProgram = async (source, out) => {
   mkdirSync(dirname(out), { recursive: true })
   // written aside, then moved in place in one step: demos started side by side each write it whole
   const aside = `${out}.${process.pid}`
@@ -59,5 +61,11 @@ export const bundleDemo = async (entry) => {
     plugins: [asItself, packagesOutside]
   })
   renameSync(aside, out)
+}
+
+/** Bundles the demo's `entry` (a path under examples/) into .cache/demo/; answers the bundle's path. */
+export const bundleDemo = async (entry) => {
+  const out = join(root, ".cache", "demo", entry.replace(/\.ts$/, ".mjs"))
+  await bundleProgram(join(root, entry), out)
   return relative(root, out)
 }
