@@ -29,6 +29,23 @@ export const launchChromium = (): Promise<Browser> =>
     ]
   })
 
+/**
+ * `promise`, or a failure naming `step` once Chromium has not answered for `seconds`. Playwright
+ * bounds a launch and a navigation, not a new context, a new page, the cookie jar or a close: a
+ * Chromium that stops answering would hold the test to its timeout, and its cleanup after it,
+ * with nothing to say which step it was.
+ */
+export const answered = <A>(step: string, promise: Promise<A>, seconds = 20): Promise<A> => {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${step}: Chromium did not answer in ${seconds} s`)),
+      seconds * 1000
+    )
+  })
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer))
+}
+
 /** `#transport`, `#httpClientAdapter` and `#asyncStorage` as the `browser` condition resolves them, from the sources. */
 const fetchTransport: Plugin = {
   name: "svc-transport-fetch",

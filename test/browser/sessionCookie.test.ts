@@ -24,7 +24,7 @@ import {
   ServerLayer,
   serveRoutes
 } from "../Auth/lineKit.js"
-import { CHROMIUM, hasChromium, launchChromium } from "./chromium.js"
+import { answered, CHROMIUM, hasChromium, launchChromium } from "./chromium.js"
 
 if (!hasChromium) console.warn(`Skipping the browser cookie suite: ${CHROMIUM} is absent.`)
 
@@ -87,22 +87,25 @@ describe.skipIf(!hasChromium)("the session cookie in Chromium", () => {
         const origin = `http://localhost:${address.port}`
         const browser = yield* Effect.acquireRelease(
           Effect.promise(() => launchChromium()),
-          (opened: Browser) => Effect.promise(() => opened.close())
+          (opened: Browser) => Effect.promise(() => answered("closing Chromium", opened.close()))
         )
-        const context = yield* Effect.promise(() => browser.newContext())
-        const page = yield* Effect.promise(() => context.newPage())
+        const context = yield* Effect.promise(() => answered("a new context", browser.newContext()))
+        const page = yield* Effect.promise(() => answered("a new page", context.newPage()))
         yield* Effect.promise(() => page.goto(`${origin}/`))
         const seen: Seen = yield* Effect.promise(() =>
-          page.evaluate(async () => {
-            const login = (await fetch("/login", { method: "POST" })).status
-            const cookieAfterLogin = document.cookie
-            const me = await (await fetch("/me")).text()
-            const logout = (await fetch("/logout", { method: "POST" })).status
-            const meAfterLogout = (await fetch("/me")).status
-            return { login, cookieAfterLogin, me, logout, meAfterLogout }
-          })
+          answered(
+            "the page's requests",
+            page.evaluate(async () => {
+              const login = (await fetch("/login", { method: "POST" })).status
+              const cookieAfterLogin = document.cookie
+              const me = await (await fetch("/me")).text()
+              const logout = (await fetch("/logout", { method: "POST" })).status
+              const meAfterLogout = (await fetch("/me")).status
+              return { login, cookieAfterLogin, me, logout, meAfterLogout }
+            })
+          )
         )
-        const jar = yield* Effect.promise(() => context.cookies())
+        const jar = yield* Effect.promise(() => answered("the cookie jar", context.cookies()))
         expect(seen).toEqual({
           login: 200,
           cookieAfterLogin: "",
@@ -141,13 +144,13 @@ describe.skipIf(!hasChromium)("the session cookie in Chromium", () => {
         const origin = `http://localhost:${(server.address as { readonly port: number }).port}`
         const browser = yield* Effect.acquireRelease(
           Effect.promise(() => launchChromium()),
-          (opened: Browser) => Effect.promise(() => opened.close())
+          (opened: Browser) => Effect.promise(() => answered("closing Chromium", opened.close()))
         )
-        const context = yield* Effect.promise(() => browser.newContext())
-        const page = yield* Effect.promise(() => context.newPage())
+        const context = yield* Effect.promise(() => answered("a new context", browser.newContext()))
+        const page = yield* Effect.promise(() => answered("a new page", context.newPage()))
         yield* Effect.promise(() => page.goto(`${origin}/login`))
         yield* Effect.promise(() => page.goto(`${origin}/remember`))
-        const jar = yield* Effect.promise(() => context.cookies())
+        const jar = yield* Effect.promise(() => answered("the cookie jar", context.cookies()))
         const session = jar.find((cookie) => cookie.name === "session_id")
         const remembered = jar.find((cookie) => cookie.name === "remembered")
         expect(session).toMatchObject({
