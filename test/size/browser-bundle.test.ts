@@ -32,7 +32,15 @@ const lines = [
   }
 ] as const
 
-const modulesOf = async (name: Consumer) => bundledModules((await bundleConsumer(name)).metafile)
+/** Each consumer bundled once for all the checks on it (a minified build with gzip sizes). */
+const bundles = new Map<Consumer, ReturnType<typeof bundleConsumer>>()
+const bundleOf = (name: Consumer) => {
+  const bundle = bundles.get(name) ?? bundleConsumer(name)
+  bundles.set(name, bundle)
+  return bundle
+}
+
+const modulesOf = async (name: Consumer) => bundledModules((await bundleOf(name)).metafile)
 
 describe.each(lines)("browser bundle, $line", ({ get, query, schemaProgram, decoder }) => {
   it("needs the built package", () => {
@@ -55,7 +63,7 @@ describe.each(lines)("browser bundle, $line", ({ get, query, schemaProgram, deco
   it.each([get, query])(
     "%s bundles no effect/Schema and no HTTP client, not even as a chunk loaded later",
     async (name) => {
-      const modules = bundledModules((await bundleConsumer(name)).metafile, "all")
+      const modules = bundledModules((await bundleOf(name)).metafile, "all")
       expect(modules.filter((path) => schemaModule.test(path))).toEqual([])
       expect(modules.filter((path) => httpClient.test(path))).toEqual([])
       // a request with a schema loads the decoder on demand
@@ -75,7 +83,7 @@ const scheduleModules = /effect[/\\]dist[/\\](Schedule|Pull|internal[/\\](schedu
 
 describe("browser bundle, Effect 4: retries", () => {
   it("load effect/Schedule on a first transient failure, not at once", async () => {
-    const { metafile } = await bundleConsumer("facadeGet")
+    const { metafile } = await bundleOf("facadeGet")
     expect(bundledModules(metafile).filter((path) => scheduleModules.test(path))).toEqual([])
     // bundled all the same, in the chunk the retries load
     expect(
