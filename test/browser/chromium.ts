@@ -75,8 +75,10 @@ export const launchChromium = async (): Promise<Browser> => {
     [...FLAGS, "--remote-debugging-port=0", `--user-data-dir=${profile}`],
     { stdio: ["ignore", "ignore", "pipe"], detached: true }
   )
-  const group = child.pid ?? 0
+  const group = child.pid
+  /** Signals Chromium's process group; false once no process of it is left (or it never ran). */
   const signal = (name: NodeJS.Signals | 0): boolean => {
+    if (group === undefined) return false
     try {
       process.kill(-group, name)
       return true
@@ -121,6 +123,10 @@ export const launchChromium = async (): Promise<Browser> => {
       child.once("exit", () => {
         clearTimeout(timer)
         reject(new Error(`Chromium ended before it listened:\n${printed}`))
+      })
+      child.once("error", (error) => {
+        clearTimeout(timer)
+        reject(new Error(`Chromium did not start: ${error.message}`))
       })
     })
     const browser = await chromium.connectOverCDP(endpoint, { timeout: START_MILLIS })
