@@ -5,7 +5,8 @@
  * `noUncheckedIndexedAccess`, `skipLibCheck: false` and `declaration: true`. One project per
  * mode compiles every program at once. TypeScript 7 checks every declaration file in every mode;
  * TypeScript 5.9 checks svc-sdk's in every mode, and the other packages' (effect's, its own
- * libraries') in one.
+ * libraries') in one. TypeScript 5.9 compiles a line's projects in one process, which parses each
+ * declaration file they read once (compileProject.mjs).
  */
 import { execFile } from "node:child_process"
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -25,11 +26,38 @@ export const TYPESCRIPT_7 = "typescript@7.0.2"
 /** A TypeScript to compile with: this repository's 5.9 and, installed in the app, the newest. */
 export interface Compiler {
   readonly name: string
-  /** What Node runs to compile the project in `dir` (its `tsconfig.json`), in `mode`. */
-  readonly command: (app: string, dir: string, mode: Mode) => ReadonlyArray<string>
+  /**
+   * Whether one run compiles all of a line's projects (sharing the declaration files they read)
+   * rather than one run each.
+   */
+  readonly together: boolean
+  /** What Node runs, in the app, to compile `projects`. */
+  readonly command: (app: string, projects: ReadonlyArray<Project>) => ReadonlyArray<string>
+  /** Each project's report from what the run printed: "" when it compiles. */
+  readonly reports: (projects: ReadonlyArray<Project>, run: RunOutput) => ReadonlyArray<string>
   /** whether it still has `moduleResolution: node10` (TypeScript 7 removed it) */
   readonly node10: boolean
 }
+
+/** A project in the app: a line's programs in one mode, for one compiler. */
+export interface Project {
+  readonly mode: Mode
+  /** its folder, with its `tsconfig.json`; the declarations it emits go to `out/` */
+  readonly dir: string
+  /** how many program files it has */
+  readonly files: number
+}
+
+/** What a compiler's run printed, and why it failed if it did (a non-zero exit, a signal). */
+interface RunOutput {
+  readonly stdout: string
+  readonly stderr: string
+  readonly failure: string | undefined
+}
+
+/** A run's whole output, or why it failed when it printed nothing. */
+const printed = (run: RunOutput): string =>
+  `${run.stdout}${run.stderr}`.trim() || (run.failure ?? "")
 
 const versionIn = (modules: string): string =>
   JSON.parse(readFileSync(join(modules, "typescript", "package.json"), "utf8")).version
@@ -45,17 +73,31 @@ const checksAll = (mode: Mode): boolean => mode.name === "nodenext"
 export const COMPILERS: ReadonlyArray<Compiler> = [
   {
     name: `TypeScript ${versionIn(join(root, "node_modules"))}`,
-    command: (_app, dir, mode) => [
+    together: true,
+    command: (_app, projects) => [
       COMPILE_PROJECT,
       join(root, "node_modules/typescript"),
-      dir,
-      checksAll(mode) ? "all" : "own"
+      ...projects.map(({ dir, mode }) => `${dir}=${checksAll(mode) ? "all" : "own"}`)
     ],
+    reports: (projects, run) => {
+      let reports: Record<string, string> = {}
+      try {
+        reports = JSON.parse(run.stdout)
+      } catch {
+        return projects.map(() => printed(run) || "no report")
+      }
+      return projects.map(({ dir }) => reports[dir] ?? `no report for ${dir}: ${printed(run)}`)
+    },
     node10: true
   },
   {
     name: TYPESCRIPT_7.replace("typescript@", "TypeScript "),
-    command: (app) => [join(app, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"],
+    together: false,
+    command: (app, projects) => [
+      join(app, "node_modules/typescript/bin/tsc"),
+      ...projects.flatMap(({ dir }) => ["-p", join(dir, "tsconfig.json")])
+    ],
+    reports: (projects, run) => projects.map(() => (run.failure === undefined ? "" : printed(run))),
     node10: false
   }
 ]
@@ -198,25 +240,14 @@ const compiles = (line: 3 | 4, mode: Mode, extension: string, program: Program):
   )
 
 /** One compilation: a line's programs, in one mode, by one compiler. */
-export interface Compilation {
+export interface Compilation extends Project {
   readonly compiler: Compiler
-  readonly mode: Mode
-  /** its project folder; the declarations it emits are in `out/` */
-  readonly dir: string
-  /** how many program files it compiled */
-  readonly files: number
-  /** tsc's report: "" when everything compiles */
+  /** the compiler's report: "" when everything compiles */
   readonly report: string
 }
 
-/** Writes the project of `mode` into the app and compiles it with `compiler`. */
-const compile = async (
-  app: string,
-  line: 3 | 4,
-  mode: Mode,
-  compiler: Compiler,
-  node: string
-): Promise<Compilation> => {
+/** Writes the project of `mode` for `compiler` into the app. */
+const writeProject = (app: string, line: 3 | 4, mode: Mode, compiler: Compiler): Project => {
   const dir = join(app, "types", `${compiler.name.replace(/\W+/g, "-")}-${mode.name}`)
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(dir, { recursive: true })
@@ -235,29 +266,47 @@ const compile = async (
     join(dir, "tsconfig.json"),
     JSON.stringify({ compilerOptions: { ...STRICTEST, ...mode.options, outDir: "out" }, files })
   )
-  const report = await new Promise<string>((done) =>
-    execFile(node, compiler.command(app, dir, mode), { cwd: dir }, (error, stdout, stderr) =>
-      done(error === null ? "" : `${stdout}${stderr}`.trim() || String(error))
+  return { mode, dir, files: files.length }
+}
+
+/** Compiles `projects` in one run of `compiler`. */
+const compile = async (
+  app: string,
+  compiler: Compiler,
+  projects: ReadonlyArray<Project>,
+  node: string
+): Promise<ReadonlyArray<Compilation>> => {
+  const run = await new Promise<RunOutput>((done) =>
+    execFile(
+      node,
+      compiler.command(app, projects),
+      { cwd: app, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) =>
+        done({ stdout, stderr, failure: error === null ? undefined : String(error) })
     )
   )
-  return { compiler, mode, dir, files: files.length, report }
+  const reports = compiler.reports(projects, run)
+  return projects.map((project, at) => ({ ...project, compiler, report: reports[at]! }))
 }
 
 /**
- * Every compilation of a line, two at a time (one tsc per core): each compiler in each of its
- * modes.
+ * Every compilation of a line, two runs at a time (one compiler per core): each compiler in each
+ * of its modes, TypeScript 5.9's in one run.
  */
 export const compileAll = async (
   app: string,
   line: 3 | 4,
   node: string
 ): Promise<ReadonlyArray<Compilation>> => {
-  const jobs = COMPILERS.flatMap((compiler) =>
-    modesOf(line, compiler).map((mode) => () => compile(app, line, mode, compiler, node))
-  )
+  const jobs = COMPILERS.flatMap((compiler) => {
+    const projects = modesOf(line, compiler).map((mode) => writeProject(app, line, mode, compiler))
+    const runs = compiler.together ? [projects] : projects.map((project) => [project])
+    return runs.map((run) => () => compile(app, compiler, run, node))
+  })
   const results: Array<Compilation> = []
   const worker = async (): Promise<void> => {
-    for (let job = jobs.shift(); job !== undefined; job = jobs.shift()) results.push(await job())
+    for (let job = jobs.shift(); job !== undefined; job = jobs.shift())
+      results.push(...(await job()))
   }
   await Promise.all([worker(), worker()])
   return results
