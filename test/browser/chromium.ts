@@ -57,7 +57,7 @@ const FLAGS = [
   "--disable-sync"
 ]
 
-/** How long Chromium may take to start listening, or Playwright to connect. */
+/** How long Chromium may take to start listening and Playwright to connect, together. */
 const START_MILLIS = 30_000
 
 /**
@@ -102,6 +102,7 @@ export const launchChromium = async (): Promise<Browser> => {
     })()
     return ending
   }
+  const started = Date.now()
   try {
     const endpoint = await new Promise<string>((resolve, reject) => {
       let printed = ""
@@ -129,14 +130,21 @@ export const launchChromium = async (): Promise<Browser> => {
         reject(new Error(`Chromium did not start: ${error.message}`))
       })
     })
-    const browser = await chromium.connectOverCDP(endpoint, { timeout: START_MILLIS })
+    // what is left of the start's time: a start fails naming itself before a test's timeout
+    const browser = await chromium.connectOverCDP(endpoint, {
+      timeout: Math.max(1_000, START_MILLIS - (Date.now() - started))
+    })
     browser.once("disconnected", () => void end())
-    // connected to, a browser's close only disconnects: this one also ends Chromium
+    // connected to, a browser's close only disconnects: this one also ends Chromium, even when
+    // Chromium does not answer (its connections would otherwise hold a test server's close open)
     const disconnect = browser.close.bind(browser)
     return Object.assign(browser, {
       close: async (options?: { readonly reason?: string }) => {
-        await disconnect(options)
-        await end()
+        try {
+          await answered("disconnecting", disconnect(options), 10)
+        } finally {
+          await end()
+        }
       }
     })
   } catch (error) {
