@@ -5,7 +5,8 @@
 // the Effect 3 line's demo suites (test/examples): on Node 22 and 24 `npm run demo` runs the Effect
 // 4 line, whose demo suites run there (test/v4/examples); the library runs its suites on each Node.
 // Then the Effect 4 line's tests (test/v4) on Node 22 and 24, with the Effect 4 toolchain's vitest
-// (effect4-toolchain.mjs): Effect 4 needs Node ≥ 22.19.
+// (effect4-toolchain.mjs): Effect 4 needs Node ≥ 22.19. Its demo and browser suites run on its first
+// version, Node 22, only.
 //
 // Time, on two cores: the build uses the CPU while the binaries the runs need come from the
 // registry, so they are fetched beside it. The first run uses both cores to its end; the runs on
@@ -29,6 +30,11 @@ const ONE_VERSION_ONLY = [
   "test/toolchain/**",
   "test/examples/**"
 ]
+/**
+ * The Effect 4 line's suites that run on its first version only, for the same reason: its demo
+ * suites (`npm run demo`) and the cookie suite, which drives Chromium.
+ */
+const EFFECT4_ONE_VERSION_ONLY = ["test/v4/examples/**", "test/browser/**"]
 /** `npm test -- test/docs` runs only the test files matching these filters (vitest's own). */
 const filters = process.argv.slice(2)
 
@@ -68,9 +74,10 @@ const runs = [{ line: "", version: process.versions.node, node: process.execPath
 if (supported) {
   // already there: these return their paths
   for (const runtime of Object.keys(RUNTIMES)) runtimeBinary(runtime)
-  for (const version of OTHER_VERSIONS) {
+  for (const [at, version] of OTHER_VERSIONS.entries()) {
     runs.push({ line: "", version, node: nodeBinary(version), exclude: ONE_VERSION_ONLY })
-    runs.push({ line: "Effect 4, ", version, node: nodeBinary(version), exclude: [] })
+    const exclude = at === 0 ? [] : EFFECT4_ONE_VERSION_ONLY
+    runs.push({ line: "Effect 4, ", version, node: nodeBinary(version), exclude })
   }
 } else {
   console.warn(
