@@ -201,6 +201,15 @@ export interface AuthDialect<Session> {
     self: Effect.Effect<A, E, R>,
     context: Context.Context<never>
   ) => Effect.Effect<A, E, R>
+  /**
+   * `self` with these services provided, and `Cache-Control: no-store` on whatever answers the
+   * request: on its response (`withNoStore`), or, when it fails, on the server's answer (`noStore`).
+   * A guard's handler, run on every request it lets through: each line's cheapest way.
+   */
+  readonly provideWithNoStore: <A, E, R>(
+    self: Effect.Effect<A, E, R>,
+    context: Context.Context<never>
+  ) => Effect.Effect<A, E, R>
   /** A service key of the line (`Context.Service`, `Context.GenericTag`), by its key string. */
   readonly serviceKey: (key: string) => unknown
   /** A lock: `effect`, one at a time. */

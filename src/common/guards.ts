@@ -108,16 +108,6 @@ export const guardsOf = <
     Effect.succeed(line.withNoStore(line.errorResponse(refused.status, refused.text)) as Response)
 
   /**
-   * `Cache-Control: no-store` on the handler's response; when the handler fails, on the server's
-   * answer to that failure (a step registered for the request, `AuthDialect.noStore`, only then).
-   */
-  const noStoreOn = <A, E, R>(handler: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    handler.pipe(
-      Effect.map((answer) => (line.isResponse(answer) ? (line.withNoStore(answer) as A) : answer)),
-      Effect.onError(() => line.noStore)
-    )
-
-  /**
    * Runs `check` on the established resolution (or a fresh one) and either answers with its
    * response or runs the handler with the user provided. `known` tells whether an earlier guard
    * established it.
@@ -135,11 +125,12 @@ export const guardsOf = <
           const refused = check(resolution, known)
           if (refused !== undefined) return refusal(refused)
           if (resolution._tag !== "Authenticated") return refusal(authenticationRequired)
-          const handler = line.provideContext(
-            self,
+          // the user's id on the span before the handler, and `Cache-Control: no-store` on its
+          // answer (`AuthDialect.provideWithNoStore`)
+          return line.provideWithNoStore(
+            settings.spanUserId ? annotated(resolution.user, self) : self,
             userContext(resolution, resolution.user)
           ) as Effect.Effect<A, E, Exclude<R, UserServices>>
-          return noStoreOn(settings.spanUserId ? annotated(resolution.user, handler) : handler)
         }
       )
 

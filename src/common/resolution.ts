@@ -57,6 +57,22 @@ export const resolver = <Session extends object>(
    */
   const resolutions = new WeakMap<object, Resolution & { readonly _tag: "Authenticated" }>()
 
+  /**
+   * The redacted id of each id read lately, the oldest dropped first past {@link REDACTED_IDS}: a
+   * request with a session in use makes no new `Redacted`, each of which is an entry in Effect's
+   * registry of redacted values for the collector to sweep.
+   */
+  const redactedIds = new Map<string, Redacted.Redacted<string>>()
+  const redact = (raw: string): Redacted.Redacted<string> => {
+    let id = redactedIds.get(raw)
+    if (id === undefined) {
+      id = Redacted.make(raw)
+      if (redactedIds.size >= REDACTED_IDS) redactedIds.delete(redactedIds.keys().next().value!)
+      redactedIds.set(raw, id)
+    }
+    return id
+  }
+
   const authenticated = (answer: Session, id: Redacted.Redacted<string>): Resolution => {
     const known = resolutions.get(answer)
     if (known !== undefined && Redacted.value(known.user.session_id) === Redacted.value(id)) {
@@ -160,7 +176,7 @@ export const resolver = <Session extends object>(
       const validator = provided.value
       const onAnswer = (resolution: Resolution) => next(resolution, false)
       // redacted from here on: the id never reaches a log, an error or a span
-      const id = Redacted.make(reading.id)
+      const id = redact(reading.id)
       // an answer the validator holds already (memory, a cache hit) costs no fiber and no timer
       const held = knownAnswer(validator, id)
       if (held !== undefined) return answer(held, id, onAnswer)
@@ -169,6 +185,9 @@ export const resolver = <Session extends object>(
       )
     })
 }
+
+/** How many redacted ids a guard keeps for the ids it reads again (each at most 512 characters). */
+const REDACTED_IDS = 1024
 
 /**
  * A guard whose handler has no `SessionValidator` (the types demand one: a cast got past them) is a

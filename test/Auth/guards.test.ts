@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import {
   AuthContext,
   CurrentUser,
@@ -77,7 +78,39 @@ const routes: ReadonlyArray<Route> = [
   }
 ]
 
+/**
+ * A route that runs guarded steps inside its own handler, then looks for the guard's services
+ * after them: after a step that succeeded, one that failed and one that died.
+ */
+const afterGuards = Effect.gen(function* () {
+  const inside = yield* Effect.exit(reached("inside").pipe(requireAuth()))
+  yield* Effect.exit(Effect.fail("refused").pipe(requireAuth()))
+  yield* Effect.exit(Effect.die(new Error("boom")).pipe(requireUserType("user")))
+  const user = yield* Effect.serviceOption(CurrentUser)
+  const context = yield* Effect.serviceOption(AuthContext)
+  return json({
+    inside: inside._tag,
+    userAfter: Option.isSome(user),
+    contextAfter: Option.isSome(context)
+  })
+})
+
 describe("guards, SPEC 6.3", () => {
+  it.effect("provide the user to what they wrap only, whatever its exit", () =>
+    Effect.gen(function* () {
+      const probe = yield* makeProbe
+      yield* serveRoutes(
+        [{ method: "GET", path: "/after", handler: afterGuards }],
+        probeValidator(probe)
+      )
+      const reply = yield* call("/after", { headers: { "X-Session-Id": "s-user" } })
+      expect([reply.status, reply.body]).toEqual([
+        200,
+        { inside: "Success", userAfter: false, contextAfter: false }
+      ])
+    }).pipe(Effect.provide(ServerLayer), Effect.scoped)
+  )
+
   it.effect.each(rows)("$guard: $condition → $status", (row) =>
     Effect.gen(function* () {
       const probe = yield* makeProbe

@@ -11,6 +11,7 @@ import * as KeyValueStore from "@effect/platform/KeyValueStore"
 import * as Cache from "effect/Cache"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
@@ -39,6 +40,13 @@ const withNoStore = (response: HttpServerResponse.HttpServerResponse) =>
 const noStore: HttpApp.PreResponseHandler = (_request, response) =>
   Effect.succeed(withNoStore(response))
 
+/** `noStore` for the request's answer: a step registered on it (its `HttpServerRequest`'s). */
+const noStoreStep = HttpApp.appendPreResponseHandler(noStore)
+
+/** The handler's answer with `Cache-Control: no-store`, when it is a response. */
+const answerWithNoStore = <A>(answer: A): A =>
+  HttpServerResponse.isServerResponse(answer) ? (withNoStore(answer) as A) : answer
+
 export const auth: AuthDialect<SessionData> = {
   client,
   decodeSession: (value) => {
@@ -59,6 +67,25 @@ export const auth: AuthDialect<SessionData> = {
     ),
   contextWithEffect: Effect.contextWithEffect,
   provideContext: (self, context) => Effect.provide(self, context),
+  // what Effect.provide does (the services set for `self`, the fiber's own put back after it on
+  // any exit, uninterruptibly), with the no-store steps in the same step after it: Effect 3's
+  // provide and onError would each cost an acquire/release of their own
+  provideWithNoStore: (self, context) =>
+    Effect.uninterruptibleMask((restore) =>
+      Effect.flatMap(
+        FiberRef.getAndUpdate(FiberRef.currentContext, (parent) => Context.merge(parent, context)),
+        (parent) =>
+          Effect.matchCauseEffect(restore(self), {
+            onFailure: (cause) =>
+              FiberRef.set(FiberRef.currentContext, parent).pipe(
+                Effect.zipRight(noStoreStep),
+                Effect.zipRight(Effect.failCause(cause))
+              ),
+            onSuccess: (answer) =>
+              Effect.as(FiberRef.set(FiberRef.currentContext, parent), answerWithNoStore(answer))
+          })
+      )
+    ),
   serviceKey: (key) => Context.GenericTag(key),
   makeLock: Effect.map(Effect.makeSemaphore(1), (lock) => lock.withPermits(1)),
   keyValueStore: Effect.map(KeyValueStore.KeyValueStore, (kv) => ({
@@ -75,7 +102,7 @@ export const auth: AuthDialect<SessionData> = {
   })),
   serverRequest: HttpServerRequest.HttpServerRequest,
   errorResponse: (status, text) => HttpServerResponse.unsafeJson({ error: text }, { status }),
-  noStore: HttpApp.appendPreResponseHandler(noStore),
+  noStore: noStoreStep,
   withNoStore: (response) => withNoStore(response as HttpServerResponse.HttpServerResponse),
   isResponse: HttpServerResponse.isServerResponse,
   setCookie: (response, name, value, options) =>
