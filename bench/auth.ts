@@ -23,6 +23,7 @@ import {
   type Goal,
   median,
   quartiles,
+  ratioText,
   type Section
 } from "./report.js"
 
@@ -232,7 +233,7 @@ export const run = async (options: BenchOptions): Promise<Section> => {
       goals.push({
         text: `${validator.name} keeps ≥ ${GOAL}× the throughput of ${validator.peer}`,
         met: ratio >= GOAL,
-        detail: `${ratio.toFixed(2)}× (median of ${pair.ratios.length} paired slices; quartiles ${quartiles(pair.ratios)})`
+        detail: `${ratioText(ratio, GOAL)}× (median of ${pair.ratios.length} paired slices; quartiles ${quartiles(pair.ratios)})`
       })
     }
     if (redis !== undefined && ports.redis !== undefined) {

@@ -25,6 +25,7 @@ import {
   type Goal,
   median,
   quartiles,
+  ratioText,
   type Section
 } from "./report.js"
 
@@ -230,7 +231,7 @@ export const run = async (options: BenchOptions, line: Line = 3): Promise<Sectio
     return {
       text: `${client} ≥ ${pairing.goal}× ${peer}`,
       met: measured >= pairing.goal,
-      detail: `${measured.toFixed(2)}× (median of ${ratios.length} paired slices; quartiles ${quartiles(ratios)})`
+      detail: `${ratioText(measured, pairing.goal)}× (median of ${ratios.length} paired slices; quartiles ${quartiles(ratios)})`
     }
   })
   return {

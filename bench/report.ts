@@ -43,6 +43,13 @@ export const median = (values: ReadonlyArray<number>): number => {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 
+/**
+ * A measured ratio against its goal, to two decimals, or three where two would round it onto the
+ * other side of the goal (0.897 against 0.9 reads 0.897, not 0.90).
+ */
+export const ratioText = (ratio: number, goal: number): string =>
+  Number(ratio.toFixed(2)) >= goal === ratio >= goal ? ratio.toFixed(2) : ratio.toFixed(3)
+
 /** The lower and upper quartile of `values`, as `a–b`: the spread of per-pair ratios. */
 export const quartiles = (values: ReadonlyArray<number>): string => {
   const sorted = [...values].sort((a, b) => a - b)

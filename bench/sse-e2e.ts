@@ -10,7 +10,14 @@ import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { createParser } from "eventsource-parser"
 import { request } from "undici"
-import { type BenchOptions, type Figure, type Goal, median, quartiles } from "./report.js"
+import {
+  type BenchOptions,
+  type Figure,
+  type Goal,
+  median,
+  quartiles,
+  ratioText
+} from "./report.js"
 import { type Line, pairedSlices, rate, sdkOf, startStreamServer } from "./streamKit.js"
 
 /** The bodies read, by their name on the server. */
@@ -115,7 +122,7 @@ export const endToEnd = async (
         goals.push({
           text: `${name === "facade" ? "facade sse()" : "Effect API sse on SvcClient.layerDefault"} ≥ ${GOAL.toFixed(1)}× ${peer}, end to end (${BODIES[body]}, Effect ${line})`,
           met: measured >= GOAL,
-          detail: `${measured.toFixed(2)}× (median of ${paired.ratios.length} paired slices; quartiles ${quartiles(paired.ratios)})`
+          detail: `${ratioText(measured, GOAL)}× (median of ${paired.ratios.length} paired slices; quartiles ${quartiles(paired.ratios)})`
         })
       }
       figures.push({

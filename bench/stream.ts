@@ -24,6 +24,7 @@ import {
   type Goal,
   median,
   quartiles,
+  ratioText,
   type Section
 } from "./report.js"
 import {
@@ -155,7 +156,7 @@ export const run = async (options: BenchOptions, line: Line = 3): Promise<Sectio
       goals.push({
         text: `${name === "facade" ? "facade" : "Effect API on SvcClient.layerDefault"} stream ≥ ${GOAL}× ${peer} (download throughput)`,
         met: measured >= GOAL,
-        detail: `${measured.toFixed(2)}× (median of ${paired.ratios.length} paired slices; quartiles ${quartiles(paired.ratios)})`
+        detail: `${ratioText(measured, GOAL)}× (median of ${paired.ratios.length} paired slices; quartiles ${quartiles(paired.ratios)})`
       })
     }
     figures.push({

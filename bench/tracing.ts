@@ -19,6 +19,7 @@ import {
   type Goal,
   median,
   quartiles,
+  ratioText,
   type Section
 } from "./report.js"
 
@@ -108,7 +109,7 @@ export const run = async (options: BenchOptions, line: 3 | 4 = 3): Promise<Secti
         goals.push({
           text: `Effect API on ${name} ≥ ${goal}× undici.request`,
           met: ratio >= goal,
-          detail: `${ratio.toFixed(2)}× (median of ${pairs} paired slices; quartiles ${quartiles(ratios)})`
+          detail: `${ratioText(ratio, goal)}× (median of ${pairs} paired slices; quartiles ${quartiles(ratios)})`
         })
       }
     }
