@@ -61,6 +61,29 @@ const FLAGS = [
 const START_MILLIS = 30_000
 
 /**
+ * Runs Chromium (its arguments after the profile's folder) and ends its process group, the profile
+ * removed, once its standard input closes: when the harness closes it, or when the test process
+ * ends without closing it (a worker stopped at a timeout), which would otherwise leave Chromium
+ * running. SIGTERM first, SIGKILL 5 s later or once the browser has ended. It ends with the
+ * browser, so the harness sees Chromium end.
+ */
+const WATCHDOG = `profile=$1
+shift
+exec 3<&0
+"$@" </dev/null 3<&- &
+browser=$!
+trap '' TERM
+{
+  read -r _ <&3
+  kill -TERM 0
+  i=0
+  while kill -0 "$browser" 2>/dev/null && [ "$i" -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+  rm -rf "$profile"
+  kill -KILL 0
+} &
+wait "$browser"`
+
+/**
  * Debian's Chromium, started by this harness and driven by Playwright over a DevTools port
  * (`connectOverCDP`). Started by Playwright (`chromium.launch`, over a pipe), Chromium 156 keeps a
  * hidden browser page (its omnibox popup) busy at a sixth of a core for as long as it runs:
@@ -69,12 +92,24 @@ const START_MILLIS = 30_000
  */
 export const launchChromium = async (): Promise<Browser> => {
   const profile = mkdtempSync(join(tmpdir(), "svc-chromium-"))
-  // its own process group: closing ends every process it started before the profile goes
+  // in a process group of its own, under the watchdog: closing ends every process it started
+  // before the profile goes
   const child = spawn(
-    CHROMIUM,
-    [...FLAGS, "--remote-debugging-port=0", `--user-data-dir=${profile}`],
-    { stdio: ["ignore", "ignore", "pipe"], detached: true }
+    "/bin/sh",
+    [
+      "-c",
+      WATCHDOG,
+      "watchdog",
+      profile,
+      CHROMIUM,
+      ...FLAGS,
+      "--remote-debugging-port=0",
+      `--user-data-dir=${profile}`
+    ],
+    { stdio: ["pipe", "ignore", "pipe"], detached: true }
   )
+  // the watchdog gone, writing to it is nothing to report
+  child.stdin.on("error", () => {})
   const group = child.pid
   /** Signals Chromium's process group; false once no process of it is left (or it never ran). */
   const signal = (name: NodeJS.Signals | 0): boolean => {
@@ -93,9 +128,9 @@ export const launchChromium = async (): Promise<Browser> => {
   const end = () => {
     ending ??= (async () => {
       process.off("exit", onExit)
-      signal("SIGTERM")
+      child.stdin.end()
       for (let waited = 0; signal(0); waited += 50) {
-        if (waited === 5_000) signal("SIGKILL")
+        if (waited === 10_000) signal("SIGKILL")
         await new Promise((resolve) => setTimeout(resolve, 50))
       }
       rmSync(profile, { recursive: true, force: true })
