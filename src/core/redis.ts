@@ -82,7 +82,8 @@ export const ioredisClient = async (
     maxRetriesPerRequest: 0,
     commandTimeout: settings.commandTimeoutMillis,
     connectTimeout: settings.connectTimeoutMillis,
-    retryStrategy: (attempt) => Math.min(attempt * 100, 2_000)
+    retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
+    enableAutoPipelining: true
   })
   redis.on("error", () => {
     // a lost connection shows as failed commands; the client reconnects by itself
