@@ -71,6 +71,29 @@ const digestOf = (value: string): Effect.Effect<string> => {
     : Effect.sync(() => digest(value))
 }
 
+/**
+ * The digests of the redacted ids met lately: a guard reads a session in use with the same
+ * `Redacted` from request to request (`resolution.ts`), whose digest is then computed once.
+ */
+const idDigests = new WeakMap<Redacted.Redacted<string>, string>()
+
+/** `f` of the SHA-256 of the id: one step where the runtime has `node:crypto`. */
+const withIdDigest = <A, E, R>(
+  id: Redacted.Redacted<string>,
+  f: (digest: string) => Effect.Effect<A, E, R>
+): Effect.Effect<A, E, R> => {
+  const digest = sha256Sync
+  if (digest === undefined) return Effect.flatMap(digestOf(Redacted.value(id)), f)
+  return Effect.suspend(() => {
+    let known = idDigests.get(id)
+    if (known === undefined) {
+      known = digest(Redacted.value(id))
+      idDigests.set(id, known)
+    }
+    return f(known)
+  })
+}
+
 const freshId = Effect.sync(() => Redacted.make(randomId()))
 
 /** A store's failure as its `SessionStoreError`, without the id (the cause never holds it). */
@@ -126,7 +149,7 @@ export const keyValueStore = <Session>(
   defaults: Lifetimes
 ): Store<Session> => {
   const sessionKey = (id: Redacted.Redacted<string>) =>
-    Effect.map(digestOf(Redacted.value(id)), (digest) => `session-${digest}`)
+    withIdDigest(id, (digest) => Effect.succeed(`session-${digest}`))
   const userKey = (userId: string) => Effect.map(digestOf(userId), (digest) => `user-${digest}`)
   const readIndex = (key: string) => Effect.map(kv.get(key), parseIndex)
   const readEntry = (key: string) =>
@@ -418,8 +441,9 @@ export const redisStore = <Session>(
   redis: RedisConnection,
   settings: RedisSettings
 ): Store<Session> => {
+  const keyOf = (digest: string) => `${settings.keyPrefix}session:${digest}`
   const sessionKey = (id: Redacted.Redacted<string>) =>
-    Effect.map(digestOf(Redacted.value(id)), (digest) => `${settings.keyPrefix}session:${digest}`)
+    withIdDigest(id, (digest) => Effect.succeed(keyOf(digest)))
   const userKey = (userId: string) =>
     Effect.map(digestOf(userId), (digest) => `${settings.keyPrefix}user:${digest}`)
   const call = <A>(command: () => Promise<A>) => Effect.tryPromise(command)
@@ -458,9 +482,10 @@ export const redisStore = <Session>(
       failingAs("get")
     )
 
+  // a guard's validation: the fewest steps
   const touch: Store<Session>["touch"] = (id) =>
-    Effect.flatMap(sessionKey(id), (key) =>
-      call(() => redis.svcTouch(key, TOUCH_EVERY_MAX_MILLIS, TOUCH_EVERY_IDLE_DIVISOR))
+    withIdDigest(id, (digest) =>
+      call(() => redis.svcTouch(keyOf(digest), TOUCH_EVERY_MAX_MILLIS, TOUCH_EVERY_IDLE_DIVISOR))
     ).pipe(Effect.map(sessionFrom), failingAs("touch"))
 
   const revoke: Store<Session>["revoke"] = (id) =>
