@@ -21,13 +21,7 @@ const run = (options, dir) =>
   new Promise((done, fail) =>
     execFile(
       process.execPath,
-      // the build compiles the same projects (tsconfig.build*.json) and fails on their errors:
-      // TypeDoc reads them without checking them again
-      [
-        typedoc,
-        ...["--options", options, "--out", dir],
-        ...["--cleanOutputDir", "false", "--skipErrorChecking"]
-      ],
+      [typedoc, "--options", options, "--out", dir, "--cleanOutputDir", "false"],
       { cwd: root },
       (error, stdout, stderr) => {
         const output = `${options}:\n${stdout}${stderr}`
