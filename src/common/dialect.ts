@@ -202,13 +202,15 @@ export interface AuthDialect<Session> {
     context: Context.Context<never>
   ) => Effect.Effect<A, E, R>
   /**
-   * `self` with these services provided, and `Cache-Control: no-store` on whatever answers the
-   * request: on its response (`withNoStore`), or, when it fails, on the server's answer (`noStore`).
-   * A guard's handler, run on every request it lets through: each line's cheapest way.
+   * `self` with these services provided, its success passed through `onSuccess`, and `onFailure`
+   * run when it fails or is interrupted, after the fiber's own services are back: a guard's
+   * handler, run on every request it lets through, in each line's fewest steps.
    */
-  readonly provideWithNoStore: <A, E, R>(
+  readonly provideThen: <A, E, R>(
     self: Effect.Effect<A, E, R>,
-    context: Context.Context<never>
+    context: Context.Context<never>,
+    onSuccess: (answer: A) => A,
+    onFailure: Effect.Effect<void>
   ) => Effect.Effect<A, E, R>
   /** A service key of the line (`Context.Service`, `Context.GenericTag`), by its key string. */
   readonly serviceKey: (key: string) => unknown

@@ -103,6 +103,10 @@ export const guardsOf = <
   const annotated = <A, E, R>(user: User, handler: Effect.Effect<A, E, R>) =>
     Effect.flatMap(spanUserId(user.session.user_id), () => handler)
 
+  /** The handler's answer with `Cache-Control: no-store`, when it is a response. */
+  const answerWithNoStore = <A>(answer: A): A =>
+    line.isResponse(answer) ? (line.withNoStore(answer) as A) : answer
+
   /** A guard's refusal, `Cache-Control: no-store` on it. */
   const refusal = (refused: Rejection) =>
     Effect.succeed(line.withNoStore(line.errorResponse(refused.status, refused.text)) as Response)
@@ -125,11 +129,13 @@ export const guardsOf = <
           const refused = check(resolution, known)
           if (refused !== undefined) return refusal(refused)
           if (resolution._tag !== "Authenticated") return refusal(authenticationRequired)
-          // the user's id on the span before the handler, and `Cache-Control: no-store` on its
-          // answer (`AuthDialect.provideWithNoStore`)
-          return line.provideWithNoStore(
+          // the user's id on the span before the handler; `Cache-Control: no-store` on its
+          // response or, when it fails, on the server's answer (`AuthDialect.noStore`)
+          return line.provideThen(
             settings.spanUserId ? annotated(resolution.user, self) : self,
-            userContext(resolution, resolution.user)
+            userContext(resolution, resolution.user),
+            answerWithNoStore,
+            line.noStore
           ) as Effect.Effect<A, E, Exclude<R, UserServices>>
         }
       )

@@ -54,13 +54,6 @@ const withNoStore = (response: HttpServerResponse.HttpServerResponse) =>
 const noStore: HttpEffect.PreResponseHandler = (_request, response) =>
   Effect.succeed(withNoStore(response))
 
-/** `noStore` for the request's answer: a step registered on it (its `HttpServerRequest`'s). */
-const noStoreStep = HttpEffect.appendPreResponseHandler(noStore) as Effect.Effect<void>
-
-/** The handler's answer with `Cache-Control: no-store`, when it is a response. */
-const answerWithNoStore = <A>(answer: A): A =>
-  HttpServerResponse.isHttpServerResponse(answer) ? (withNoStore(answer) as A) : answer
-
 export const auth: AuthDialect<SessionData> = {
   client,
   decodeSession: (value) => {
@@ -82,11 +75,11 @@ export const auth: AuthDialect<SessionData> = {
     ),
   contextWithEffect: Effect.contextWith,
   provideContext: (self, context) => Effect.provideContext(self, context),
-  // Effect 4's provideContext costs one step: the no-store steps stay on their own
-  provideWithNoStore: (self, context) =>
+  // Effect 4's provideContext costs one step: the others stay on their own
+  provideThen: (self, context, onSuccess, onFailure) =>
     Effect.provideContext(self, context).pipe(
-      Effect.map(answerWithNoStore),
-      Effect.onError(() => noStoreStep)
+      Effect.map(onSuccess),
+      Effect.onError(() => onFailure)
     ),
   serviceKey: (key) => Context.Service(key),
   makeLock: Effect.map(Semaphore.make(1), (lock) => lock.withPermits(1)),
@@ -99,7 +92,7 @@ export const auth: AuthDialect<SessionData> = {
   serverRequest: HttpServerRequest.HttpServerRequest,
   errorResponse: (status, text) => HttpServerResponse.jsonUnsafe({ error: text }, { status }),
   // the guards' requirements hold the `HttpServerRequest` this needs
-  noStore: noStoreStep,
+  noStore: HttpEffect.appendPreResponseHandler(noStore) as Effect.Effect<void>,
   withNoStore: (response) => withNoStore(response as HttpServerResponse.HttpServerResponse),
   isResponse: HttpServerResponse.isHttpServerResponse,
   setCookie: (response, name, value, options) =>

@@ -40,13 +40,6 @@ const withNoStore = (response: HttpServerResponse.HttpServerResponse) =>
 const noStore: HttpApp.PreResponseHandler = (_request, response) =>
   Effect.succeed(withNoStore(response))
 
-/** `noStore` for the request's answer: a step registered on it (its `HttpServerRequest`'s). */
-const noStoreStep = HttpApp.appendPreResponseHandler(noStore)
-
-/** The handler's answer with `Cache-Control: no-store`, when it is a response. */
-const answerWithNoStore = <A>(answer: A): A =>
-  HttpServerResponse.isServerResponse(answer) ? (withNoStore(answer) as A) : answer
-
 export const auth: AuthDialect<SessionData> = {
   client,
   decodeSession: (value) => {
@@ -68,9 +61,9 @@ export const auth: AuthDialect<SessionData> = {
   contextWithEffect: Effect.contextWithEffect,
   provideContext: (self, context) => Effect.provide(self, context),
   // what Effect.provide does (the services set for `self`, the fiber's own put back after it on
-  // any exit, uninterruptibly), with the no-store steps in the same step after it: Effect 3's
-  // provide and onError would each cost an acquire/release of their own
-  provideWithNoStore: (self, context) =>
+  // any exit, uninterruptibly), with `onSuccess` and `onFailure` in the same step after it:
+  // Effect 3's provide and onError would each cost an acquire/release of their own
+  provideThen: (self, context, onSuccess, onFailure) =>
     Effect.uninterruptibleMask((restore) =>
       Effect.flatMap(
         FiberRef.getAndUpdate(FiberRef.currentContext, (parent) => Context.merge(parent, context)),
@@ -78,11 +71,11 @@ export const auth: AuthDialect<SessionData> = {
           Effect.matchCauseEffect(restore(self), {
             onFailure: (cause) =>
               FiberRef.set(FiberRef.currentContext, parent).pipe(
-                Effect.zipRight(noStoreStep),
+                Effect.zipRight(onFailure),
                 Effect.zipRight(Effect.failCause(cause))
               ),
             onSuccess: (answer) =>
-              Effect.as(FiberRef.set(FiberRef.currentContext, parent), answerWithNoStore(answer))
+              Effect.as(FiberRef.set(FiberRef.currentContext, parent), onSuccess(answer))
           })
       )
     ),
@@ -102,7 +95,7 @@ export const auth: AuthDialect<SessionData> = {
   })),
   serverRequest: HttpServerRequest.HttpServerRequest,
   errorResponse: (status, text) => HttpServerResponse.unsafeJson({ error: text }, { status }),
-  noStore: noStoreStep,
+  noStore: HttpApp.appendPreResponseHandler(noStore),
   withNoStore: (response) => withNoStore(response as HttpServerResponse.HttpServerResponse),
   isResponse: HttpServerResponse.isServerResponse,
   setCookie: (response, name, value, options) =>
