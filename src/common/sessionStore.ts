@@ -259,7 +259,13 @@ export const keyValueStore = <Session>(
           yield* kv.set(rotatedKey, JSON.stringify(withLifecycle(entry.value, now)))
           const indexKey = yield* userKey(userIdOf(entry.value.session))
           const listed = yield* readIndex(indexKey)
-          yield* writeIndex(indexKey, [...listed.filter((found) => found !== key), rotatedKey])
+          // in the old one's place: a list keeps the order of creation
+          yield* writeIndex(
+            indexKey,
+            listed.includes(key)
+              ? listed.map((found) => (found === key ? rotatedKey : found))
+              : [...listed, rotatedKey]
+          )
           return Option.some(rotated)
         })
       )
@@ -534,7 +540,8 @@ export const redisStore = <Session>(
             infoOf(session.value, values[at + 1] ?? "", Number(values[at + 2]), seen, deadline)
           )
         }
-        return infos.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+        // in the order the script sorted them: creation, to the microsecond
+        return infos
       }),
       failingAs("list")
     )

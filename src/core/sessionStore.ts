@@ -230,7 +230,8 @@ export const redisSettings = (
  * Every time is Redis's own (`TIME`), so that instances whose clocks disagree still agree on when a
  * session ends; Redis removes it then (`PEXPIREAT`). A session is a hash: `data` (the session as
  * JSON), `abs` (its absolute end, ms), `idle` (its idle timeout, ms, 0 for none), `handle` (see
- * `randomHandle`), `created` and `seen` (when it was created and last touched, ms) and `user` (the
+ * `randomHandle`), `created` and `seen` (when it was created and last touched, ms), `order` (when
+ * it was created, µs: which of two sessions created in one millisecond came first) and `user` (the
  * key of its user's index, a set of the user's session keys). Each script is one atomic step. The
  * scripts that follow a user's index touch keys they are not given (`KEYS`): one Redis, not a
  * cluster, holds a store.
@@ -241,12 +242,15 @@ local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 `
 
+/** `TIME` in µs, as digits: a Lua number would print it rounded. */
+const NOW_MICROS = `time[1] .. string.format('%06d', tonumber(time[2]))`
+
 /** KEYS: session, user index. ARGV: data, ttl ms, idle ms, handle. */
 const CREATE = `${NOW}
 local abs = now + tonumber(ARGV[2])
 local idle = tonumber(ARGV[3])
 redis.call('HSET', KEYS[1], 'data', ARGV[1], 'abs', abs, 'idle', idle, 'handle', ARGV[4],
-  'created', now, 'seen', now, 'user', KEYS[2])
+  'created', now, 'order', ${NOW_MICROS}, 'seen', now, 'user', KEYS[2])
 local deadline = abs
 if idle > 0 and now + idle < abs then deadline = now + idle end
 redis.call('PEXPIREAT', KEYS[1], deadline)
@@ -302,24 +306,35 @@ redis.call('HSETNX', KEYS[1], 'handle', ARGV[1])
 return redis.call('HGET', KEYS[1], 'handle')`
 
 /**
- * KEYS: user index. The user's live sessions, six values each: data, handle, created, seen, abs
- * and idle (the deadline follows from them as `TOUCH` set it). Keys whose session is gone leave the
- * index.
+ * KEYS: user index. The user's live sessions in the order they were created, six values each: data,
+ * handle, created, seen, abs and idle (the deadline follows from them as `TOUCH` set it). Keys whose
+ * session is gone leave the index.
  */
 const LIST = `
-local out = {}
+local found = {}
 for _, key in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-  local found = redis.call('HMGET', key, 'data', 'handle', 'created', 'seen', 'abs', 'idle')
-  if found[1] then
-    out[#out + 1] = found[1]
-    out[#out + 1] = found[2] or ''
-    out[#out + 1] = found[3] or '0'
-    out[#out + 1] = found[4] or '0'
-    out[#out + 1] = found[5] or '0'
-    out[#out + 1] = found[6] or '0'
+  local values = redis.call('HMGET', key, 'data', 'handle', 'created', 'seen', 'abs', 'idle', 'order')
+  if values[1] then
+    found[#found + 1] = values
   else
     redis.call('SREM', KEYS[1], key)
   end
+end
+local function created(values) return tonumber(values[3]) or 0, tonumber(values[7]) or 0 end
+table.sort(found, function(a, b)
+  local ms_a, us_a = created(a)
+  local ms_b, us_b = created(b)
+  if ms_a ~= ms_b then return ms_a < ms_b end
+  return us_a < us_b
+end)
+local out = {}
+for _, values in ipairs(found) do
+  out[#out + 1] = values[1]
+  out[#out + 1] = values[2] or ''
+  out[#out + 1] = values[3] or '0'
+  out[#out + 1] = values[4] or '0'
+  out[#out + 1] = values[5] or '0'
+  out[#out + 1] = values[6] or '0'
 end
 return out`
 

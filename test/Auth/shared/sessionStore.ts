@@ -277,6 +277,20 @@ export const storeContract = (line: string, backends: Record<string, Backend>): 
           expect(() => sessions.list("")).toThrow(TypeError)
         }))
 
+      test("list keeps the order of creation, even within one millisecond, and keeps it through rotate", (sessions) =>
+        Effect.gen(function* () {
+          const user = someone()
+          // one after another, without waiting: many of them share a millisecond
+          const ids: Array<Redacted.Redacted<string>> = []
+          for (let at = 0; at < 24; at++) ids.push(yield* sessions.create(user))
+          const handles: Array<string> = []
+          for (const id of ids) handles.push(Option.getOrThrow(yield* sessions.handleOf(id)))
+          expect((yield* sessions.list(user.user_id)).map((info) => info.handle)).toEqual(handles)
+          yield* sessions.rotate(ids[0]!)
+          yield* sessions.rotate(ids[12]!)
+          expect((yield* sessions.list(user.user_id)).map((info) => info.handle)).toEqual(handles)
+        }))
+
       test("touch writes a use down once it is due: a twentieth of idleTimeout old, at most a minute", (sessions) =>
         Effect.gen(function* () {
           const user = someone()
