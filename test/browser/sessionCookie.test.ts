@@ -3,6 +3,10 @@
  * sets it at login with `setSessionCookie`, the browser sends it back on the next request (the
  * guards read it), no script of the page sees it (`HttpOnly`), and `clearSessionCookie` at logout
  * ends it. Shared: the Effect 4 run puts its own binding in place (lineKit.ts).
+ *
+ * Chromium ends before its server (the scope inside the server's layer): a socket Chromium has
+ * opened ahead of a request (a preconnect) holds Node's `server.close` until the server's header
+ * timeout, a minute or more, so a server closed first could outlast the test.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -115,7 +119,7 @@ describe.skipIf(!hasChromium)("the session cookie in Chromium", () => {
         })
         // cleared: the browser holds no session cookie any more
         expect(jar.filter((cookie) => cookie.name === "session_id")).toEqual([])
-      }).pipe(Effect.provide(ServerLayer), Effect.scoped),
+      }).pipe(Effect.scoped, Effect.provide(ServerLayer)),
     60_000
   )
 
@@ -164,7 +168,7 @@ describe.skipIf(!hasChromium)("the session cookie in Chromium", () => {
         const left = (remembered?.expires ?? 0) - Date.now() / 1000
         expect(left).toBeGreaterThan(2 * 86_400 - 60)
         expect(left).toBeLessThanOrEqual(2 * 86_400)
-      }).pipe(Effect.provide(ServerLayer), Effect.scoped),
+      }).pipe(Effect.scoped, Effect.provide(ServerLayer)),
     60_000
   )
 })
