@@ -260,18 +260,18 @@ if left < 0 or now + left < abs then redis.call('PEXPIREAT', KEYS[2], abs) end
 return 1`
 
 /**
- * KEYS: session. ARGV: TOUCH_EVERY_MAX_MILLIS, TOUCH_EVERY_IDLE_DIVISOR. The session's data,
- * and, when the use it last recorded is old enough (touchIsDue), seen now and its idle deadline
- * moved on; nil when it is gone. A use that is not due writes nothing.
+ * KEYS: session. ARGV: TOUCH_EVERY_MAX_MILLIS, TOUCH_EVERY_IDLE_DIVISOR. The session's data (nil
+ * when it is gone) and Redis's time (ms, as text); when the use it last recorded is old enough
+ * (touchIsDue), seen now and its idle deadline moved on. A use that is not due writes nothing.
  */
 const TOUCH = `${NOW}
 local found = redis.call('HMGET', KEYS[1], 'data', 'abs', 'idle', 'seen')
-if not found[1] then return false end
+if not found[1] then return {false, tostring(now)} end
 local idle = tonumber(found[3]) or 0
 local every = tonumber(ARGV[1])
 if idle > 0 and idle / tonumber(ARGV[2]) < every then every = idle / tonumber(ARGV[2]) end
 local seen = tonumber(found[4])
-if seen and now - seen < every then return found[1] end
+if seen and now - seen < every then return {found[1], tostring(now)} end
 redis.call('HSET', KEYS[1], 'seen', now)
 if idle > 0 then
   local deadline = now + idle
@@ -279,7 +279,7 @@ if idle > 0 then
   if deadline > abs then deadline = abs end
   redis.call('PEXPIREAT', KEYS[1], deadline)
 end
-return found[1]`
+return {found[1], tostring(now)}`
 
 /**
  * KEYS: session, new session. The session moves to the new key, everything kept (its expiry too:
@@ -380,7 +380,11 @@ export interface RedisConnection {
     idle: number,
     handle: string
   ) => Promise<unknown>
-  readonly svcTouch: (session: string, every: number, divisor: number) => Promise<string | null>
+  readonly svcTouch: (
+    session: string,
+    every: number,
+    divisor: number
+  ) => Promise<readonly [data: string | null, now: string]>
   readonly svcRotate: (session: string, rotated: string) => Promise<number>
   readonly svcHandleOf: (session: string, handle: string) => Promise<string | null>
   readonly svcList: (user: string) => Promise<ReadonlyArray<string>>
@@ -388,6 +392,7 @@ export interface RedisConnection {
   readonly svcRevokeOthers: (session: string) => Promise<number>
   readonly svcRevokeUser: (user: string) => Promise<number>
   readonly hget: (key: string, field: string) => Promise<string | null>
+  readonly hmget: (key: string, ...fields: Array<string>) => Promise<Array<string | null>>
   readonly del: (key: string) => Promise<number>
   readonly connect: () => Promise<void>
   readonly quit: () => Promise<unknown>

@@ -339,3 +339,71 @@ describe("SessionStore.validator's own bound", () => {
       }).pipe(Effect.scoped)
   )
 })
+
+describe("SessionStore.layerRedis in steady use", () => {
+  /** The calls of each command Redis ran since its statistics were last reset (scripts' own included). */
+  const calls = (port: number): Record<string, number> => {
+    const info = execFileSync("/usr/bin/redis-cli", ["-p", String(port), "info", "commandstats"], {
+      encoding: "utf8"
+    })
+    const counted: Record<string, number> = {}
+    for (const [, command, count] of info.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm))
+      counted[command!] = Number(count)
+    return counted
+  }
+
+  it.live.skipIf(!hasRedis)(
+    "a use that is not due is one plain read; a due one runs the script, which writes it down",
+    () =>
+      Effect.gen(function* () {
+        const own = yield* Effect.acquireRelease(
+          Effect.promise(() => startRedis()),
+          (server) => Effect.promise(() => server.dispose())
+        )
+        const resetCalls = () =>
+          execFileSync("/usr/bin/redis-cli", ["-p", String(own.port), "config", "resetstat"])
+        const seen = (key: string) =>
+          Number(
+            execFileSync(
+              "/usr/bin/redis-cli",
+              ["-p", String(own.port), "--raw", "hget", key, "seen"],
+              {
+                encoding: "utf8"
+              }
+            )
+          )
+        const sessions = yield* Effect.provide(
+          SessionStore,
+          yield* Layer.build(SessionStore.layerRedis({ url: own.url, ttl: "1 hour" }))
+        )
+        // a use is due half a second after the last one written down (10 s / 20)
+        const id = yield* sessions.create(alice, { idleTimeout: Duration.seconds(10) })
+        const key = `svc-sdk:session:${sha256(Redacted.value(id))}`
+        const created = seen(key)
+        // the first use reads Redis's clock (the script); it is not due
+        expect(yield* sessions.touch(id)).toEqual(Option.some(alice))
+        resetCalls()
+        for (let use = 0; use < 20; use++)
+          expect(yield* sessions.touch(id)).toEqual(Option.some(alice))
+        expect(calls(own.port)).toEqual({ hmget: 20 })
+        expect(seen(key)).toBe(created)
+
+        yield* Effect.sleep(Duration.millis(700))
+        resetCalls()
+        expect(yield* sessions.touch(id)).toEqual(Option.some(alice))
+        expect(calls(own.port)).toEqual({ hmget: 2, evalsha: 1, time: 1, hset: 1, pexpireat: 1 })
+        expect(seen(key) - created).toBeGreaterThanOrEqual(700)
+        // written down: the next uses are plain reads again
+        resetCalls()
+        yield* sessions.touch(id)
+        yield* sessions.touch(id)
+        expect(calls(own.port)).toEqual({ hmget: 2 })
+        // gone: one read, no script
+        yield* sessions.revoke(id)
+        resetCalls()
+        expect(yield* sessions.touch(id)).toEqual(Option.none())
+        expect(calls(own.port)).toEqual({ hmget: 1 })
+      }).pipe(Effect.scoped),
+    30_000
+  )
+})
