@@ -438,12 +438,18 @@ export const keyValueStoreOf = <Session>(
 /** How many decoded sessions a Redis store keeps, by their stored JSON. */
 const DECODED_CAPACITY = 1_024
 
-/** How long a Redis store trusts its reading of Redis's clock: `touch` reads it again after. */
+/**
+ * How long a Redis store trusts its reading of Redis's clock (`touch` reads it again after): at
+ * most this, and at most a quarter of a session's idle timeout, so that a reading gone wrong (the
+ * monotonic clock stopped while the host slept, Redis's clock stepped) delays a use's record by
+ * no more than that.
+ */
 const REDIS_CLOCK_READING_MILLIS = 30_000
 
 /**
- * How early a use counts as maybe due (`touch`): more than the reading's error (a round trip)
- * and the monotonic clock's drift from Redis's over a reading's life.
+ * How early a use counts as maybe due (`touch`): more than the monotonic clock's drift from
+ * Redis's over a reading's life. The reading itself errs early: it is dated when its command was
+ * sent, before Redis read its clock.
  */
 const CLOCK_MARGIN_MILLIS = 100
 
@@ -499,46 +505,58 @@ export const redisStore = <Session>(
 
   /**
    * Redis's clock as this instance last read it (the time `TOUCH` answers with), moved on by this
-   * process's monotonic clock since: `performance.now()` plus `redisOffset`, until it is older
-   * than {@link REDIS_CLOCK_READING_MILLIS}.
+   * process's monotonic clock since: `performance.now()` plus `redisOffset`, for as long as it is
+   * trusted (REDIS_CLOCK_READING_MILLIS).
    */
   let redisOffset = 0
   let readAt = Number.NEGATIVE_INFINITY
-  const redisNow = (): number | undefined => {
+  const redisNow = (idleMillis: number): number | undefined => {
     const now = performance.now()
-    return now - readAt < REDIS_CLOCK_READING_MILLIS ? now + redisOffset : undefined
+    const trusted =
+      idleMillis > 0
+        ? Math.min(REDIS_CLOCK_READING_MILLIS, idleMillis / 4)
+        : REDIS_CLOCK_READING_MILLIS
+    return now - readAt < trusted ? now + redisOffset : undefined
   }
-  const touchScript = (key: string) =>
-    Effect.map(
+  const touchScript = (key: string) => {
+    // dated when sent: Redis reads its clock later, so the reading runs ahead (a use looks due
+    // early), never behind
+    const sentAt = performance.now()
+    return Effect.map(
       call(() => redis.svcTouch(key, TOUCH_EVERY_MAX_MILLIS, TOUCH_EVERY_IDLE_DIVISOR)),
       ([data, now]) => {
-        readAt = performance.now()
-        redisOffset = Number(now) - readAt
+        if (sentAt >= readAt) {
+          readAt = sentAt
+          redisOffset = Number(now) - sentAt
+        }
         return data
       }
     )
+  }
 
   /**
    * A guard's validation. A use that is not due (touchIsDue by Redis's clock as last read) is a
-   * plain read: one `HMGET`, a tenth of the script's cost to Redis. A use that may be due, or one
-   * without a recent clock reading, then runs `TOUCH`, which decides by Redis's own time and
-   * writes when it is due.
+   * plain read: one `HMGET`, a tenth of the script's cost to Redis. Otherwise it runs `TOUCH`,
+   * which decides by Redis's own time and writes the use down when it is due: a use that may be
+   * due, one without a trusted reading, and one of a session last seen after the reading's now
+   * (the reading is behind Redis's clock, which it also reads again).
    */
   const touch: Store<Session>["touch"] = (id) =>
     withIdDigest(id, (digest) => {
       const key = keyOf(digest)
       return Effect.flatMap(
         call(() => redis.hmget(key, "data", "idle", "seen")),
-        ([data = null, idle, seen]) => {
+        ([data = null, idleText, seenText]) => {
           if (data === null) return Effect.succeed(null)
-          const now = redisNow()
+          const idle = Number(idleText ?? 0)
+          const seen = Number(seenText ?? Number.NaN)
+          const now = redisNow(Number.isFinite(idle) ? idle : 0)
           const due =
             now === undefined ||
-            touchIsDue(
-              seen == null ? undefined : Number(seen),
-              Number(idle ?? 0),
-              now + CLOCK_MARGIN_MILLIS
-            )
+            !Number.isFinite(idle) ||
+            !Number.isFinite(seen) ||
+            seen > now ||
+            touchIsDue(seen, idle, now + CLOCK_MARGIN_MILLIS)
           return due ? touchScript(key) : Effect.succeed(data)
         }
       )

@@ -306,8 +306,9 @@ redis.call('HSETNX', KEYS[1], 'handle', ARGV[1])
 return redis.call('HGET', KEYS[1], 'handle')`
 
 /**
- * KEYS: user index. The user's live sessions in the order they were created, six values each: data,
- * handle, created, seen, abs and idle (the deadline follows from them as `TOUCH` set it). Keys whose
+ * KEYS: user index. The user's live sessions in the order they were created (sessions stored
+ * without `order`, or created in one microsecond, by their key), six values each: data, handle,
+ * created, seen, abs and idle (the deadline follows from them as `TOUCH` set it). Keys whose
  * session is gone leave the index.
  */
 const LIST = `
@@ -315,6 +316,7 @@ local found = {}
 for _, key in ipairs(redis.call('SMEMBERS', KEYS[1])) do
   local values = redis.call('HMGET', key, 'data', 'handle', 'created', 'seen', 'abs', 'idle', 'order')
   if values[1] then
+    values[8] = key
     found[#found + 1] = values
   else
     redis.call('SREM', KEYS[1], key)
@@ -325,7 +327,8 @@ table.sort(found, function(a, b)
   local ms_a, us_a = created(a)
   local ms_b, us_b = created(b)
   if ms_a ~= ms_b then return ms_a < ms_b end
-  return us_a < us_b
+  if us_a ~= us_b then return us_a < us_b end
+  return a[8] < b[8]
 end)
 local out = {}
 for _, values in ipairs(found) do

@@ -376,8 +376,8 @@ describe("SessionStore.layerRedis in steady use", () => {
           SessionStore,
           yield* Layer.build(SessionStore.layerRedis({ url: own.url, ttl: "1 hour" }))
         )
-        // a use is due half a second after the last one written down (10 s / 20)
-        const id = yield* sessions.create(alice, { idleTimeout: Duration.seconds(10) })
+        // a use is due 2 s after the last one written down (40 s / 20)
+        const id = yield* sessions.create(alice, { idleTimeout: Duration.seconds(40) })
         const key = `svc-sdk:session:${sha256(Redacted.value(id))}`
         const created = seen(key)
         // the first use reads Redis's clock (the script); it is not due
@@ -388,16 +388,33 @@ describe("SessionStore.layerRedis in steady use", () => {
         expect(calls(own.port)).toEqual({ hmget: 20 })
         expect(seen(key)).toBe(created)
 
-        yield* Effect.sleep(Duration.millis(700))
+        yield* Effect.sleep(Duration.millis(2_100))
         resetCalls()
         expect(yield* sessions.touch(id)).toEqual(Option.some(alice))
         expect(calls(own.port)).toEqual({ hmget: 2, evalsha: 1, time: 1, hset: 1, pexpireat: 1 })
-        expect(seen(key) - created).toBeGreaterThanOrEqual(700)
+        const written = seen(key)
+        expect(written - created).toBeGreaterThanOrEqual(2_000)
         // written down: the next uses are plain reads again
         resetCalls()
         yield* sessions.touch(id)
         yield* sessions.touch(id)
         expect(calls(own.port)).toEqual({ hmget: 2 })
+        // last seen after this instance's reading of Redis's clock (another instance's clock
+        // reading ran ahead, or this one's fell behind): the script reads the clock again, and
+        // writes nothing, the use not being due
+        const ahead = written + 5_000
+        execFileSync("/usr/bin/redis-cli", [
+          "-p",
+          String(own.port),
+          "hset",
+          key,
+          "seen",
+          String(ahead)
+        ])
+        resetCalls()
+        expect(yield* sessions.touch(id)).toEqual(Option.some(alice))
+        expect(calls(own.port)).toEqual({ hmget: 2, evalsha: 1, time: 1 })
+        expect(seen(key)).toBe(ahead)
         // gone: one read, no script
         yield* sessions.revoke(id)
         resetCalls()
