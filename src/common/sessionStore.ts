@@ -550,13 +550,10 @@ export const redisStore = <Session>(
           if (data === null) return Effect.succeed(null)
           const idle = Number(idleText ?? 0)
           const seen = Number(seenText ?? Number.NaN)
-          const now = redisNow(Number.isFinite(idle) ? idle : 0)
+          // fields that are not numbers: the script decides
+          const now = Number.isFinite(idle) && Number.isFinite(seen) ? redisNow(idle) : undefined
           const due =
-            now === undefined ||
-            !Number.isFinite(idle) ||
-            !Number.isFinite(seen) ||
-            seen > now ||
-            touchIsDue(seen, idle, now + CLOCK_MARGIN_MILLIS)
+            now === undefined || seen > now || touchIsDue(seen, idle, now + CLOCK_MARGIN_MILLIS)
           return due ? touchScript(key) : Effect.succeed(data)
         }
       )
