@@ -153,7 +153,11 @@ const redisCostPerRequest = async (
   const aofSize = async () =>
     Number((await admin.info("persistence")).match(/aof_current_size:(\d+)/)?.[1] ?? Number.NaN)
   const commandMicros = async () =>
-    [...(await admin.info("commandstats")).matchAll(/^cmdstat_[^:]+:calls=\d+,usec=(\d+)/gm)]
+    [
+      ...(await admin.info("commandstats")).matchAll(
+        /^cmdstat_(?!config)[^:]+:calls=\d+,usec=(\d+)/gm
+      )
+    ]
       .map((match) => Number(match[1]))
       .reduce((sum, micros) => sum + micros, 0)
   try {
@@ -167,8 +171,8 @@ const redisCostPerRequest = async (
       headers: { "x-session-id": served.id }
     })
     if (result.non2xx > 0 || result.errors > 0) throw new Error(`${path} failed`)
-    // INFO and CONFIG themselves are not counted: they ran before the statistics were reset, or
-    // are the INFO being read
+    // the requests' commands only: not the CONFIG RESETSTAT, which counts itself, nor the INFO
+    // being read, which is counted once it has answered
     const micros = await commandMicros()
     return {
       appended: ((await aofSize()) - before) / result.requests.total,

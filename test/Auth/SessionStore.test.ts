@@ -52,10 +52,11 @@ beforeAll(async () => {
 }, 30_000)
 afterAll(() => redis?.dispose())
 
-const redisCommand = (...args: Array<string>) =>
-  execFileSync("/usr/bin/redis-cli", ["-p", String(redis?.port), "--raw", ...args], {
-    encoding: "utf8"
-  })
+/** A `redis-cli` command's answer from the Redis on `port`. */
+const redisCli = (port: number | undefined, ...args: Array<string>) =>
+  execFileSync("/usr/bin/redis-cli", ["-p", String(port), "--raw", ...args], { encoding: "utf8" })
+
+const redisCommand = (...args: Array<string>) => redisCli(redis?.port, ...args)
 
 const directory = mkdtempSync(join(tmpdir(), `svc-sessions-v${LINE}-`))
 
@@ -343,9 +344,7 @@ describe("SessionStore.validator's own bound", () => {
 describe("SessionStore.layerRedis in steady use", () => {
   /** The calls of each command Redis ran since its statistics were last reset (scripts' own included). */
   const calls = (port: number): Record<string, number> => {
-    const info = execFileSync("/usr/bin/redis-cli", ["-p", String(port), "info", "commandstats"], {
-      encoding: "utf8"
-    })
+    const info = redisCli(port, "info", "commandstats")
     const counted: Record<string, number> = {}
     for (const [, command, count] of info.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm))
       counted[command!] = Number(count)
@@ -360,18 +359,8 @@ describe("SessionStore.layerRedis in steady use", () => {
           Effect.promise(() => startRedis()),
           (server) => Effect.promise(() => server.dispose())
         )
-        const resetCalls = () =>
-          execFileSync("/usr/bin/redis-cli", ["-p", String(own.port), "config", "resetstat"])
-        const seen = (key: string) =>
-          Number(
-            execFileSync(
-              "/usr/bin/redis-cli",
-              ["-p", String(own.port), "--raw", "hget", key, "seen"],
-              {
-                encoding: "utf8"
-              }
-            )
-          )
+        const resetCalls = () => redisCli(own.port, "config", "resetstat")
+        const seen = (key: string) => Number(redisCli(own.port, "hget", key, "seen"))
         const sessions = yield* Effect.provide(
           SessionStore,
           yield* Layer.build(SessionStore.layerRedis({ url: own.url, ttl: "1 hour" }))
@@ -403,14 +392,7 @@ describe("SessionStore.layerRedis in steady use", () => {
         // reading ran ahead, or this one's fell behind): the script reads the clock again, and
         // writes nothing, the use not being due
         const ahead = written + 5_000
-        execFileSync("/usr/bin/redis-cli", [
-          "-p",
-          String(own.port),
-          "hset",
-          key,
-          "seen",
-          String(ahead)
-        ])
+        redisCli(own.port, "hset", key, "seen", String(ahead))
         resetCalls()
         expect(yield* sessions.touch(id)).toEqual(Option.some(alice))
         expect(calls(own.port)).toEqual({ hmget: 2, evalsha: 1, time: 1 })
