@@ -8,98 +8,134 @@ import { SvcClient } from "../../src/v3/Client/index.js"
 import { closedPort, json, testServer } from "./server.js"
 
 describe("Effect API", () => {
-  it.scoped(
+  it.effect(
     "a failure the last response interceptor returns is an HttpError; a rescued one succeeds",
     () =>
-      Effect.gen(function* () {
-        const server = yield* testServer((request) =>
-          request.path === "/gone" ? json({ error: "gone" }, 404) : json({ data: 1, success: true })
-        )
-        const [refused, rescued] = yield* Effect.gen(function* () {
-          const client = yield* SvcClient
-          yield* client.addResponseInterceptor((response) => {
-            if (response.status === 404) return { success: true, status: 200, data: "default" }
-            return { success: false, status: 409, error: "conflict by policy", code: "HTTP_ERROR" }
+      Effect.scoped(
+        Effect.gen(function* () {
+          const server = yield* testServer((request) =>
+            request.path === "/gone"
+              ? json({ error: "gone" }, 404)
+              : json({ data: 1, success: true })
+          )
+          const [refused, rescued] = yield* Effect.gen(function* () {
+            const client = yield* SvcClient
+            yield* client.addResponseInterceptor((response) => {
+              if (response.status === 404) return { success: true, status: 200, data: "default" }
+              return {
+                success: false,
+                status: 409,
+                error: "conflict by policy",
+                code: "HTTP_ERROR"
+              }
+            })
+            return [yield* Effect.flip(client.get("/ok")), yield* client.get("/gone")] as const
+          }).pipe(
+            Effect.provide(SvcClient.layer(server.origin)),
+            Effect.provide(NodeHttpClient.layerUndici)
+          )
+          expect(refused).toMatchObject({
+            _tag: "HttpError",
+            status: 409,
+            error: "conflict by policy"
           })
-          return [yield* Effect.flip(client.get("/ok")), yield* client.get("/gone")] as const
+          expect(rescued).toEqual({ success: true, status: 200, data: "default" })
+        })
+      )
+  )
+
+  it.effect("yield* SvcClient gives the Effect API over the provided HttpClient", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const server = yield* testServer(() => json({ data: { id: 7 }, success: true }))
+        const program = Effect.gen(function* () {
+          const client = yield* SvcClient
+          const got = yield* client.get<{ id: number }>("/users/7")
+          const posted = yield* client.post("/users", { a: 1 })
+          const put = yield* client.put("/users/7", { a: 2 })
+          const patched = yield* client.patch("/users/7", { a: 3 })
+          const deleted = yield* client.delete("/users/7")
+          return { got, posted, put, patched, deleted, base: client.getBaseUrl() }
+        })
+        const result = yield* program.pipe(
+          Effect.provide(SvcClient.layer(`${server.origin}/api`)),
+          Effect.provide(NodeHttpClient.layerUndici)
+        )
+        expect(result.got).toEqual({
+          success: true,
+          status: 200,
+          data: { id: 7 },
+          headers: expect.objectContaining({ "content-type": "application/json" })
+        })
+        expect(result.deleted.success).toBe(true)
+        expect(result.base).toBe(`${server.origin}/api`)
+        expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+          "GET /api/users/7",
+          "POST /api/users",
+          "PUT /api/users/7",
+          "PATCH /api/users/7",
+          "DELETE /api/users/7"
+        ])
+      })
+    )
+  )
+
+  it.effect("interrupting a request over the HttpClient adapter ends its exchange", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const server = yield* testServer(() => ({ hang: true }))
+        yield* Effect.gen(function* () {
+          const client = yield* SvcClient
+          // the request loses the race once the server has it: its fiber is interrupted
+          yield* Effect.race(
+            client.get("/hang"),
+            Effect.promise(() => server.waitForRequests(1))
+          )
+          yield* Effect.promise(() => server.waitForAbandoned(1))
         }).pipe(
           Effect.provide(SvcClient.layer(server.origin)),
           Effect.provide(NodeHttpClient.layerUndici)
         )
-        expect(refused).toMatchObject({
-          _tag: "HttpError",
-          status: 409,
-          error: "conflict by policy"
-        })
-        expect(rescued).toEqual({ success: true, status: 200, data: "default" })
+        expect(server.requests).toHaveLength(1)
       })
+    )
   )
 
-  it.scoped("yield* SvcClient gives the Effect API over the provided HttpClient", () =>
-    Effect.gen(function* () {
-      const server = yield* testServer(() => json({ data: { id: 7 }, success: true }))
-      const program = Effect.gen(function* () {
-        const client = yield* SvcClient
-        const got = yield* client.get<{ id: number }>("/users/7")
-        const posted = yield* client.post("/users", { a: 1 })
-        const put = yield* client.put("/users/7", { a: 2 })
-        const patched = yield* client.patch("/users/7", { a: 3 })
-        const deleted = yield* client.delete("/users/7")
-        return { got, posted, put, patched, deleted, base: client.getBaseUrl() }
+  it.effect("SvcClient is a tag usable with Layer.succeed, and instances are facades", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const server = yield* testServer()
+        const service = yield* SvcClient.make(server.origin).pipe(
+          Effect.provide(NodeHttpClient.layerUndici)
+        )
+        const fromTag = yield* SvcClient.pipe(Effect.provide(Layer.succeed(SvcClient, service)))
+        expect(fromTag).toBe(service)
+        const facade = new SvcClient(server.origin)
+        expect(typeof facade.get).toBe("function")
+        expect(facade.getBaseUrl()).toBe(server.origin)
       })
-      const result = yield* program.pipe(
-        Effect.provide(SvcClient.layer(`${server.origin}/api`)),
-        Effect.provide(NodeHttpClient.layerUndici)
-      )
-      expect(result.got).toEqual({
-        success: true,
-        status: 200,
-        data: { id: 7 },
-        headers: expect.objectContaining({ "content-type": "application/json" })
-      })
-      expect(result.deleted.success).toBe(true)
-      expect(result.base).toBe(`${server.origin}/api`)
-      expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
-        "GET /api/users/7",
-        "POST /api/users",
-        "PUT /api/users/7",
-        "PATCH /api/users/7",
-        "DELETE /api/users/7"
-      ])
-    })
+    )
   )
 
-  it.scoped("SvcClient is a tag usable with Layer.succeed, and instances are facades", () =>
-    Effect.gen(function* () {
-      const server = yield* testServer()
-      const service = yield* SvcClient.make(server.origin).pipe(
-        Effect.provide(NodeHttpClient.layerUndici)
-      )
-      const fromTag = yield* SvcClient.pipe(Effect.provide(Layer.succeed(SvcClient, service)))
-      expect(fromTag).toBe(service)
-      const facade = new SvcClient(server.origin)
-      expect(typeof facade.get).toBe("function")
-      expect(facade.getBaseUrl()).toBe(server.origin)
-    })
-  )
-
-  it.scoped("fails with HttpError carrying status, error and body", () =>
-    Effect.gen(function* () {
-      const server = yield* testServer(() => json({ error: "No such user" }, 404))
-      const error = yield* SvcClient.pipe(
-        Effect.flatMap((client) => client.get("/u")),
-        Effect.flip,
-        Effect.provide(SvcClient.layer(server.origin)),
-        Effect.provide(NodeHttpClient.layerUndici)
-      )
-      expect(error._tag).toBe("HttpError")
-      if (error._tag !== "HttpError") return
-      expect(error.status).toBe(404)
-      expect(error.error).toBe("No such user")
-      expect(error.body).toEqual({ error: "No such user" })
-      expect(error.message).toBe("No such user")
-      expect(error).toBeInstanceOf(Error)
-    })
+  it.effect("fails with HttpError carrying status, error and body", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const server = yield* testServer(() => json({ error: "No such user" }, 404))
+        const error = yield* SvcClient.pipe(
+          Effect.flatMap((client) => client.get("/u")),
+          Effect.flip,
+          Effect.provide(SvcClient.layer(server.origin)),
+          Effect.provide(NodeHttpClient.layerUndici)
+        )
+        expect(error._tag).toBe("HttpError")
+        if (error._tag !== "HttpError") return
+        expect(error.status).toBe(404)
+        expect(error.error).toBe("No such user")
+        expect(error.body).toEqual({ error: "No such user" })
+        expect(error.message).toBe("No such user")
+        expect(error).toBeInstanceOf(Error)
+      })
+    )
   )
 
   it.effect("fails with NetworkError when nothing listens", () =>
@@ -116,55 +152,59 @@ describe("Effect API", () => {
     })
   )
 
-  it.scoped("session ids stay Redacted and never reach error messages", () =>
-    Effect.gen(function* () {
-      const server = yield* testServer(() => json({ error: "nope" }, 500))
-      const program = Effect.gen(function* () {
-        const client = yield* SvcClient
-        yield* client.setSessionId(Redacted.make("secret-session-123"))
-        const id = yield* client.getSessionId()
-        const has = yield* client.hasSession()
-        const error = yield* Effect.flip(client.get("/x"))
-        yield* client.clearSession()
-        return { id, has, error, after: yield* client.hasSession() }
+  it.effect("session ids stay Redacted and never reach error messages", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const server = yield* testServer(() => json({ error: "nope" }, 500))
+        const program = Effect.gen(function* () {
+          const client = yield* SvcClient
+          yield* client.setSessionId(Redacted.make("secret-session-123"))
+          const id = yield* client.getSessionId()
+          const has = yield* client.hasSession()
+          const error = yield* Effect.flip(client.get("/x"))
+          yield* client.clearSession()
+          return { id, has, error, after: yield* client.hasSession() }
+        })
+        const result = yield* program.pipe(
+          Effect.provide(SvcClient.layer(server.origin, { retryAttempts: 0 })),
+          Effect.provide(NodeHttpClient.layerUndici)
+        )
+        expect(Option.map(result.id, Redacted.value)).toEqual(Option.some("secret-session-123"))
+        expect(String(Option.getOrThrow(result.id))).not.toContain("secret")
+        expect(result.has).toBe(true)
+        expect(result.after).toBe(false)
+        expect(server.requests[0]?.headers["x-session-id"]).toBe("secret-session-123")
+        expect(JSON.stringify(result.error)).not.toContain("secret-session-123")
+        expect(String(result.error)).not.toContain("secret-session-123")
+        expect(result.error.message).not.toContain("secret-session-123")
       })
-      const result = yield* program.pipe(
-        Effect.provide(SvcClient.layer(server.origin, { retryAttempts: 0 })),
-        Effect.provide(NodeHttpClient.layerUndici)
-      )
-      expect(Option.map(result.id, Redacted.value)).toEqual(Option.some("secret-session-123"))
-      expect(String(Option.getOrThrow(result.id))).not.toContain("secret")
-      expect(result.has).toBe(true)
-      expect(result.after).toBe(false)
-      expect(server.requests[0]?.headers["x-session-id"]).toBe("secret-session-123")
-      expect(JSON.stringify(result.error)).not.toContain("secret-session-123")
-      expect(String(result.error)).not.toContain("secret-session-123")
-      expect(result.error.message).not.toContain("secret-session-123")
-    })
+    )
   )
 
-  it.scoped("setHeader, interceptors and query work on the Effect API", () =>
-    Effect.gen(function* () {
-      const server = yield* testServer(() => json({ data: [], success: true }))
-      const seen: Array<string> = []
-      const program = Effect.gen(function* () {
-        const client = yield* SvcClient
-        yield* client.setHeader("X-Trace", "t1")
-        yield* client.addRequestInterceptor((config) => {
-          seen.push(config.url)
-          return config
+  it.effect("setHeader, interceptors and query work on the Effect API", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const server = yield* testServer(() => json({ data: [], success: true }))
+        const seen: Array<string> = []
+        const program = Effect.gen(function* () {
+          const client = yield* SvcClient
+          yield* client.setHeader("X-Trace", "t1")
+          yield* client.addRequestInterceptor((config) => {
+            seen.push(config.url)
+            return config
+          })
+          yield* client.addResponseInterceptor((response) => ({ ...response, message: "seen" }))
+          return yield* client.query("/users").where("status", "active").page(2).get()
         })
-        yield* client.addResponseInterceptor((response) => ({ ...response, message: "seen" }))
-        return yield* client.query("/users").where("status", "active").page(2).get()
+        const response = yield* program.pipe(
+          Effect.provide(SvcClient.layer(server.origin)),
+          Effect.provide(NodeHttpClient.layerUndici)
+        )
+        expect(response).toMatchObject({ success: true, status: 200, data: [], message: "seen" })
+        expect(server.requests[0]?.headers["x-trace"]).toBe("t1")
+        expect(server.requests[0]?.query.toString()).toBe("status=active&page=2")
+        expect(seen).toEqual([`${server.origin}/users?status=active&page=2`])
       })
-      const response = yield* program.pipe(
-        Effect.provide(SvcClient.layer(server.origin)),
-        Effect.provide(NodeHttpClient.layerUndici)
-      )
-      expect(response).toMatchObject({ success: true, status: 200, data: [], message: "seen" })
-      expect(server.requests[0]?.headers["x-trace"]).toBe("t1")
-      expect(server.requests[0]?.query.toString()).toBe("status=active&page=2")
-      expect(seen).toEqual([`${server.origin}/users?status=active&page=2`])
-    })
+    )
   )
 })

@@ -10,32 +10,36 @@ import { json, type Script, startServer, testServer } from "./server.js"
 const User = Schema.Struct({ id: Schema.Number, joined: Schema.DateFromString })
 
 describe("schema decoding", () => {
-  it.scoped("decodes and types data on the Effect API", () =>
-    Effect.gen(function* () {
-      const server = yield* testServer(() =>
-        json({ data: { id: 1, joined: "2024-01-01T00:00:00.000Z" }, success: true })
-      )
-      const response = yield* SvcClient.pipe(
-        Effect.flatMap((client) => client.get("/u", { schema: User })),
-        Effect.provide(SvcClient.layer(server.origin)),
-        Effect.provide(NodeHttpClient.layerUndici)
-      )
-      const joined: Date = response.data.joined
-      expect(joined).toEqual(new Date("2024-01-01T00:00:00.000Z"))
-    })
+  it.effect("decodes and types data on the Effect API", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const server = yield* testServer(() =>
+          json({ data: { id: 1, joined: "2024-01-01T00:00:00.000Z" }, success: true })
+        )
+        const response = yield* SvcClient.pipe(
+          Effect.flatMap((client) => client.get("/u", { schema: User })),
+          Effect.provide(SvcClient.layer(server.origin)),
+          Effect.provide(NodeHttpClient.layerUndici)
+        )
+        const joined: Date = response.data.joined
+        expect(joined).toEqual(new Date("2024-01-01T00:00:00.000Z"))
+      })
+    )
   )
 
-  it.scoped("a mismatch fails with DecodeError carrying the real status", () =>
-    Effect.gen(function* () {
-      const server = yield* testServer(() => json({ id: "not a number" }, 201))
-      const error = yield* SvcClient.pipe(
-        Effect.flatMap((client) => Effect.flip(client.get("/u", { schema: User }))),
-        Effect.provide(SvcClient.layer(server.origin)),
-        Effect.provide(NodeHttpClient.layerUndici)
-      )
-      expect(error._tag).toBe("DecodeError")
-      if (error._tag === "DecodeError") expect(error.status).toBe(201)
-    })
+  it.effect("a mismatch fails with DecodeError carrying the real status", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const server = yield* testServer(() => json({ id: "not a number" }, 201))
+        const error = yield* SvcClient.pipe(
+          Effect.flatMap((client) => Effect.flip(client.get("/u", { schema: User }))),
+          Effect.provide(SvcClient.layer(server.origin)),
+          Effect.provide(NodeHttpClient.layerUndici)
+        )
+        expect(error._tag).toBe("DecodeError")
+        if (error._tag === "DecodeError") expect(error.status).toBe(201)
+      })
+    )
   )
 
   it("the facade gives success:false, DECODE_ERROR and the real status on a 2xx mismatch", async () => {
@@ -217,45 +221,53 @@ describe("zod and valibot validators, as users write them", () => {
       }
     })
 
-    it.scoped(
+    it.effect(
       "the Effect API: success has data typed as the output; a mismatch is a DecodeError",
       () =>
-        Effect.gen(function* () {
-          const server = yield* testServer(script)
-          const [found, mismatch, unknown] = yield* Effect.gen(function* () {
-            const client = yield* SvcClient
-            return [
-              yield* client.get("/user/7", { schema: User }),
-              yield* Effect.flip(client.get("/mismatch", { schema: User })),
-              yield* Effect.flip(client.get("/user/13", { schema: KnownUser }))
-            ] as const
-          }).pipe(Effect.provide(SvcClient.layerDefault(server.origin)))
-          expect(found.success).toBe(true)
-          const joined: Date = found.data.joined
-          expect(joined).toEqual(new Date(JOINED))
-          expect(mismatch._tag).toBe("DecodeError")
-          assert(mismatch._tag === "DecodeError")
-          expect(mismatch.status).toBe(201)
-          expect(mismatch.detail).toMatch(/^address\.city: .*expected string/i)
-          expect(mismatch.body).toEqual(user(7, 5))
-          expect(mismatch.headers?.["content-type"]).toBe("application/json")
-          assert(unknown._tag === "DecodeError")
-          expect(unknown).toMatchObject({ status: 200, detail: "id: unknown user" })
-        })
+        Effect.scoped(
+          Effect.gen(function* () {
+            const server = yield* testServer(script)
+            const [found, mismatch, unknown] = yield* Effect.gen(function* () {
+              const client = yield* SvcClient
+              return [
+                yield* client.get("/user/7", { schema: User }),
+                yield* Effect.flip(client.get("/mismatch", { schema: User })),
+                yield* Effect.flip(client.get("/user/13", { schema: KnownUser }))
+              ] as const
+            }).pipe(Effect.provide(SvcClient.layerDefault(server.origin)))
+            expect(found.success).toBe(true)
+            const joined: Date = found.data.joined
+            expect(joined).toEqual(new Date(JOINED))
+            expect(mismatch._tag).toBe("DecodeError")
+            assert(mismatch._tag === "DecodeError")
+            expect(mismatch.status).toBe(201)
+            expect(mismatch.detail).toMatch(/^address\.city: .*expected string/i)
+            expect(mismatch.body).toEqual(user(7, 5))
+            expect(mismatch.headers?.["content-type"]).toBe("application/json")
+            assert(unknown._tag === "DecodeError")
+            expect(unknown).toMatchObject({ status: 200, detail: "id: unknown user" })
+          })
+        )
     )
 
-    it.scoped("the Effect API: a success a response interceptor returns is decoded too", () =>
-      Effect.gen(function* () {
-        const server = yield* testServer(script)
-        const rescued = yield* Effect.gen(function* () {
-          const client = yield* SvcClient
-          yield* client.addResponseInterceptor((response) =>
-            response.status === 404 ? { success: true, status: 200, data: user(0) } : response
-          )
-          return yield* client.get("/missing", { schema: User })
-        }).pipe(Effect.provide(SvcClient.layerDefault(server.origin)))
-        expect(rescued.data).toEqual({ id: 0, joined: new Date(JOINED), address: { city: "Oslo" } })
-      })
+    it.effect("the Effect API: a success a response interceptor returns is decoded too", () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const server = yield* testServer(script)
+          const rescued = yield* Effect.gen(function* () {
+            const client = yield* SvcClient
+            yield* client.addResponseInterceptor((response) =>
+              response.status === 404 ? { success: true, status: 200, data: user(0) } : response
+            )
+            return yield* client.get("/missing", { schema: User })
+          }).pipe(Effect.provide(SvcClient.layerDefault(server.origin)))
+          expect(rescued.data).toEqual({
+            id: 0,
+            joined: new Date(JOINED),
+            address: { city: "Oslo" }
+          })
+        })
+      )
     )
   })
 })
