@@ -161,15 +161,15 @@ export interface HttpClientDialect {
     f: (state: S, chunk: Uint8Array) => Effect.Effect<S, E>
   ) => Effect.Effect<S, unknown>
   /**
-   * Runs `effect` on a fiber of its own, with the caller's services (its span, `Clock`, …) and, set
-   * once as the fiber starts rather than by a scoped change each: these headers redacted in the
-   * client's records, the client's own span off, and redirects left to svc-sdk (`FetchHttpClient`'s
-   * `RequestInit`).
+   * Forks `effect` as a child of the calling fiber (so it is interrupted when the caller ends), with
+   * the caller's services (its span, `Clock`, …) and, set once as the child starts rather than by a
+   * scoped change each: these headers redacted in the client's records, the client's own span off,
+   * and redirects left to svc-sdk (`FetchHttpClient`'s `RequestInit`).
    */
   readonly forkQuiet: <A, E>(
     effect: Effect.Effect<A, E>,
     secretHeaders: ReadonlyArray<string>
-  ) => Effect.Effect<() => RunningFiber<A, E>>
+  ) => Effect.Effect<RunningFiber<A, E>>
 }
 
 /**

@@ -38,19 +38,22 @@ export const httpClient: HttpClientDialect = {
       (state, chunk) => f(state, chunk)
     ),
   forkQuiet: (effect, secretHeaders) =>
-    Effect.map(Effect.context<never>(), (context) => {
-      const names = [...Context.get(context, Headers.CurrentRedactedNames), ...secretHeaders]
-      const run = Effect.runForkWith(
-        Context.merge(
-          context,
-          Context.make(Headers.CurrentRedactedNames, names).pipe(
-            Context.add(HttpClient.TracerDisabledWhen, disabled),
-            Context.add(FetchHttpClient.RequestInit, MANUAL_REDIRECT)
-          )
+    Effect.forkChild(
+      Effect.updateContext(effect, (context: Context.Context<never>) =>
+        Context.add(
+          Context.add(
+            Context.add(context, Headers.CurrentRedactedNames, [
+              ...Context.get(context, Headers.CurrentRedactedNames),
+              ...secretHeaders
+            ]),
+            HttpClient.TracerDisabledWhen,
+            disabled
+          ),
+          FetchHttpClient.RequestInit,
+          MANUAL_REDIRECT
         )
       )
-      return () => run(effect)
-    })
+    )
 }
 
 /** A transport that sends through an `HttpClient` of this line. */

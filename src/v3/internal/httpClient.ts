@@ -12,9 +12,8 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import type * as FiberId from "effect/FiberId"
+import * as FiberRef from "effect/FiberRef"
 import * as FiberRefs from "effect/FiberRefs"
-import * as Runtime from "effect/Runtime"
 import * as Stream from "effect/Stream"
 import type { HttpClientDialect } from "../../common/dialect.js"
 import type { Transport } from "../../common/exchange.js"
@@ -42,28 +41,41 @@ export const httpClient: HttpClientDialect = {
       (state, chunk) => f(state, chunk)
     ),
   forkQuiet: (effect, secretHeaders) =>
-    Effect.map(Effect.runtime<never>(), (runtime) => {
-      const names = [
-        ...FiberRefs.getOrDefault(runtime.fiberRefs, Headers.currentRedactedNames),
-        ...secretHeaders
-      ]
-      const run = Runtime.runFork(
-        Runtime.make({
-          context: Context.add(runtime.context, FetchHttpClient.RequestInit, MANUAL_REDIRECT),
-          fiberRefs: runtime.fiberRefs,
-          runtimeFlags: runtime.runtimeFlags
-        })
+    Effect.fork(
+      Effect.zipRight(
+        Effect.updateFiberRefs((fiberId, refs) =>
+          FiberRefs.updateManyAs(refs, {
+            forkAs: fiberId,
+            entries: [
+              [
+                FiberRef.currentContext,
+                [
+                  [
+                    fiberId,
+                    Context.add(
+                      FiberRefs.getOrDefault(refs, FiberRef.currentContext),
+                      FetchHttpClient.RequestInit,
+                      MANUAL_REDIRECT
+                    )
+                  ]
+                ]
+              ],
+              [
+                Headers.currentRedactedNames,
+                [
+                  [
+                    fiberId,
+                    [...FiberRefs.getOrDefault(refs, Headers.currentRedactedNames), ...secretHeaders]
+                  ]
+                ]
+              ],
+              [HttpClient.currentTracerDisabledWhen, [[fiberId, disabled]]]
+            ]
+          })
+        ),
+        effect
       )
-      const updateRefs = (refs: FiberRefs.FiberRefs, fiberId: FiberId.Runtime) =>
-        FiberRefs.updateManyAs(refs, {
-          forkAs: fiberId,
-          entries: [
-            [Headers.currentRedactedNames, [[fiberId, names]]],
-            [HttpClient.currentTracerDisabledWhen, [[fiberId, disabled]]]
-          ]
-        })
-      return () => run(effect, { updateRefs })
-    })
+    )
 }
 
 /** A transport that sends through an `HttpClient` of this line. */
