@@ -104,6 +104,21 @@ const readsAtOnce = (headers: Readonly<Record<string, string>>, limit: number): 
   return encoding === undefined || encoding === "identity"
 }
 
+/** What the platform's exchange failed with, as a transport failure. */
+const transportFailureOf = (error: unknown): TransportFailure =>
+  error instanceof TooLarge
+    ? tooLarge(error.status)
+    : typeof error === "object" &&
+        error !== null &&
+        "_tag" in error &&
+        (error._tag === "TooLarge" || error._tag === "Failed")
+      ? (error as TransportFailure)
+      : // the platform's error quotes the request, query and all: keep what lies under it
+        failed(
+          describeCause((error as { cause?: unknown }).cause ?? error),
+          (error as { cause?: unknown }).cause
+        )
+
 /** Whether a response has no body, whatever its headers say: HEAD's, and 204, 205 and 304. */
 const hasNoBody = (method: string, status: number): boolean =>
   method === "HEAD" || status === 204 || status === 205 || status === 304
@@ -229,22 +244,7 @@ export const fromHttpClient = (
               })
             })
           )
-      }),
-      Effect.mapError(
-        (error): TransportFailure =>
-          error instanceof TooLarge
-            ? tooLarge(error.status)
-            : typeof error === "object" &&
-                error !== null &&
-                "_tag" in error &&
-                (error._tag === "TooLarge" || error._tag === "Failed")
-              ? (error as TransportFailure)
-              : // the platform's error quotes the request, query and all: keep what lies under it
-                failed(
-                  describeCause((error as { cause?: unknown }).cause ?? error),
-                  (error as { cause?: unknown }).cause
-                )
-      )
+      })
     )
     // the client's spans record request headers: never the session's value; the call's own span
     // (common/tracing.ts) stands for every exchange, and the pipeline adds its trace context to
@@ -253,27 +253,24 @@ export const fromHttpClient = (
     // its services (its span, Clock and others), so that the try's deadline bounds it as it bounds
     // every transport's; the caller's end interrupts it, so the exchange needs no interruption
     // handler of its own (on Effect 3 one costs a request about 10 µs: measured)
-    return Effect.flatMap(http.forkQuiet(sent, request.secretHeaders), (fiber) => {
-      let observed = false
-      return Effect.tapError(
-        exchange(
-          line,
-          (_, settle) => {
-            observed = true
-            fiber.addObserver((exit) => {
-              if (Exit.isSuccess(exit)) return settle(answered(exit.value))
-              const failure = line.failureOf(exit.cause)
-              const defect = Cause.squash(exit.cause)
-              settle(failure !== undefined ? failure : failed(describeCause(defect), defect))
-            })
-            return () => line.interrupt(fiber)
-          },
-          request,
-          false
-        ),
-        // past its deadline before it was sent: the exchange never started, so neither does its fiber
-        () => (observed ? Effect.void : Effect.sync(() => line.interrupt(fiber)))
+    return Effect.flatMap(http.forkQuiet(sent, request.secretHeaders), (fiber) =>
+      exchange(
+        line,
+        (_, settle) => {
+          fiber.addObserver((exit) => {
+            if (Exit.isSuccess(exit)) return settle(answered(exit.value))
+            const error = line.failureOf(exit.cause)
+            if (error !== undefined) return settle(transportFailureOf(error))
+            const defect = Cause.squash(exit.cause)
+            settle(failed(describeCause(defect), defect))
+          })
+          return () => line.interrupt(fiber)
+        },
+        request,
+        false,
+        // past its deadline before it was sent: the exchange never starts, nor does its fiber
+        () => line.interrupt(fiber)
       )
-    })
+    )
   }
 }
