@@ -121,6 +121,19 @@ describe.each(adapterLayers)(
       })
     )
 
+    it.scoped("Fiber.interrupt on a request under Effect.daemonChildren", () =>
+      Effect.gen(function* () {
+        const server = yield* testServer(() => ({ hang: true }))
+        const client = yield* built(layerOf(server.origin))
+        // what the request forks is a daemon here: its own end must still end the exchange
+        const fiber = yield* Effect.fork(Effect.daemonChildren(client.get("/hang")))
+        yield* Effect.promise(() => server.waitForRequests(1))
+        yield* Fiber.interrupt(fiber)
+        yield* Effect.promise(() => server.waitForAbandoned(1))
+        expect(server.requests).toHaveLength(1)
+      })
+    )
+
     it.scoped("Effect.timeout around a request", () =>
       Effect.gen(function* () {
         const server = yield* testServer(() => ({ hang: true }))

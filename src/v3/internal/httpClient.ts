@@ -12,6 +12,7 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import type * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
 import * as FiberRefs from "effect/FiberRefs"
 import * as Stream from "effect/Stream"
@@ -24,6 +25,21 @@ const disabled = () => true
 
 /** `FetchHttpClient`'s request options: redirects are svc-sdk's to follow. */
 const MANUAL_REDIRECT: globalThis.RequestInit = { redirect: "manual" }
+
+/**
+ * Forks `effect` on a fiber that the caller's end interrupts, whatever the caller's fork scope
+ * (`Effect.daemonChildren` would make a child of `Effect.fork` a daemon): a daemon fiber that the
+ * caller observes until it ends.
+ */
+const forkEndingWithCaller = <A, E>(effect: Effect.Effect<A, E>) =>
+  Effect.withFiberRuntime<Fiber.RuntimeFiber<A, E>>((caller) =>
+    Effect.map(Effect.forkDaemon(effect), (fiber) => {
+      const end = () => fiber.unsafeInterruptAsFork(caller.id())
+      caller.addObserver(end)
+      fiber.addObserver(() => caller.removeObserver(end))
+      return fiber
+    })
+  )
 
 export const httpClient: HttpClientDialect = {
   request: (method, url, headers) =>
@@ -41,7 +57,7 @@ export const httpClient: HttpClientDialect = {
       (state, chunk) => f(state, chunk)
     ),
   forkQuiet: (effect, secretHeaders) =>
-    Effect.fork(
+    forkEndingWithCaller(
       Effect.zipRight(
         Effect.updateFiberRefs((fiberId, refs) =>
           FiberRefs.updateManyAs(refs, {
@@ -65,7 +81,10 @@ export const httpClient: HttpClientDialect = {
                 [
                   [
                     fiberId,
-                    [...FiberRefs.getOrDefault(refs, Headers.currentRedactedNames), ...secretHeaders]
+                    [
+                      ...FiberRefs.getOrDefault(refs, Headers.currentRedactedNames),
+                      ...secretHeaders
+                    ]
                   ]
                 ]
               ],
