@@ -161,10 +161,10 @@ export interface HttpClientDialect {
     f: (state: S, chunk: Uint8Array) => Effect.Effect<S, E>
   ) => Effect.Effect<S, unknown>
   /**
-   * Forks `effect` as a child of the calling fiber (so it is interrupted when the caller ends), with
-   * the caller's services (its span, `Clock`, …) and, set once as the child starts rather than by a
-   * scoped change each: these headers redacted in the client's records, the client's own span off,
-   * and redirects left to svc-sdk (`FetchHttpClient`'s `RequestInit`).
+   * Forks `effect` on a fiber that the caller's end interrupts, interruptible even where the caller
+   * is not, with the caller's services (its span, `Clock`, …) and, set once as the fiber starts
+   * rather than by a scoped change each: these headers redacted in the client's records, the
+   * client's own span off, and redirects left to svc-sdk (`FetchHttpClient`'s `RequestInit`).
    */
   readonly forkQuiet: <A, E>(
     effect: Effect.Effect<A, E>,

@@ -143,7 +143,7 @@ export const fromHttpClient = (
         return Effect.map(line.yieldNow, () => line.interrupt(fiber))
       }
     )
-  return (request) => {
+  return (request, interruptible) => {
     let outgoing = http.request(request.method, request.url, request.headers) as never
     if (request.body !== undefined) {
       const contentType = request.headers["content-type"]
@@ -249,10 +249,12 @@ export const fromHttpClient = (
     // the client's spans record request headers: never the session's value; the call's own span
     // (common/tracing.ts) stands for every exchange, and the pipeline adds its trace context to
     // requests for the base URL's origin only: the client makes no span of its own (one would hold
-    // the URL's query as it is) and propagates nothing. Run as a child of the caller's fiber, with
-    // its services (its span, Clock and others), so that the try's deadline bounds it as it bounds
-    // every transport's; the caller's end interrupts it, so the exchange needs no interruption
-    // handler of its own (on Effect 3 one costs a request about 10 µs: measured)
+    // the URL's query as it is) and propagates nothing. Run on a fiber of its own, with the caller's
+    // services (its span, Clock and others), so that the try's deadline bounds it as it bounds every
+    // transport's. Interrupting the caller aborts it at once (the exchange's interruption handler):
+    // a finalizer of the caller's may run long, or call the same API over the same connections, and
+    // it must not wait on this exchange. The caller's end interrupts it too, whatever happens
+    // between the fork and the exchange
     return Effect.flatMap(http.forkQuiet(sent, request.secretHeaders), (fiber) =>
       exchange(
         line,
@@ -267,7 +269,7 @@ export const fromHttpClient = (
           return () => line.interrupt(fiber)
         },
         request,
-        false,
+        interruptible,
         // past its deadline before it was sent: the exchange never starts, nor does its fiber
         () => line.interrupt(fiber)
       )

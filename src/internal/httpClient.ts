@@ -37,22 +37,27 @@ export const httpClient: HttpClientDialect = {
       () => initial,
       (state, chunk) => f(state, chunk)
     ),
+  // set on the child itself, which ends with `effect`: nothing to put back (as updateContext would)
   forkQuiet: (effect, secretHeaders) =>
     Effect.forkChild(
-      Effect.updateContext(effect, (context: Context.Context<never>) =>
-        Context.add(
+      Effect.withFiber((fiber) => {
+        const context = fiber.context
+        fiber.setContext(
           Context.add(
-            Context.add(context, Headers.CurrentRedactedNames, [
-              ...Context.get(context, Headers.CurrentRedactedNames),
-              ...secretHeaders
-            ]),
-            HttpClient.TracerDisabledWhen,
-            disabled
-          ),
-          FetchHttpClient.RequestInit,
-          MANUAL_REDIRECT
+            Context.add(
+              Context.add(context, Headers.CurrentRedactedNames, [
+                ...Context.get(context, Headers.CurrentRedactedNames),
+                ...secretHeaders
+              ]),
+              HttpClient.TracerDisabledWhen,
+              disabled
+            ),
+            FetchHttpClient.RequestInit,
+            MANUAL_REDIRECT
+          )
         )
-      )
+        return effect
+      })
     )
 }
 

@@ -101,6 +101,40 @@ describe("Effect API", () => {
     )
   )
 
+  it.effect(
+    "an interrupted request's exchange ends before the request's own finalizer has run",
+    () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const server = yield* testServer(() => ({ hang: true }))
+          // a finalizer that waits on the server, as one that tells it of the cancellation would:
+          // it must not wait on the exchange it follows (which would end only with the fiber)
+          const seenByFinalizer = yield* Effect.gen(function* () {
+            const client = yield* SvcClient
+            let abandoned = false
+            yield* Effect.race(
+              client.get("/hang").pipe(
+                Effect.onInterrupt(() =>
+                  Effect.promise(async () => {
+                    abandoned = await Promise.race([
+                      server.waitForAbandoned(1).then(() => true),
+                      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000))
+                    ])
+                  })
+                )
+              ),
+              Effect.promise(() => server.waitForRequests(1))
+            )
+            return abandoned
+          }).pipe(
+            Effect.provide(SvcClient.layer(server.origin)),
+            Effect.provide(NodeHttpClient.layerUndici)
+          )
+          expect(seenByFinalizer).toBe(true)
+        })
+      )
+  )
+
   it.effect("SvcClient is a tag usable with Layer.succeed, and instances are facades", () =>
     Effect.scoped(
       Effect.gen(function* () {

@@ -134,6 +134,19 @@ describe.each(adapterLayers)(
       })
     )
 
+    it.scoped("the try's deadline ends the exchange of a request run uninterruptibly", () =>
+      Effect.gen(function* () {
+        // as a bare HttpServer app runs its handlers
+        const server = yield* testServer(() => ({ hang: true }))
+        const client = yield* built(layerOf(server.origin, { timeout: 300, retryAttempts: 0 }))
+        const fiber = yield* Effect.fork(Effect.uninterruptible(Effect.flip(client.get("/hang"))))
+        yield* Effect.promise(() => server.waitForRequests(1))
+        yield* TestClock.adjust("300 millis")
+        expect((yield* Fiber.join(fiber))._tag).toBe("TimeoutError")
+        yield* Effect.promise(() => server.waitForAbandoned(1))
+      })
+    )
+
     it.scoped("Effect.timeout around a request", () =>
       Effect.gen(function* () {
         const server = yield* testServer(() => ({ hang: true }))

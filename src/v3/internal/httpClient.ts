@@ -56,43 +56,47 @@ export const httpClient: HttpClientDialect = {
       initial,
       (state, chunk) => f(state, chunk)
     ),
+  // interruptible even when the caller is not (a bare HttpServer app's handler): the try's
+  // deadline must reach the platform's call
   forkQuiet: (effect, secretHeaders) =>
     forkEndingWithCaller(
-      Effect.zipRight(
-        Effect.updateFiberRefs((fiberId, refs) =>
-          FiberRefs.updateManyAs(refs, {
-            forkAs: fiberId,
-            entries: [
-              [
-                FiberRef.currentContext,
+      Effect.interruptible(
+        Effect.zipRight(
+          Effect.updateFiberRefs((fiberId, refs) =>
+            FiberRefs.updateManyAs(refs, {
+              forkAs: fiberId,
+              entries: [
                 [
+                  FiberRef.currentContext,
                   [
-                    fiberId,
-                    Context.add(
-                      FiberRefs.getOrDefault(refs, FiberRef.currentContext),
-                      FetchHttpClient.RequestInit,
-                      MANUAL_REDIRECT
-                    )
-                  ]
-                ]
-              ],
-              [
-                Headers.currentRedactedNames,
-                [
-                  [
-                    fiberId,
                     [
-                      ...FiberRefs.getOrDefault(refs, Headers.currentRedactedNames),
-                      ...secretHeaders
+                      fiberId,
+                      Context.add(
+                        FiberRefs.getOrDefault(refs, FiberRef.currentContext),
+                        FetchHttpClient.RequestInit,
+                        MANUAL_REDIRECT
+                      )
                     ]
                   ]
-                ]
-              ],
-              [HttpClient.currentTracerDisabledWhen, [[fiberId, disabled]]]
-            ]
-          })
-        ),
-        effect
+                ],
+                [
+                  Headers.currentRedactedNames,
+                  [
+                    [
+                      fiberId,
+                      [
+                        ...FiberRefs.getOrDefault(refs, Headers.currentRedactedNames),
+                        ...secretHeaders
+                      ]
+                    ]
+                  ]
+                ],
+                [HttpClient.currentTracerDisabledWhen, [[fiberId, disabled]]]
+              ]
+            })
+          ),
+          effect
+        )
       )
     )
 }
