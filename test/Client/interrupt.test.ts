@@ -9,19 +9,56 @@ import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
 import * as TestClock from "effect/TestClock"
-import { createSvc, SvcClient, type SvcConfig } from "../../src/v3/Client/index.js"
+import {
+  createSvc,
+  SvcClient,
+  type SvcClientService,
+  type SvcConfig
+} from "../../src/v3/Client/index.js"
 import { closedPort, testServer } from "./server.js"
 import { nodeTransports } from "./transports.js"
 
 // interrupting a request must end its exchange: the server sees the connection go, rather than
 // a request that runs on unseen until the answer or the client's time limit
 
-describe.each(nodeTransports)("interruption ends the exchange (%s)", (_name, config) => {
+/** The client a layer gives, built for the rest of the test's scope. */
+const built = (layer: Layer.Layer<SvcClient>) =>
+  Effect.map(Layer.build(layer), (context) => Context.get(context, SvcClient))
+
+/** The Effect API over each of its transports, made for the rest of the test's scope. */
+const clients: ReadonlyArray<
+  readonly [
+    string,
+    (baseUrl: string, config?: SvcConfig) => Effect.Effect<SvcClientService, never, Scope.Scope>
+  ]
+> = [
+  ...nodeTransports.map(
+    ([name, transport]) =>
+      [
+        `layerDefault, ${name}`,
+        (baseUrl: string, config?: SvcConfig) =>
+          Effect.provide(SvcClient, SvcClient.layerDefault(baseUrl, { ...transport, ...config }))
+      ] as const
+  ),
+  [
+    "HttpClient adapter over NodeHttpClient.layerUndici",
+    (baseUrl, config) =>
+      built(SvcClient.layer(baseUrl, config).pipe(Layer.provide(NodeHttpClient.layerUndici)))
+  ],
+  [
+    "HttpClient adapter over FetchHttpClient.layer",
+    (baseUrl, config) =>
+      built(SvcClient.layer(baseUrl, config).pipe(Layer.provide(FetchHttpClient.layer)))
+  ]
+]
+
+describe.each(clients)("interruption ends the exchange (%s)", (_name, clientOf) => {
   it.scoped("Fiber.interrupt on a request in flight", () =>
     Effect.gen(function* () {
       const server = yield* testServer(() => ({ hang: true }))
-      const client = yield* Effect.provide(SvcClient, SvcClient.layerDefault(server.origin, config))
+      const client = yield* clientOf(server.origin)
       const fiber = yield* Effect.fork(client.get("/hang"))
       yield* Effect.promise(() => server.waitForRequests(1))
       yield* Fiber.interrupt(fiber)
@@ -30,10 +67,36 @@ describe.each(nodeTransports)("interruption ends the exchange (%s)", (_name, con
     })
   )
 
+  it.scoped("Fiber.interrupt on a request under Effect.daemonChildren", () =>
+    Effect.gen(function* () {
+      const server = yield* testServer(() => ({ hang: true }))
+      const client = yield* clientOf(server.origin)
+      // what the request forks is a daemon here: its own end must still end the exchange
+      const fiber = yield* Effect.fork(Effect.daemonChildren(client.get("/hang")))
+      yield* Effect.promise(() => server.waitForRequests(1))
+      yield* Fiber.interrupt(fiber)
+      yield* Effect.promise(() => server.waitForAbandoned(1))
+      expect(server.requests).toHaveLength(1)
+    })
+  )
+
+  it.scoped("the try's deadline ends the exchange of a request run uninterruptibly", () =>
+    Effect.gen(function* () {
+      // as a bare HttpServer app runs its handlers
+      const server = yield* testServer(() => ({ hang: true }))
+      const client = yield* clientOf(server.origin, { timeout: 300, retryAttempts: 0 })
+      const fiber = yield* Effect.fork(Effect.uninterruptible(Effect.flip(client.get("/hang"))))
+      yield* Effect.promise(() => server.waitForRequests(1))
+      yield* TestClock.adjust("300 millis")
+      expect((yield* Fiber.join(fiber))._tag).toBe("TimeoutError")
+      yield* Effect.promise(() => server.waitForAbandoned(1))
+    })
+  )
+
   it.scoped("Effect.timeout around a request", () =>
     Effect.gen(function* () {
       const server = yield* testServer(() => ({ hang: true }))
-      const client = yield* Effect.provide(SvcClient, SvcClient.layerDefault(server.origin, config))
+      const client = yield* clientOf(server.origin)
       const fiber = yield* Effect.fork(client.get("/hang").pipe(Effect.timeout("1 second")))
       yield* Effect.promise(() => server.waitForRequests(1))
       yield* TestClock.adjust("1 second")
@@ -43,33 +106,13 @@ describe.each(nodeTransports)("interruption ends the exchange (%s)", (_name, con
     })
   )
 
-  it.scoped("the facade's AbortSignal", () =>
-    Effect.gen(function* () {
-      const server = yield* testServer(() => ({ hang: true }))
-      const svc = createSvc(server.origin, config)
-      const controller = new AbortController()
-      const pending = svc.get("/hang", { signal: controller.signal })
-      yield* Effect.promise(() => server.waitForRequests(1))
-      controller.abort()
-      const response = yield* Effect.promise(() => pending)
-      expect(response).toMatchObject({ success: false, code: "ABORTED" })
-      yield* Effect.promise(() => server.waitForAbandoned(1))
-    })
-  )
-
   it.scoped(
     "a long-lived fiber's settled requests leave nothing behind that its end could abort",
     () =>
       Effect.gen(function* () {
         const server = yield* testServer()
-        const client = yield* Effect.provide(
-          SvcClient,
-          SvcClient.layerDefault(server.origin, config)
-        )
-        const failing = yield* Effect.provide(
-          SvcClient,
-          SvcClient.layerDefault(yield* Effect.promise(closedPort), { ...config, retryAttempts: 0 })
-        )
+        const client = yield* clientOf(server.origin)
+        const failing = yield* clientOf(yield* Effect.promise(closedPort), { retryAttempts: 0 })
         const settled = yield* Deferred.make<void>()
         const fiber = yield* Effect.fork(
           Effect.gen(function* () {
@@ -88,98 +131,21 @@ describe.each(nodeTransports)("interruption ends the exchange (%s)", (_name, con
   )
 })
 
-/** The Effect API over the HttpClient adapter, built for the rest of the test's scope. */
-const adapterLayers: ReadonlyArray<
-  readonly [string, (baseUrl: string, config?: SvcConfig) => Layer.Layer<SvcClient>]
-> = [
-  [
-    "NodeHttpClient.layerUndici",
-    (baseUrl, config) =>
-      SvcClient.layer(baseUrl, config).pipe(Layer.provide(NodeHttpClient.layerUndici))
-  ],
-  [
-    "FetchHttpClient.layer",
-    (baseUrl, config) => SvcClient.layer(baseUrl, config).pipe(Layer.provide(FetchHttpClient.layer))
-  ]
-]
-
-const built = (layer: Layer.Layer<SvcClient>) =>
-  Effect.map(Layer.build(layer), (context) => Context.get(context, SvcClient))
-
-describe.each(adapterLayers)(
-  "interruption ends the exchange (HttpClient adapter over %s)",
-  (_, layerOf) => {
-    it.scoped("Fiber.interrupt on a request in flight", () =>
+describe.each(nodeTransports)(
+  "the facade's AbortSignal ends the exchange (%s)",
+  (_name, config) => {
+    it.scoped("abort() on a request in flight", () =>
       Effect.gen(function* () {
         const server = yield* testServer(() => ({ hang: true }))
-        const client = yield* built(layerOf(server.origin))
-        const fiber = yield* Effect.fork(client.get("/hang"))
+        const svc = createSvc(server.origin, config)
+        const controller = new AbortController()
+        const pending = svc.get("/hang", { signal: controller.signal })
         yield* Effect.promise(() => server.waitForRequests(1))
-        yield* Fiber.interrupt(fiber)
-        yield* Effect.promise(() => server.waitForAbandoned(1))
-        expect(server.requests).toHaveLength(1)
-      })
-    )
-
-    it.scoped("Fiber.interrupt on a request under Effect.daemonChildren", () =>
-      Effect.gen(function* () {
-        const server = yield* testServer(() => ({ hang: true }))
-        const client = yield* built(layerOf(server.origin))
-        // what the request forks is a daemon here: its own end must still end the exchange
-        const fiber = yield* Effect.fork(Effect.daemonChildren(client.get("/hang")))
-        yield* Effect.promise(() => server.waitForRequests(1))
-        yield* Fiber.interrupt(fiber)
-        yield* Effect.promise(() => server.waitForAbandoned(1))
-        expect(server.requests).toHaveLength(1)
-      })
-    )
-
-    it.scoped("the try's deadline ends the exchange of a request run uninterruptibly", () =>
-      Effect.gen(function* () {
-        // as a bare HttpServer app runs its handlers
-        const server = yield* testServer(() => ({ hang: true }))
-        const client = yield* built(layerOf(server.origin, { timeout: 300, retryAttempts: 0 }))
-        const fiber = yield* Effect.fork(Effect.uninterruptible(Effect.flip(client.get("/hang"))))
-        yield* Effect.promise(() => server.waitForRequests(1))
-        yield* TestClock.adjust("300 millis")
-        expect((yield* Fiber.join(fiber))._tag).toBe("TimeoutError")
+        controller.abort()
+        const response = yield* Effect.promise(() => pending)
+        expect(response).toMatchObject({ success: false, code: "ABORTED" })
         yield* Effect.promise(() => server.waitForAbandoned(1))
       })
-    )
-
-    it.scoped("Effect.timeout around a request", () =>
-      Effect.gen(function* () {
-        const server = yield* testServer(() => ({ hang: true }))
-        const client = yield* built(layerOf(server.origin))
-        const fiber = yield* Effect.fork(client.get("/hang").pipe(Effect.timeout("1 second")))
-        yield* Effect.promise(() => server.waitForRequests(1))
-        yield* TestClock.adjust("1 second")
-        const outcome = yield* Effect.flip(Fiber.join(fiber))
-        expect(outcome._tag).toBe("TimeoutException")
-        yield* Effect.promise(() => server.waitForAbandoned(1))
-      })
-    )
-
-    it.scoped(
-      "a long-lived fiber's settled requests leave nothing behind that its end could abort",
-      () =>
-        Effect.gen(function* () {
-          const server = yield* testServer()
-          const client = yield* built(layerOf(server.origin))
-          const settled = yield* Deferred.make<void>()
-          const fiber = yield* Effect.fork(
-            Effect.gen(function* () {
-              for (let i = 0; i < 20; i++) yield* client.get("/ok")
-              yield* Deferred.succeed(settled, undefined)
-              return yield* Effect.never
-            })
-          )
-          yield* Deferred.await(settled)
-          yield* Fiber.interrupt(fiber)
-          yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
-          expect(server.requests).toHaveLength(20)
-          expect(server.abandoned()).toBe(0)
-        })
     )
   }
 )
