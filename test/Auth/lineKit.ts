@@ -10,6 +10,7 @@ import * as Headers from "@effect/platform/Headers"
 import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
@@ -17,6 +18,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as KeyValueStore from "@effect/platform/KeyValueStore"
 import { NodeContext, NodeHttpClient } from "@effect/platform-node"
+import * as Clock from "effect/Clock"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
@@ -53,6 +55,7 @@ export {
   Headers,
   HttpClient,
   HttpClientRequest,
+  HttpClientResponse,
   HttpServer,
   HttpServerRequest,
   HttpServerResponse,
@@ -75,6 +78,17 @@ export const timeoutFail = <A, E, R, E2>(
   duration: Duration.DurationInput,
   onTimeout: () => E2
 ): Effect.Effect<A, E | E2, R> => Effect.timeoutFail(self, { duration, onTimeout })
+
+/** `self` on a `Clock` that reads `now()` and whose timers never fire: `Effect.withClock`. */
+export const withClockAt = <A, E, R>(self: Effect.Effect<A, E, R>, now: () => number) =>
+  Effect.withClock(self, {
+    [Clock.ClockTypeId]: Clock.ClockTypeId,
+    unsafeCurrentTimeMillis: now,
+    currentTimeMillis: Effect.sync(now),
+    unsafeCurrentTimeNanos: () => BigInt(now()) * 1_000_000n,
+    currentTimeNanos: Effect.sync(() => BigInt(now()) * 1_000_000n),
+    sleep: () => Effect.never
+  })
 
 /** Whether `fiber` is still running. */
 export const isRunning = <A, E>(fiber: Fiber.RuntimeFiber<A, E>): Effect.Effect<boolean> =>

@@ -4,6 +4,7 @@
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodeServices from "@effect/platform-node/NodeServices"
+import * as Clock from "effect/Clock"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Fiber from "effect/Fiber"
@@ -11,6 +12,7 @@ import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import * as Headers from "effect/http/Headers"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as HttpEffect from "effect/http/HttpEffect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServer from "effect/http/HttpServer"
@@ -49,6 +51,7 @@ export {
   Headers,
   HttpClient,
   HttpClientRequest,
+  HttpClientResponse,
   HttpServer,
   HttpServerRequest,
   HttpServerResponse,
@@ -72,6 +75,20 @@ export const timeoutFail = <A, E, R, E2>(
   onTimeout: () => E2
 ): Effect.Effect<A, E | E2, R> =>
   Effect.timeoutOrElse(self, { duration, orElse: () => Effect.fail(onTimeout()) })
+
+/** `self` on a `Clock` that reads `now()` and whose timers never fire: the `Clock` service. */
+export const withClockAt = <A, E, R>(self: Effect.Effect<A, E, R>, now: () => number) => {
+  const nanos = () => BigInt(now()) * 1_000_000n
+  return Effect.provideService(self, Clock.Clock, {
+    currentTimeMillisUnsafe: now,
+    currentTimeMillis: Effect.sync(now),
+    currentTimeNanosUnsafe: nanos,
+    currentTimeNanos: Effect.sync(nanos),
+    monotonicTimeNanosUnsafe: nanos,
+    monotonicTimeNanos: Effect.sync(nanos),
+    sleep: () => Effect.never
+  } as Clock.Clock)
+}
 
 /** Whether `fiber` is still running. */
 export const isRunning = <A, E>(fiber: Fiber.Fiber<A, E>): Effect.Effect<boolean> =>

@@ -4,11 +4,9 @@
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { describe, expect, it } from "@effect/vitest"
-import * as Clock from "effect/Clock"
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
-import { FetchHttpClient, HttpClient, HttpClientResponse } from "effect/http"
+import { FetchHttpClient } from "effect/http"
 import * as Layer from "effect/Layer"
 import { TestClock } from "effect/testing"
 import { SvcClient, type SvcClientService, type SvcConfig } from "../../../src/Client/index.js"
@@ -59,57 +57,6 @@ describe.each(layers)("Effect 4: one time limit on the fiber's Clock over %s", (
       const error = yield* Fiber.join(fiber)
       expect(error._tag).toBe("TimeoutError")
       expect(error.message).toBe(`Request timed out after 1000 ms: GET ${server.origin}/moved`)
-    })
-  )
-})
-
-describe("Effect 4: the HttpClient adapter and a deadline passed before a hop is sent", () => {
-  it.effect("the hop is never sent, though the caller's fiber goes on", () =>
-    Effect.gen(function* () {
-      // a clock that jumps past the try's deadline while the first hop is answered, and whose
-      // timers never fire: only the check before sending can find the deadline passed
-      let now = 0
-      const nanos = () => BigInt(now) * 1_000_000n
-      const clock: Clock.Clock = {
-        currentTimeMillisUnsafe: () => now,
-        currentTimeMillis: Effect.sync(() => now),
-        currentTimeNanosUnsafe: nanos,
-        currentTimeNanos: Effect.sync(nanos),
-        monotonicTimeNanosUnsafe: nanos,
-        monotonicTimeNanos: Effect.sync(nanos),
-        sleep: () => Effect.never
-      } as Clock.Clock
-      const sent: Array<string> = []
-      const http = HttpClient.make((request) =>
-        Effect.sync(() => {
-          const path = new URL(request.url).pathname
-          sent.push(path)
-          if (path !== "/moved") return HttpClientResponse.fromWeb(request, new Response("{}"))
-          now += 2_000
-          return HttpClientResponse.fromWeb(
-            request,
-            new Response(null, { status: 302, headers: { location: "/next" } })
-          )
-        })
-      )
-      const client = Context.get(
-        yield* Layer.build(
-          SvcClient.layer("http://api.test", { retryAttempts: 0, timeout: 1_000 }).pipe(
-            Layer.provide(Layer.succeed(HttpClient.HttpClient, http))
-          )
-        ),
-        SvcClient
-      )
-      const error = yield* Effect.flip(client.get("/moved")).pipe(
-        Effect.provideService(Clock.Clock, clock)
-      )
-      expect(error).toMatchObject({
-        _tag: "TimeoutError",
-        message: "Request timed out after 1000 ms: GET http://api.test/moved"
-      })
-      // the caller goes on, as a long-lived fiber would: nothing runs the unsent hop
-      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 20)))
-      expect(sent).toEqual(["/moved"])
     })
   )
 })
