@@ -255,8 +255,9 @@ export const fromHttpClient = (
     // a finalizer of the caller's may run long, or call the same API over the same connections, and
     // it must not wait on this exchange. The caller's end interrupts it too, whatever happens
     // between the fork and the exchange
-    return Effect.flatMap(http.forkQuiet(sent, request.secretHeaders), (fiber) =>
-      exchange(
+    return Effect.flatMap(http.forkQuiet(sent, request.secretHeaders), (fiber) => {
+      const stop = () => line.interrupt(fiber)
+      return exchange(
         line,
         (_, settle) => {
           fiber.addObserver((exit) => {
@@ -266,13 +267,13 @@ export const fromHttpClient = (
             const defect = Cause.squash(exit.cause)
             settle(failed(describeCause(defect), defect))
           })
-          return () => line.interrupt(fiber)
+          return stop
         },
         request,
         interruptible,
         // past its deadline before it was sent: the exchange never starts, nor does its fiber
-        () => line.interrupt(fiber)
+        stop
       )
-    )
+    })
   }
 }

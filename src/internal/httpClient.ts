@@ -43,17 +43,13 @@ export const httpClient: HttpClientDialect = {
       Effect.withFiber((fiber) => {
         const context = fiber.context
         fiber.setContext(
-          Context.add(
-            Context.add(
-              Context.add(context, Headers.CurrentRedactedNames, [
-                ...Context.get(context, Headers.CurrentRedactedNames),
-                ...secretHeaders
-              ]),
-              HttpClient.TracerDisabledWhen,
-              disabled
-            ),
-            FetchHttpClient.RequestInit,
-            MANUAL_REDIRECT
+          context.pipe(
+            Context.add(Headers.CurrentRedactedNames, [
+              ...Context.get(context, Headers.CurrentRedactedNames),
+              ...secretHeaders
+            ]),
+            Context.add(HttpClient.TracerDisabledWhen, disabled),
+            Context.add(FetchHttpClient.RequestInit, MANUAL_REDIRECT)
           )
         )
         return effect

@@ -62,39 +62,28 @@ export const httpClient: HttpClientDialect = {
     forkEndingWithCaller(
       Effect.interruptible(
         Effect.zipRight(
-          Effect.updateFiberRefs((fiberId, refs) =>
-            FiberRefs.updateManyAs(refs, {
+          Effect.updateFiberRefs((fiberId, refs) => {
+            const own = <A>(ref: FiberRef.FiberRef<A>, value: A) =>
+              [ref, [[fiberId, value]]] as const
+            return FiberRefs.updateManyAs(refs, {
               forkAs: fiberId,
               entries: [
-                [
+                own(
                   FiberRef.currentContext,
-                  [
-                    [
-                      fiberId,
-                      Context.add(
-                        FiberRefs.getOrDefault(refs, FiberRef.currentContext),
-                        FetchHttpClient.RequestInit,
-                        MANUAL_REDIRECT
-                      )
-                    ]
-                  ]
-                ],
-                [
-                  Headers.currentRedactedNames,
-                  [
-                    [
-                      fiberId,
-                      [
-                        ...FiberRefs.getOrDefault(refs, Headers.currentRedactedNames),
-                        ...secretHeaders
-                      ]
-                    ]
-                  ]
-                ],
-                [HttpClient.currentTracerDisabledWhen, [[fiberId, disabled]]]
+                  Context.add(
+                    FiberRefs.getOrDefault(refs, FiberRef.currentContext),
+                    FetchHttpClient.RequestInit,
+                    MANUAL_REDIRECT
+                  )
+                ),
+                own(Headers.currentRedactedNames, [
+                  ...FiberRefs.getOrDefault(refs, Headers.currentRedactedNames),
+                  ...secretHeaders
+                ]),
+                own(HttpClient.currentTracerDisabledWhen, disabled)
               ]
             })
-          ),
+          }),
           effect
         )
       )
