@@ -30,6 +30,7 @@ import {
   meteredStream,
   type ProgressCallback
 } from "../core/progress.js"
+import { record } from "../core/record.js"
 import { CREDENTIAL_HEADERS, nextStep } from "../core/redirect.js"
 import type {
   RedirectMode,
@@ -131,18 +132,18 @@ export interface CallOf {
  */
 export const describeCall = ({ state, method, endpoint, options }: CallOf): TracedCall => {
   const config = state.config
-  return {
-    method,
-    url: () => appendParams(joinUrl(state.baseUrl, endpoint), options.params),
-    propagate: config.tracerPropagation ?? true,
-    nested:
-      state.requestInterceptors.length > 0 ||
-      state.responseInterceptors.length > 0 ||
-      config.onRequest !== undefined ||
-      config.onResponse !== undefined ||
-      config.onError !== undefined ||
-      knownSession(state.session) === undefined
-  }
+  const call = record<TracedCall>()
+  call.method = method
+  call.url = () => appendParams(joinUrl(state.baseUrl, endpoint), options.params)
+  call.propagate = config.tracerPropagation ?? true
+  call.nested =
+    state.requestInterceptors.length > 0 ||
+    state.responseInterceptors.length > 0 ||
+    config.onRequest !== undefined ||
+    config.onResponse !== undefined ||
+    config.onError !== undefined ||
+    knownSession(state.session) === undefined
+  return call
 }
 
 /**
@@ -343,13 +344,15 @@ const prepare = (
   carried: { id: Redacted.Redacted<string> | undefined } | undefined
 ): Effect.Effect<RequestConfig, TimeoutError> => {
   const url = appendParams(joinUrl(state.baseUrl, endpoint), options.params)
-  const headers = assignHeaders(assignHeaders({}, state.headers), options.headers)
-  const config: { -readonly [K in keyof RequestConfig]: RequestConfig[K] } = {
-    method,
-    url,
-    headers,
-    timeout
-  }
+  const headers = assignHeaders(
+    assignHeaders(record<HeaderRecord>(), state.headers),
+    options.headers
+  )
+  const config = record<RequestConfig>()
+  config.method = method
+  config.url = url
+  config.headers = headers
+  config.timeout = timeout
   if (body !== undefined) config.body = body
   if (options.signal !== undefined) config.signal = options.signal
   const include = options.includeSession ?? state.includeSession
@@ -699,7 +702,7 @@ const send = (
       followRedirects: settings.redirect === "follow",
       followHiddenRedirects: false,
       propagateTrace: home,
-      secretHeaders: [state.sessionHeader],
+      secretHeaders: Array.of(state.sessionHeader),
       streamBody: settings.streamBody,
       onDownloadProgress: settings.onDownloadProgress,
       onUploadProgress: settings.onUploadProgress
@@ -837,25 +840,25 @@ export const request = <A>(
     const onDownload = options.onDownloadProgress ?? state.config.onDownloadProgress
     const download = guardedProgress(onDownload)
     const upload = guardedProgress(options.onUploadProgress ?? state.config.onUploadProgress)
-    const settings: SendSettings = {
-      redirect: options.redirect ?? state.redirect,
-      responseType: options.responseType ?? state.responseType,
-      timeoutMillis: timeout,
-      // the facade's fiber is interrupted only by the caller's signal or the whole call's limit
-      // (and a stream's, which its close and cancel end)
-      interruptible:
-        state.face === "effect" ||
-        options.signal !== undefined ||
-        totalTimeoutMillis > 0 ||
-        streamBody,
-      // the facade records nothing
-      trace: state.tracing?.start(),
-      answered: state.refresh === undefined ? undefined : { url: "" },
-      streamBody,
-      onDownloadProgress: download.callback,
-      onUploadProgress: upload.callback,
-      streamProgress: streamBody ? onDownload : undefined
-    }
+    // the request's records are filled field by field, never written as literals (core/record.ts)
+    const settings = record<SendSettings>()
+    settings.redirect = options.redirect ?? state.redirect
+    settings.responseType = options.responseType ?? state.responseType
+    settings.timeoutMillis = timeout
+    // the facade's fiber is interrupted only by the caller's signal or the whole call's limit (and
+    // a stream's, which its close and cancel end)
+    settings.interruptible =
+      state.face === "effect" ||
+      options.signal !== undefined ||
+      totalTimeoutMillis > 0 ||
+      streamBody
+    // the facade records nothing
+    settings.trace = state.tracing?.start()
+    settings.answered = state.refresh === undefined ? undefined : { url: "" }
+    settings.streamBody = streamBody
+    settings.onDownloadProgress = download.callback
+    settings.onUploadProgress = upload.callback
+    settings.streamProgress = streamBody ? onDownload : undefined
     // what the message of a timeout names: the request as the caller made it
     const target = (): Target => ({ method, url: joinUrl(state.baseUrl, endpoint) })
     // a piece of the application's code the request waits on, under the timeout

@@ -2,6 +2,7 @@
  * Response bodies and envelopes.
  */
 import type { ApiSuccess, ResponseMeta } from "./ApiResponse.js"
+import { record } from "./record.js"
 
 const ENVELOPE_KEYS = new Set(["success", "data", "error", "message", "meta", "status"])
 
@@ -209,7 +210,7 @@ export const toApiSuccess = (
   lifted: Lifted,
   headers: Readonly<Record<string, string>>
 ): ApiSuccess<unknown> => {
-  const response: {
+  const response = record<{
     success: true
     status: number
     data?: unknown
@@ -217,7 +218,9 @@ export const toApiSuccess = (
     error?: string
     meta?: ResponseMeta
     headers?: Readonly<Record<string, string>>
-  } = { success: true, status }
+  }>()
+  response.success = true
+  response.status = status
   if (lifted.data !== undefined) response.data = lifted.data
   if (lifted.message !== undefined) response.message = lifted.message
   if (lifted.meta !== undefined) response.meta = lifted.meta

@@ -7,6 +7,7 @@
  * Nothing here ever reads a header: no span, attribute or event holds the session header's value,
  * whatever its name, and URLs go in with every query value replaced by `REDACTED`.
  */
+import { record } from "./record.js"
 import type { TransportRequest } from "./transport.js"
 
 /** What a redacted query value reads as (OpenTelemetry's word for it). */
@@ -70,22 +71,22 @@ export type Attributes = Record<string, string | number>
  * scheme's default when the URL names none).
  */
 export const requestAttributes = (method: string, url: string): Attributes => {
+  const attributes = record<Attributes>()
+  attributes["http.request.method"] = method
   const server = plainServer(url)
   if (server !== undefined) {
     // a URL without query, fragment or user info is its own `url.full`: no parse per request
-    return {
-      "http.request.method": method,
-      "url.full": url,
-      "server.address": server.address,
-      "server.port": server.port
-    }
+    attributes["url.full"] = url
+    attributes["server.address"] = server.address
+    attributes["server.port"] = server.port
+    return attributes
   }
   const parsed = parse(url)
-  if (parsed === undefined) return { "http.request.method": method, "url.full": redactUrl(url) }
-  const attributes: Attributes = {
-    "http.request.method": method,
-    "url.full": redactParsed(parsed)
+  if (parsed === undefined) {
+    attributes["url.full"] = redactUrl(url)
+    return attributes
   }
+  attributes["url.full"] = redactParsed(parsed)
   const { address, port } = serverOf(parsed)
   attributes["server.address"] = address
   if (port !== undefined) attributes["server.port"] = port
@@ -228,12 +229,14 @@ export interface SpanIds {
 export const traceHeaders = (
   span: SpanIds,
   parentSpanId: string | undefined
-): Readonly<Record<string, string>> => ({
-  b3: `${span.traceId}-${span.spanId}-${span.sampled ? "1" : "0"}${
+): Readonly<Record<string, string>> => {
+  const headers = record<Record<string, string>>()
+  headers.b3 = `${span.traceId}-${span.spanId}-${span.sampled ? "1" : "0"}${
     parentSpanId === undefined ? "" : `-${parentSpanId}`
-  }`,
-  traceparent: `00-${span.traceId.padStart(32, "0")}-${span.spanId}-${span.sampled ? "01" : "00"}`
-})
+  }`
+  headers.traceparent = `00-${span.traceId.padStart(32, "0")}-${span.spanId}-${span.sampled ? "01" : "00"}`
+  return headers
+}
 
 /** Why a request was sent again. */
 export type Resend = "retry" | "redirect"

@@ -167,6 +167,26 @@ const EMPTY = new Uint8Array(0)
 /** Bytes of a streamed body read ahead of the caller before the socket is paused. */
 const STREAM_HIGH_WATER_MARK = 64 * 1024
 
+/**
+ * undici's handler of one exchange. Made by a constructor, not written as an object literal: it
+ * lives as long as the exchange, and V8 would pretenure a literal's handlers and with them all
+ * that their closures hold (core/record.ts).
+ */
+class Handler {
+  constructor(
+    readonly onConnect: (abortRequest: (reason?: Error) => void) => void,
+    readonly onHeaders: (
+      statusCode: number,
+      rawHeaders: Array<Buffer>,
+      resume: () => void,
+      message: string
+    ) => boolean,
+    readonly onData: (chunk: Buffer) => boolean,
+    readonly onComplete: () => void,
+    readonly onError: (error: Error) => void
+  ) {}
+}
+
 const dispatch = (
   loaded: typeof import("undici"),
   dispatcher: Dispatcher | undefined,
@@ -179,7 +199,8 @@ const dispatch = (
   let status = 0
   let statusText = ""
   let headers: Record<string, string> = {}
-  const chunks: Array<Uint8Array> = []
+  // not `[]`, for the reason the handler is a class's
+  const chunks = Array.of<Uint8Array>()
   let size = 0
   // a 2xx body handed over as it arrives (request.streamBody): where its bytes go
   let sink: ReadableStreamDefaultController<Uint8Array> | undefined
@@ -210,128 +231,127 @@ const dispatch = (
     finish(answered({ status, statusText, headers, body, hiddenRedirect: false }))
   const url = new URL(request.url)
   const upload = uploadBody(request)
-  const handler = {
-    onConnect: (abortRequest: (reason?: Error) => void) => {
-      abortDispatch = abortRequest
-      if (pendingAbort !== undefined) abortRequest(pendingAbort)
-    },
-    onHeaders: (
-      statusCode: number,
-      rawHeaders: Array<Buffer>,
-      resume: () => void,
-      message: string
-    ) => {
-      status = statusCode
-      statusText = message ?? ""
-      headers = headersOf(rawHeaders, loaded.util)
-      // a body undici sent whole (an empty one) is reported once the answer shows it was sent
-      if (upload === undefined) uploadSent(request.onUploadProgress, request.body)
-      if (request.followRedirects && isFollowedRedirect(status, headers)) {
-        // followed on its headers: the body is never waited for
-        finish(answered(redirectAnswer(status, statusText, headers)))
-        abort(new Error("Redirect followed"))
-        return false
-      }
-      // the body as a stream its reader paces: paused while its queue is full, resumed on a pull
-      const bodyStream = (onCancel: () => void) =>
-        new ReadableStream<Uint8Array>(
-          {
-            start: (controller) => {
-              sink = controller
-            },
-            pull: () => resume(),
-            cancel: () => {
-              sink = undefined
-              onCancel()
-            }
+  const onConnect = (abortRequest: (reason?: Error) => void) => {
+    abortDispatch = abortRequest
+    if (pendingAbort !== undefined) abortRequest(pendingAbort)
+  }
+  const onHeaders = (
+    statusCode: number,
+    rawHeaders: Array<Buffer>,
+    resume: () => void,
+    message: string
+  ) => {
+    status = statusCode
+    statusText = message ?? ""
+    headers = headersOf(rawHeaders, loaded.util)
+    // a body undici sent whole (an empty one) is reported once the answer shows it was sent
+    if (upload === undefined) uploadSent(request.onUploadProgress, request.body)
+    if (request.followRedirects && isFollowedRedirect(status, headers)) {
+      // followed on its headers: the body is never waited for
+      finish(answered(redirectAnswer(status, statusText, headers)))
+      abort(new Error("Redirect followed"))
+      return false
+    }
+    // the body as a stream its reader paces: paused while its queue is full, resumed on a pull
+    const bodyStream = (onCancel: () => void) =>
+      new ReadableStream<Uint8Array>(
+        {
+          start: (controller) => {
+            sink = controller
           },
-          { highWaterMark: STREAM_HIGH_WATER_MARK, size: (chunk) => chunk.byteLength }
-        )
-      if (request.streamBody && status >= 200 && status < 300) {
-        // read as the caller reads it
-        const raw = bodyStream(() => abort(new Error("Response body cancelled")))
-        finish(
-          answered({
-            status,
-            statusText,
-            headers,
-            body: EMPTY,
-            stream: decompressStream(raw, headers["content-encoding"]),
-            hiddenRedirect: false
-          })
-        )
-        return true
-      }
-      counter = downloadMeter(request.onDownloadProgress, request.method, status, headers)
-      const encoding = headers["content-encoding"]
-      if (encoding === undefined || codingsOf(encoding).length === 0) counterOfChunks = counter
-      else if (counter !== undefined) {
-        // asked for progress: an encoded body is decoded as it arrives, its decoded bytes
-        // counted, and bounded by maxResponseBytes once decoded (a stopped read is failed below)
-        decodingWhole = true
-        readStream(
-          decompressStream(
-            bodyStream(() => undefined),
-            encoding
-          ),
-          request.maxResponseBytes,
-          counter
-        ).then(
-          (body) => (body === "TooLarge" ? fail(tooLarge(status)) : respond(body)),
-          (cause: unknown) => finish(failed("the body could not be decompressed", cause))
-        )
-      }
-      return true
-    },
-    onData: (chunk: Buffer) => {
-      if (sink !== undefined) {
-        sink.enqueue(chunk)
-        return (sink.desiredSize ?? 0) > 0
-      }
-      if (done) return false
-      size += chunk.byteLength
-      // compressed bytes count too: a body is never held past the limit, sent or decoded
-      if (size > request.maxResponseBytes) {
-        fail(tooLarge(status))
-        return false
-      }
-      chunks.push(chunk)
-      counterOfChunks?.add(chunk.byteLength)
-      return true
-    },
-    onComplete: () => {
-      if (sink !== undefined) {
-        sink.close()
-        sink = undefined
-        return
-      }
-      if (done) return
-      const raw = concat(chunks, size)
-      const encoding = headers["content-encoding"]
-      if (encoding === undefined) {
-        counter?.end()
-        return respond(raw)
-      }
-      decompress(raw, encoding, request.maxResponseBytes).then(
-        (body) => {
-          if (body === "TooLarge") return finish(tooLarge(status))
-          counter?.end()
-          respond(body)
+          pull: () => resume(),
+          cancel: () => {
+            sink = undefined
+            onCancel()
+          }
         },
+        { highWaterMark: STREAM_HIGH_WATER_MARK, size: (chunk) => chunk.byteLength }
+      )
+    if (request.streamBody && status >= 200 && status < 300) {
+      // read as the caller reads it
+      const raw = bodyStream(() => abort(new Error("Response body cancelled")))
+      finish(
+        answered({
+          status,
+          statusText,
+          headers,
+          body: EMPTY,
+          stream: decompressStream(raw, headers["content-encoding"]),
+          hiddenRedirect: false
+        })
+      )
+      return true
+    }
+    counter = downloadMeter(request.onDownloadProgress, request.method, status, headers)
+    const encoding = headers["content-encoding"]
+    if (encoding === undefined || codingsOf(encoding).length === 0) counterOfChunks = counter
+    else if (counter !== undefined) {
+      // asked for progress: an encoded body is decoded as it arrives, its decoded bytes
+      // counted, and bounded by maxResponseBytes once decoded (a stopped read is failed below)
+      decodingWhole = true
+      readStream(
+        decompressStream(
+          bodyStream(() => undefined),
+          encoding
+        ),
+        request.maxResponseBytes,
+        counter
+      ).then(
+        (body) => (body === "TooLarge" ? fail(tooLarge(status)) : respond(body)),
         (cause: unknown) => finish(failed("the body could not be decompressed", cause))
       )
-    },
-    onError: (error: Error) => {
-      // the connection failed, not the decoding of what came
-      if (decodingWhole) finish(failed(describeCause(error), error))
-      if (sink !== undefined) {
-        sink.error(error)
-        sink = undefined
-        return
-      }
-      finish(failed(describeCause(error), error))
     }
+    return true
   }
+  const onData = (chunk: Buffer) => {
+    if (sink !== undefined) {
+      sink.enqueue(chunk)
+      return (sink.desiredSize ?? 0) > 0
+    }
+    if (done) return false
+    size += chunk.byteLength
+    // compressed bytes count too: a body is never held past the limit, sent or decoded
+    if (size > request.maxResponseBytes) {
+      fail(tooLarge(status))
+      return false
+    }
+    chunks.push(chunk)
+    counterOfChunks?.add(chunk.byteLength)
+    return true
+  }
+  const onComplete = () => {
+    if (sink !== undefined) {
+      sink.close()
+      sink = undefined
+      return
+    }
+    if (done) return
+    const raw = concat(chunks, size)
+    const encoding = headers["content-encoding"]
+    if (encoding === undefined) {
+      counter?.end()
+      return respond(raw)
+    }
+    decompress(raw, encoding, request.maxResponseBytes).then(
+      (body) => {
+        if (body === "TooLarge") return finish(tooLarge(status))
+        counter?.end()
+        respond(body)
+      },
+      (cause: unknown) => finish(failed("the body could not be decompressed", cause))
+    )
+  }
+  const onError = (error: Error) => {
+    // the connection failed, not the decoding of what came
+    if (decodingWhole) finish(failed(describeCause(error), error))
+    if (sink !== undefined) {
+      sink.error(error)
+      sink = undefined
+      return
+    }
+    finish(failed(describeCause(error), error))
+  }
+  const handler = new Handler(onConnect, onHeaders, onData, onComplete, onError)
   try {
     ;(dispatcher ?? loaded.getGlobalDispatcher()).dispatch(
       {
@@ -348,7 +368,7 @@ const dispatch = (
         headersTimeout: 0,
         bodyTimeout: 0
       },
-      handler as unknown as Dispatcher.DispatchHandler
+      handler
     )
   } catch (cause) {
     finish(failed(describeCause(cause), cause))

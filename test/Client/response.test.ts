@@ -84,6 +84,24 @@ describe("response parsing", () => {
 })
 
 describe("envelopes", () => {
+  it("a success is a plain object, its fields in the envelope's order", async () => {
+    const svc = answering(
+      json({ success: true, data: { id: 1 }, message: "ok", meta: { page: 1 }, error: "none" })
+    )
+    const response = await svc.get("/")
+    expect(Object.getPrototypeOf(response)).toBe(Object.prototype)
+    expect(Object.keys(response)).toEqual([
+      "success",
+      "status",
+      "data",
+      "message",
+      "meta",
+      "error",
+      "headers"
+    ])
+    expect(structuredClone(response)).toStrictEqual(response)
+  })
+
   it("lifts data, message and meta", async () => {
     const svc = answering(
       json({ success: true, data: [1], message: "ok", meta: { page: 2, total: 10 }, status: 200 })
