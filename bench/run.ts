@@ -24,7 +24,8 @@ const sections: Record<
   sse: () => import("./sse.js"),
   stream: () => import("./stream.js"),
   size: () => import("./size.js"),
-  footprint: () => import("./footprint.js")
+  footprint: () => import("./footprint.js"),
+  pretenuring: () => import("./pretenuring.js")
 }
 
 const { values, positionals } = parseArgs({
