@@ -18,6 +18,7 @@ import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
+import { request } from "undici"
 import type { BenchOptions, Figure, Section } from "./report.js"
 import { isMainModule, type Line, sdkOf, startStreamServer } from "./streamKit.js"
 
@@ -27,8 +28,14 @@ const DOWNLOAD = 16 * 2 ** 20
 const WARM_UP_SECONDS = 1.5
 const MiB = 2 ** 20
 
-type Subject = "facade GET" | "Effect API GET" | "Effect API stream"
-const SUBJECTS: ReadonlyArray<Subject> = ["facade GET", "Effect API GET", "Effect API stream"]
+type Subject = "undici.request GET" | "facade GET" | "Effect API GET" | "Effect API stream"
+const SUBJECTS: ReadonlyArray<Subject> = [
+  "undici.request GET",
+  "facade GET",
+  "Effect API GET",
+  "Effect API stream"
+]
+const PEER: Subject = "undici.request GET"
 
 /** One subject's rate, measured in this process (the child's side). */
 const measureHere = async (
@@ -44,6 +51,11 @@ const measureHere = async (
   const client = await Effect.runPromise(Effect.provide(SvcClient, SvcClient.layerDefault(origin)))
   const path = `/bytes/${DOWNLOAD}`
   const once: Record<Subject, () => Promise<number>> = {
+    "undici.request GET": async () => {
+      const response = await request(`${origin}/bench`)
+      await response.body.json()
+      return 1
+    },
     "facade GET": async () => {
       const response = await svc.get("/bench")
       if (!response.success) throw new Error(`facade: ${response.code}`)
@@ -152,6 +164,7 @@ export const run = async (options: BenchOptions): Promise<Section> => {
   const figures: Array<Figure> = []
   try {
     for (const line of [3, 4] as const) {
+      const medians = new Map<Subject, { readonly on: number; readonly off: number }>()
       for (const subject of SUBJECTS) {
         const on: Array<number> = []
         const off: Array<number> = []
@@ -163,18 +176,34 @@ export const run = async (options: BenchOptions): Promise<Section> => {
             ;(pretenuring ? on : off).push(rate)
           }
         }
-        if (on.length === 0 || off.length === 0) continue
-        const perSecond = subject === "Effect API stream" ? 1 / MiB : 1
-        const unit = subject === "Effect API stream" ? "MiB/s" : "req/s"
+        if (on.length > 0 && off.length > 0)
+          medians.set(subject, { on: median(on), off: median(off) })
+      }
+      const peer = medians.get(PEER)
+      for (const [subject, { on, off }] of medians) {
+        const stream = subject === "Effect API stream"
+        const perSecond = stream ? 1 / MiB : 1
+        const unit = stream ? "MiB/s" : "req/s"
         const name = `Effect ${line} (Node ${line === 4 ? "24" : process.versions.node.split(".")[0]}), ${subject}`
+        // a GET against undici.request's, each in processes of its own, as an application runs one
+        const againstPeer = (mine: number, theirs: number | undefined) =>
+          stream || subject === PEER || theirs === undefined
+            ? []
+            : [{ peer: `${PEER} (same mode)`, ratio: Math.round((mine / theirs) * 100) / 100 }]
         figures.push(
-          { name: `${name}, as Node runs it`, value: median(on) * perSecond, unit },
+          {
+            name: `${name}, as Node runs it`,
+            value: on * perSecond,
+            unit,
+            ratios: againstPeer(on, peer?.on)
+          },
           {
             name: `${name}, with ${FLAG}`,
-            value: median(off) * perSecond,
+            value: off * perSecond,
             unit,
             ratios: [
-              { peer: "as Node runs it", ratio: Math.round((median(off) / median(on)) * 100) / 100 }
+              { peer: "as Node runs it", ratio: Math.round((off / on) * 100) / 100 },
+              ...againstPeer(off, peer?.off)
             ]
           }
         )
@@ -189,7 +218,7 @@ export const run = async (options: BenchOptions): Promise<Section> => {
     method:
       `Each figure is the median of ${options.runs} child processes, each run with Node's defaults or with ${FLAG}, the order alternating from run to run. ` +
       `A child runs one subject for ${WARM_UP_SECONDS} s, then measures it for ${options.seconds} s: ` +
-      `a GET of a small JSON envelope from a node:http server in a separate process on 127.0.0.1, ${IN_FLIGHT} requests in flight; a ${DOWNLOAD / MiB} MiB download read to the end with Stream.runForEach, one at a time. ` +
+      `a GET of a small JSON envelope from a node:http server in a separate process on 127.0.0.1, ${IN_FLIGHT} requests in flight (undici.request's GET reads its body as JSON, and the GETs' ratios to it compare processes that each ran one client, as an application does); a ${DOWNLOAD / MiB} MiB download read to the end with Stream.runForEach, one at a time. ` +
       "The Effect API runs on SvcClient.layerDefault (the facade's transport). No goal: the figures show how much of the Effect API's cost is V8's pretenuring, which no library can switch off (docs/design.md).",
     figures,
     goals: []
