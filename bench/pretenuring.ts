@@ -2,8 +2,8 @@
  * What V8's allocation-site pretenuring costs each face (a diagnostic, no goal): the same client
  * measured in child processes run as Node runs them and with `--no-allocation-site-pretenuring`,
  * the order alternating from run to run. A GET of a small JSON envelope (bench/server.mjs, 32 in
- * flight) through the facade and through the Effect API on `SvcClient.layerDefault`, and a 16 MiB
- * download through the Effect API's `stream` (bench/stream-server.ts), on both Effect lines.
+ * flight) through undici.request, the facade and the Effect API on `SvcClient.layerDefault`, and a
+ * 16 MiB download through the Effect API's `stream` (bench/stream-server.ts), on both Effect lines.
  *
  * Each child runs one subject, first for a warm-up and then measured: V8 decides which allocation
  * sites to pretenure once its young generation has grown to its largest size, and keeps the
@@ -11,6 +11,7 @@
  * per-request records are made so that V8 never pretenures them (src/core/record.ts): what the
  * figures still show is Effect's and Node's.
  *
+ *   npm run bench -- pretenuring
  *   npm run build && npx tsx bench/pretenuring.ts [--runs 3] [--seconds 3]
  */
 import { execFileSync, fork } from "node:child_process"
@@ -53,6 +54,7 @@ const measureHere = async (
   const once: Record<Subject, () => Promise<number>> = {
     "undici.request GET": async () => {
       const response = await request(`${origin}/bench`)
+      if (response.statusCode !== 200) throw new Error(`undici: ${response.statusCode}`)
       await response.body.json()
       return 1
     },
