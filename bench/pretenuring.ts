@@ -14,14 +14,14 @@
  *   npm run bench -- pretenuring
  *   npm run build && npx tsx bench/pretenuring.ts [--runs 3] [--seconds 3]
  */
-import { execFileSync, fork } from "node:child_process"
+import { execFileSync } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { request } from "undici"
-import type { BenchOptions, Figure, Section } from "./report.js"
-import { isMainModule, type Line, sdkOf, startStreamServer } from "./streamKit.js"
+import { type BenchOptions, type Figure, median, type Section } from "./report.js"
+import { isMainModule, type Line, sdkOf, startJsonServer, startStreamServer } from "./streamKit.js"
 
 const FLAG = "--no-allocation-site-pretenuring"
 const IN_FLIGHT = 32
@@ -139,24 +139,6 @@ const measureInChild = async (
     { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }
   )
   return Number(output.trim().split("\n").pop())
-}
-
-const startJsonServer = (): Promise<{ origin: string; stop: () => void }> =>
-  new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL("./server.mjs", import.meta.url)), [], {
-      stdio: ["ignore", "inherit", "inherit", "ipc"]
-    })
-    child.once("message", (message) => {
-      const { port } = message as { port: number }
-      resolve({ origin: `http://127.0.0.1:${port}`, stop: () => child.disconnect() })
-    })
-    child.once("error", reject)
-  })
-
-const median = (values: ReadonlyArray<number>): number => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 
 export const run = async (options: BenchOptions): Promise<Section> => {

@@ -1,6 +1,6 @@
 /**
- * What the stream benchmarks share: the server process (bench/stream-server.ts), the clients of
- * either Effect line, and paired slices of two subjects with the order alternating.
+ * What the benchmarks share: their server processes (bench/stream-server.ts, bench/server.mjs),
+ * the clients of either Effect line, and paired slices of two subjects with the order alternating.
  */
 import { type ChildProcess, fork } from "node:child_process"
 import { fileURLToPath } from "node:url"
@@ -8,20 +8,28 @@ import { fileURLToPath } from "node:url"
 /** The Effect line under test: 4 (`svc-sdk`) or 3 (`svc-sdk/v3`), whose API is the same here. */
 export type Line = 3 | 4
 
-/** Starts bench/stream-server.ts in its own process; `stop` ends it. */
-export const startStreamServer = (): Promise<{ origin: string; stop: () => void }> =>
+/** Starts a bench server (it sends its port over IPC) in its own process; `stop` ends it. */
+const startServer = (
+  file: string,
+  execArgv: ReadonlyArray<string> = []
+): Promise<{ origin: string; stop: () => void }> =>
   new Promise((resolve, reject) => {
-    const child: ChildProcess = fork(
-      fileURLToPath(new URL("./stream-server.ts", import.meta.url)),
-      [],
-      { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] }
-    )
+    const child: ChildProcess = fork(fileURLToPath(new URL(file, import.meta.url)), [], {
+      execArgv: [...execArgv],
+      stdio: ["ignore", "inherit", "inherit", "ipc"]
+    })
     child.once("message", (message) => {
       const { port } = message as { port: number }
       resolve({ origin: `http://127.0.0.1:${port}`, stop: () => child.disconnect() })
     })
     child.once("error", reject)
   })
+
+/** Starts bench/stream-server.ts in its own process; `stop` ends it. */
+export const startStreamServer = () => startServer("./stream-server.ts", ["--import", "tsx"])
+
+/** Starts bench/server.mjs (a small JSON envelope on every GET) in its own process. */
+export const startJsonServer = () => startServer("./server.mjs")
 
 /** The package of `line`, as an application imports it (the built `dist`). */
 export const sdkOf = async (line: Line): Promise<typeof import("svc-sdk/v3")> =>

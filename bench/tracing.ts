@@ -8,7 +8,6 @@
  *   npm run build && npx tsx bench/tracing.ts [--runs 3 --seconds 3]
  *   node --import tsx --import ./scripts/effect4-loader.mjs bench/tracing.ts --line 4   # Node ≥ 22.19
  */
-import { fork } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import * as Effect from "effect/Effect"
@@ -22,6 +21,7 @@ import {
   ratioText,
   type Section
 } from "./report.js"
+import { startJsonServer } from "./streamKit.js"
 
 const CONCURRENCY = 32
 
@@ -56,13 +56,7 @@ export const run = async (options: BenchOptions, line: 3 | 4 = 3): Promise<Secti
   const { createSvc, SvcClient } = (await import(
     line === 4 ? "svc-sdk" : "svc-sdk/v3"
   )) as typeof import("svc-sdk/v3")
-  const child = fork(fileURLToPath(new URL("./server.mjs", import.meta.url)), [], {
-    stdio: ["ignore", "inherit", "inherit", "ipc"]
-  })
-  const { port } = await new Promise<{ port: number }>((resolve) =>
-    child.once("message", (message) => resolve(message as { port: number }))
-  )
-  const origin = `http://127.0.0.1:${port}`
+  const { origin, stop } = await startJsonServer()
   try {
     const layerClient = (config?: { readonly tracerPropagation?: boolean }) =>
       Effect.runPromise(Effect.provide(SvcClient, SvcClient.layerDefault(origin, config)))
@@ -122,7 +116,7 @@ export const run = async (options: BenchOptions, line: 3 | 4 = 3): Promise<Secti
       goals
     }
   } finally {
-    child.disconnect()
+    stop()
   }
 }
 
