@@ -33,6 +33,7 @@ import {
 } from "./client.js"
 import type { ClientDialect } from "./dialect.js"
 import { fromSend, startTimer, type Transport } from "./exchange.js"
+import { loadOnce } from "./loadOnce.js"
 import { AbortedError, DecodeError, NetworkError, type SvcError, TimeoutError } from "./SvcError.js"
 import {
   forgetSession,
@@ -212,9 +213,9 @@ export const fromState = <F extends ClientFace>(
 }
 
 /** The stream programs, loaded by a stream's first call. */
-const streams = /*#__PURE__*/ Effect.promise(() =>
-  import("./streams.js").then((loaded) => {
-    made ??= loaded.makeStreams({
+const streams = /*#__PURE__*/ loadOnce(() =>
+  import("./streams.js").then((loaded) =>
+    loaded.makeStreams({
       Effect: {
         clockWith: Effect.clockWith,
         fail: Effect.fail,
@@ -243,11 +244,8 @@ const streams = /*#__PURE__*/ Effect.promise(() =>
       timeoutMillis,
       describe
     })
-    return made
-  })
+  )
 )
-
-let made: ReturnType<typeof import("./streams.js")["makeStreams"]> | undefined
 
 /** The surface of one state: every method, on one face. */
 const surfaceOf = <F extends ClientFace>(

@@ -15,6 +15,7 @@ import * as References from "effect/References"
 import type * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import type { ClientDialect, StreamDialect, TracingDialect } from "../common/dialect.js"
+import { loadOnce } from "../common/loadOnce.js"
 import { RETRY_RULES } from "../core/retry.js"
 import { DURATION_BOUNDARIES, DURATION_DESCRIPTION, DURATION_METRIC } from "../core/tracing.js"
 
@@ -30,16 +31,16 @@ const schemaTypeId = "~effect/Schema/Schema"
  * formatter for the message effect/Schema's `SchemaError` would have: the code a facade loads at
  * once shares far less with the parser than with all of effect/Schema.
  */
-const loadDecoder = async () => {
+const decoder = /*#__PURE__*/ loadOnce(async () => {
   const [SchemaParser, SchemaIssue] = await Promise.all([
     import("effect/SchemaParser"),
     import("effect/SchemaIssue")
   ])
   return { SchemaParser, format: SchemaIssue.makeFormatterDefault() }
-}
+})
 
 /** The retries, loaded on a request's first transient failure (`retry.ts`). */
-const loadRetry = () => import("./retry.js")
+const retries = /*#__PURE__*/ loadOnce(() => import("./retry.js"))
 
 /** The services the facade runs every program with: the tracer off. */
 const facadeServices = /*#__PURE__*/ Context.make(References.TracerEnabled, false)
@@ -62,7 +63,7 @@ export const client: ClientDialect = {
     value !== null &&
     (value as { readonly [schemaTypeId]?: unknown })[schemaTypeId] === schemaTypeId,
   retry: (effect, plan) =>
-    Effect.flatMap(Effect.promise(loadRetry), (loaded) => loaded.retry(effect, plan, RETRY_RULES)),
+    Effect.flatMap(retries, (loaded) => loaded.retry(effect, plan, RETRY_RULES)),
   now: (clock) => clock.currentTimeMillisUnsafe(),
   timeout: (effect, millis, onTimeout) =>
     Effect.timeoutOrElse(effect, {
@@ -73,7 +74,7 @@ export const client: ClientDialect = {
   yieldNow: Effect.yieldNow,
   withFiber: (f) => Effect.withFiber((fiber) => f(fiber)),
   decodeSchema: (schema, data) =>
-    Effect.flatMap(Effect.promise(loadDecoder), ({ SchemaParser, format }) =>
+    Effect.flatMap(decoder, ({ SchemaParser, format }) =>
       Effect.mapError(
         SchemaParser.decodeUnknownEffect(schema as Schema.Codec<unknown, unknown>)(data),
         (issue) => ({ message: format(issue), cause: issue })

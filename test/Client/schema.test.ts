@@ -4,6 +4,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as v from "valibot"
 import { z } from "zod"
+import { loadOnce } from "../../src/common/loadOnce.js"
 import { createSvc, type StandardSchemaV1, SvcClient } from "../../src/v3/Client/index.js"
 import { json, type Script, startServer, testServer } from "./server.js"
 
@@ -270,4 +271,39 @@ describe("zod and valibot validators, as users write them", () => {
       )
     )
   })
+})
+
+describe("what a program loads on first use (the schema decoder, the stream programs)", () => {
+  it.effect(
+    "is loaded once: runs that start together share the load, later ones take it at once",
+    () =>
+      Effect.gen(function* () {
+        let loads = 0
+        const loaded = loadOnce(async () => {
+          loads++
+          return { decoder: loads }
+        })
+        const together = yield* Effect.all([loaded, loaded, loaded], { concurrency: "unbounded" })
+        const later = yield* loaded
+        expect(loads).toBe(1)
+        expect(together.every((value) => value === later)).toBe(true)
+        expect(later).toEqual({ decoder: 1 })
+      })
+  )
+
+  it.effect("a load that failed is tried again by the next run", () =>
+    Effect.gen(function* () {
+      let loads = 0
+      const loaded = loadOnce(async () => {
+        loads++
+        if (loads === 1) throw new Error("module not found")
+        return "decoder"
+      })
+      const first = yield* Effect.exit(loaded)
+      expect(first._tag).toBe("Failure")
+      expect(yield* loaded).toBe("decoder")
+      expect(yield* loaded).toBe("decoder")
+      expect(loads).toBe(2)
+    })
+  )
 })

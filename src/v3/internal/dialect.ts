@@ -22,6 +22,7 @@ import * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import type { ClientDialect, StreamDialect, TracingDialect } from "../../common/dialect.js"
+import { loadOnce } from "../../common/loadOnce.js"
 import { DURATION_BOUNDARIES, DURATION_DESCRIPTION, DURATION_METRIC } from "../../core/tracing.js"
 // imported, not loaded on demand as on Effect 4: Effect 3's own modules (its execution plans)
 // keep effect/Schedule in what a browser loads at once whatever the client does, so a chunk of
@@ -32,7 +33,7 @@ import { retry } from "./retry.js"
  * effect/ParseResult is loaded only by a request that passes a schema: an app that never does
  * neither loads nor bundles it (nor effect/Schema, which the app's own schema brings).
  */
-const loadDecoder = () => import("effect/ParseResult")
+const decoder = /*#__PURE__*/ loadOnce(() => import("effect/ParseResult"))
 
 /**
  * The runtime the facade runs every program on: Effect's default one, without telemetry. The
@@ -72,7 +73,7 @@ export const client: ClientDialect = {
   yieldNow: Effect.yieldNow(),
   withFiber: (f) => Effect.withFiberRuntime((fiber) => f(fiber)),
   decodeSchema: (schema, data) =>
-    Effect.flatMap(Effect.promise(loadDecoder), (ParseResult) =>
+    Effect.flatMap(decoder, (ParseResult) =>
       Effect.mapError(
         ParseResult.decodeUnknown(schema as Schema.Schema<unknown, unknown, never>)(data),
         (issue) => {
