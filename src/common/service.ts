@@ -218,6 +218,7 @@ const streams = /*#__PURE__*/ loadOnce(() =>
     loaded.makeStreams({
       Effect: {
         clockWith: Effect.clockWith,
+        exit: Effect.exit,
         fail: Effect.fail,
         flatMap: Effect.flatMap,
         map: Effect.map,

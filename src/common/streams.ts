@@ -33,7 +33,7 @@ import type { AbortedError, DecodeError, NetworkError, SvcError, TimeoutError } 
 export interface StreamKit {
   readonly Effect: Pick<
     typeof Eff,
-    "clockWith" | "fail" | "flatMap" | "map" | "succeed" | "suspend" | "sync" | "tapError"
+    "clockWith" | "exit" | "fail" | "flatMap" | "map" | "succeed" | "suspend" | "sync" | "tapError"
   >
   readonly isSuccess: typeof ExitT.isSuccess
   readonly request: typeof request
@@ -565,30 +565,52 @@ export const makeStreams = (kit: StreamKit) => {
       }
     }
     const schema = options.schema
-    /** An event as the caller gets it: its data decoded with the schema, when one was given. */
-    const decoded = async (event: SseEvent<string>): Promise<SseEvent<A> | DecodeError> => {
-      if (schema === undefined) return event as SseEvent<unknown> as SseEvent<A>
+    /** An event as the caller gets it, its data decoded with the schema, or why it could not be. */
+    const decoded = (event: SseEvent<string>): Eff.Effect<SseEvent<A> | DecodeError> => {
       let parsed: unknown
       try {
         parsed = JSON.parse(event.data)
       } catch (cause) {
-        return new DecodeError({
-          status,
-          body: event.data,
-          detail: `the event's data is not JSON: ${cause instanceof Error ? cause.message : String(cause)}`,
-          cause
-        })
+        return Effect.succeed(
+          new DecodeError({
+            status,
+            body: event.data,
+            detail: `the event's data is not JSON: ${cause instanceof Error ? cause.message : String(cause)}`,
+            cause
+          })
+        )
       }
-      const exit = await runToExit(decode<A>(line, { success: true, status, data: parsed }, schema))
-      if (Exit.isSuccess(exit)) return { ...event, data: exit.value.data }
-      const error = line.failureOf(exit.cause)
-      return error instanceof DecodeError
-        ? error
-        : new DecodeError({ status, body: event.data, detail: "the event could not be decoded" })
+      return Effect.map(
+        Effect.exit(decode<A>(line, { success: true, status, data: parsed }, schema)),
+        (exit) => {
+          if (Exit.isSuccess(exit)) return { ...event, data: exit.value.data }
+          const error = line.failureOf(exit.cause)
+          return error instanceof DecodeError
+            ? error
+            : new DecodeError({
+                status,
+                body: event.data,
+                detail: "the event could not be decoded"
+              })
+        }
+      )
     }
+    /** `events` from `at` decoded into `batch`, up to the first that fails: that failure. */
+    const decodedFrom = (
+      events: ReadonlyArray<SseEvent<string>>,
+      at: number,
+      batch: Array<SseEvent<A>>
+    ): Eff.Effect<DecodeError | undefined> =>
+      at === events.length
+        ? Effect.succeed(undefined)
+        : Effect.flatMap(decoded(events[at]!), (value) => {
+            if (value instanceof DecodeError) return Effect.succeed(value)
+            batch.push(value)
+            return decodedFrom(events, at + 1, batch)
+          })
     /**
-     * The events parsed so far, decoded with the schema when one was given, as one batch; a
-     * failure to decode ends the events after those before it.
+     * The events parsed so far, decoded with the schema when one was given (all in one run), as
+     * one batch; a failure to decode ends the events after those before it.
      */
     const deliver = async (open: ReadableStreamDefaultController<ReadonlyArray<SseEvent<A>>>) => {
       const parsed = queue.splice(0, queue.length)
@@ -597,16 +619,18 @@ export const makeStreams = (kit: StreamKit) => {
           parsed as ReadonlyArray<SseEvent<unknown>> as ReadonlyArray<SseEvent<A>>
         )
       const batch: Array<SseEvent<A>> = []
-      for (const event of parsed) {
-        const value = await decoded(event)
-        if (controller === undefined) return
-        if (value instanceof DecodeError) {
-          if (batch.length > 0) controller.enqueue(batch)
-          return finish(value)
-        }
-        batch.push(value)
-      }
-      controller?.enqueue(batch)
+      const exit = await runToExit(decodedFrom(parsed as ReadonlyArray<SseEvent<string>>, 0, batch))
+      // (the run is interrupted only by `finish`, which lets go of the controller first)
+      if (controller === undefined) return
+      if (batch.length > 0) controller.enqueue(batch)
+      const failure = Exit.isSuccess(exit)
+        ? exit.value
+        : new DecodeError({
+            status,
+            body: parsed[batch.length]?.data,
+            detail: "the event could not be decoded"
+          })
+      if (failure !== undefined) finish(failure)
     }
     /** The next events, or the end. */
     const pull = async (): Promise<void> => {
