@@ -436,23 +436,29 @@ describe.each(faces)("sse, $name", (face) => {
     expect(seen).toHaveLength(5)
   })
 
-  it("schema decodes each event's JSON data; a mismatch ends the stream with DECODE_ERROR", async () => {
+  it("schema decodes each event's JSON data; a mismatch ends the stream with DECODE_ERROR, the events after it neither decoded nor given", async () => {
     handler = (_, response) => {
       sseHead(response)
-      response.end('data: {"token":"Hi"}\n\ndata: {"token":42}\n\n')
+      response.end(
+        'data: {"token":"Hi"}\n\ndata: {"token":"there"}\n\ndata: {"token":42}\n\ndata: {"token":"after"}\n\n'
+      )
     }
+    const validated: Array<unknown> = []
     const schema = {
       "~standard": {
         version: 1,
         vendor: "test",
-        validate: (value: unknown) =>
-          typeof (value as { token?: unknown }).token === "string"
+        validate: (value: unknown) => {
+          validated.push(value)
+          return typeof (value as { token?: unknown }).token === "string"
             ? { value }
             : { issues: [{ message: "token must be a string", path: ["token"] }] }
+        }
       }
     }
     const read = await face.sse("/events", { schema, reconnect: false })
-    expect(read.events.map((event) => event.data)).toEqual([{ token: "Hi" }])
+    expect(read.events.map((event) => event.data)).toEqual([{ token: "Hi" }, { token: "there" }])
+    expect(validated).toEqual([{ token: "Hi" }, { token: "there" }, { token: 42 }])
     expect(read.outcome).toMatchObject({ success: false, code: "DECODE_ERROR" })
     expect((read.outcome as { error: string }).error).toMatch(/token must be a string/)
   })
