@@ -1,7 +1,8 @@
 /**
  * Per-request cost of the client's Effect program (Effect 3, the facade's) over an in-memory
  * transport (no network), and
- * over the `HttpClient` adapter with an in-memory `HttpClient`, against the bare `HttpClient` call. Best of 8 rounds of 32 × 40 requests, which keeps
+ * over the `HttpClient` adapter with an in-memory `HttpClient`, against the bare `HttpClient` call; and
+ * the same request with its data decoded by an effect/Schema. Best of 8 rounds of 32 × 40 requests, which keeps
  * the figure steady on a busy machine.
  *
  *   npm run build && npx tsx bench/client-overhead.ts
@@ -10,11 +11,12 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Effect from "effect/Effect"
 import * as Runtime from "effect/Runtime"
+import * as Schema from "effect/Schema"
 import type { Transport } from "../src/common/exchange.js"
 
 // the built modules (`dist`), which an application runs; typed by their sources
 const built = (path: string) => import(new URL(`../dist/esm/${path}`, import.meta.url).href)
-const { makeState, request }: typeof import("../src/common/client.js") =
+const { decode, makeState, request }: typeof import("../src/common/client.js") =
   await built("common/client.js")
 const { callTracing }: typeof import("../src/common/tracing.js") = await built("common/tracing.js")
 const { client, facadeRuntime, tracing }: typeof import("../src/v3/internal/dialect.js") =
@@ -41,6 +43,7 @@ const memory = HttpClient.make((req) =>
 )
 
 const bytes = new TextEncoder().encode(body)
+const Item = Schema.Struct({ id: Schema.Number })
 const memoryTransport: Transport = () =>
   Effect.succeed({
     status: 200,
@@ -63,6 +66,15 @@ export const measureOverhead = async (): Promise<Record<string, number>> => {
       (state) => () =>
         Effect.orDie(request(state, memoryTransport, "GET", "/x", undefined))
     )(makeFacadeState("http://h", { timeout: 0, retryAttempts: 0 })),
+    // the decoder is loaded by the first request with a schema, and kept
+    "client (defaults), data decoded with an effect/Schema": (
+      (state) => () =>
+        Effect.orDie(
+          Effect.flatMap(request(state, memoryTransport, "GET", "/x", undefined), (response) =>
+            decode(client, response, Item)
+          )
+        )
+    )(makeFacadeState("http://h")),
     "client over the HttpClient adapter": (
       (state) => () =>
         Effect.orDie(request(state, adapter(memory), "GET", "/x", undefined))

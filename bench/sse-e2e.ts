@@ -7,6 +7,7 @@
  * Ratios come from paired slices, the order alternating. It measures the built package (`dist`).
  */
 import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { createParser } from "eventsource-parser"
 import { request } from "undici"
@@ -26,6 +27,11 @@ const BODIES = {
   feed: "feed (4 KiB events)"
 } as const
 type Body = keyof typeof BODIES
+
+/** A token event of the AI answer, as a user's schema reads it (both lines spell it the same). */
+const Token = Schema.Struct({
+  choices: Schema.Array(Schema.Struct({ delta: Schema.Struct({ content: Schema.String }) }))
+})
 
 /** Seconds each subject runs before the measurement. */
 const WARM_UP_SECONDS = 2
@@ -75,6 +81,22 @@ const subjectsOf = async (origin: string, line: Line, body: Body) => {
       const closed = await response.data.closed
       if (!closed.success) throw new Error(`sse ended with ${closed.code}`)
       return checked(events, "facade")
+    },
+    // each token's JSON decoded with an effect/Schema; the answer's last event, `[DONE]`, is not
+    // JSON and ends the events with DECODE_ERROR: every token before it is read
+    "facade, with a schema": async () => {
+      const response = await svc.sse(path, { reconnect: false, schema: Token })
+      if (!response.success) throw new Error(`sse failed: ${response.code}`)
+      let events = 0
+      for await (const event of response.data) {
+        events++
+        sink += event.data.choices.length
+      }
+      const closed = await response.data.closed
+      if (closed.success || closed.code !== "DECODE_ERROR")
+        throw new Error("sse with a schema did not end on [DONE]")
+      if (events + 1 !== expected) throw new Error(`sse with a schema read ${events} tokens`)
+      return events
     },
     // the events counted by the stream itself, a chunk at a time: an Effect per event (Stream.tap,
     // runForEach) is Effect's own cost, some 1–2 µs each, more than parsing the event
@@ -130,6 +152,16 @@ export const endToEnd = async (
         value: median(peerSlices),
         unit: "events/s"
       })
+      if (body === "english") {
+        const schema = rate(subjects["facade, with a schema"])
+        await schema(WARM_UP_SECONDS)
+        figures.push({
+          name: `end to end: facade sse() with an effect/Schema per token, ${BODIES[body]}`,
+          value: (await schema(options.seconds)).wall,
+          unit: "events/s",
+          note: "no goal"
+        })
+      }
     }
   } finally {
     stop()
@@ -138,7 +170,7 @@ export const endToEnd = async (
     figures,
     goals,
     method:
-      `End to end (Effect ${line}, ${line === 4 ? "svc-sdk" : "svc-sdk/v3"} built, Node ${process.versions.node}): a node:http server in a separate process on 127.0.0.1 sends the same body as text/event-stream (chunked, in writes of 16 KiB) on every GET; one request at a time (after a 2 s warm-up of each), read to its end: the facade's sse() (reconnect off) iterated with for await, the Effect API on SvcClient.layerDefault with Stream.runCount, and undici.request with eventsource-parser fed its body through a streaming TextDecoder; every request must yield the same number of events. ` +
+      `End to end (Effect ${line}, ${line === 4 ? "svc-sdk" : "svc-sdk/v3"} built, Node ${process.versions.node}): a node:http server in a separate process on 127.0.0.1 sends the same body as text/event-stream (chunked, in writes of 16 KiB) on every GET; one request at a time (after a 2 s warm-up of each), read to its end: the facade's sse() (reconnect off) iterated with for await, the Effect API on SvcClient.layerDefault with Stream.runCount, and undici.request with eventsource-parser fed its body through a streaming TextDecoder; every request must yield the same number of events. The AI answer is also read by the facade with an effect/Schema decoding each token's JSON, for ${options.seconds} s after a warm-up (a figure, no goal). ` +
       `Ratios from ${count} pairs of ${SLICE_SECONDS} s slices of a subject and the peer back to back, the order alternating; figures and ratios are medians of the slices and of the per-pair ratios (wall time; the note gives the same ratio per CPU second of the client's process).`
   }
 }
