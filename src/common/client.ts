@@ -48,7 +48,7 @@ import {
   UnreadableBody
 } from "../core/response.js"
 import { isRetryableRequest, isTransient } from "../core/retry.js"
-import { isStandardSchema } from "../core/standardSchema.js"
+import { isStandardSchema, type StandardSchemaV1 } from "../core/standardSchema.js"
 import type { CallTrace } from "../core/tracing.js"
 import type { TransportFailure, TransportRequest, TransportResponse } from "../core/transport.js"
 import {
@@ -740,16 +740,35 @@ export const decode = <A>(
       ...(response.headers === undefined ? {} : { headers: response.headers })
     })
   if (isStandardSchema(schema)) {
-    return Effect.tryPromise({
-      try: async () => schema["~standard"].validate(response.data),
-      catch: (cause) => failed(cause instanceof Error ? cause.message : String(cause), cause)
-    }).pipe(
-      Effect.flatMap((result) =>
-        result.issues === undefined
+    const threw = (cause: unknown) =>
+      failed(cause instanceof Error ? cause.message : String(cause), cause)
+    const settle = (
+      result: StandardSchemaV1.Result<unknown>
+    ): Effect.Effect<ApiSuccess<A>, DecodeError> =>
+      typeof result !== "object" || result === null
+        ? Effect.fail(failed("the schema's validate answered no result", result))
+        : result.issues === undefined
           ? Effect.succeed({ ...response, data: result.value as A })
           : Effect.fail(failed(result.issues.map(describeIssue).join("; "), result.issues))
-      )
-    )
+    // most validators (zod, valibot) answer at once: only a promised result is waited for
+    return Effect.suspend(() => {
+      let result: ReturnType<StandardSchemaV1["~standard"]["validate"]>
+      try {
+        result = schema["~standard"].validate(response.data)
+      } catch (cause) {
+        return Effect.fail(threw(cause))
+      }
+      // a thenable, not only a Promise of this realm's
+      return typeof (result as Partial<PromiseLike<unknown>> | null)?.then === "function"
+        ? Effect.flatMap(
+            Effect.tryPromise({
+              try: async () => result as PromiseLike<StandardSchemaV1.Result<unknown>>,
+              catch: threw
+            }),
+            settle
+          )
+        : settle(result as StandardSchemaV1.Result<unknown>)
+    })
   }
   return line.decodeSchema(schema, response.data).pipe(
     Effect.map((data): ApiSuccess<A> => ({ ...response, data: data as A })),

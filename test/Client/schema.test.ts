@@ -97,6 +97,50 @@ describe("Standard Schema validators", () => {
   })
 })
 
+describe("Standard Schema validators that answer unusually", () => {
+  const validator = (
+    validate: StandardSchemaV1["~standard"]["validate"]
+  ): StandardSchemaV1<{ readonly id: number }> =>
+    ({ "~standard": { version: 1, vendor: "hand-written", validate } }) as StandardSchemaV1<{
+      readonly id: number
+    }>
+
+  it("a validator that throws is DECODE_ERROR with its message; one that answers a thenable is waited for; one that answers nothing is DECODE_ERROR", async () => {
+    const server = await startServer(() => json({ data: { id: 7 }, success: true }))
+    try {
+      const svc = createSvc(server.origin)
+      const threw = await svc.get("/x", {
+        schema: validator(() => {
+          throw new Error("validator exploded")
+        })
+      })
+      expect(threw).toMatchObject({ success: false, status: 200, code: "DECODE_ERROR" })
+      expect(threw.error).toBe("Response data does not match the schema: validator exploded")
+      // a thenable that is not a Promise (another realm's, a library's own)
+      const thenable = await svc.get("/x", {
+        schema: validator(
+          (value) =>
+            ({
+              // biome-ignore lint/suspicious/noThenProperty: the thenable under test
+              then: (resolve: (result: unknown) => void) =>
+                setTimeout(() => resolve({ value: { id: (value as { id: number }).id * 2 } }), 1)
+            }) as never
+        )
+      })
+      expect(thenable).toMatchObject({ success: true, status: 200, data: { id: 14 } })
+      for (const answer of [null, undefined, 42]) {
+        const none = await svc.get("/x", { schema: validator(() => answer as never) })
+        expect(none).toMatchObject({ success: false, status: 200, code: "DECODE_ERROR" })
+        expect(none.error).toBe(
+          "Response data does not match the schema: the schema's validate answered no result"
+        )
+      }
+    } finally {
+      await server.close()
+    }
+  })
+})
+
 describe("zod and valibot validators, as users write them", () => {
   const JOINED = "2024-01-01T00:00:00.000Z"
   const user = (id: number, city: unknown = "Oslo") => ({ id, joined: JOINED, address: { city } })
