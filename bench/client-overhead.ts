@@ -2,7 +2,8 @@
  * Per-request cost of the client's Effect program (Effect 3, the facade's) over an in-memory
  * transport (no network), and
  * over the `HttpClient` adapter with an in-memory `HttpClient`, against the bare `HttpClient` call; and
- * the same request with its data decoded by an effect/Schema. Best of 8 rounds of 32 × 40 requests, which keeps
+ * the same request with its data decoded by an effect/Schema, and with a request interceptor,
+ * `onRequest` and `onResponse`. Best of 8 rounds of 32 × 40 requests, which keeps
  * the figure steady on a busy machine.
  *
  *   npm run build && npx tsx bench/client-overhead.ts
@@ -26,6 +27,10 @@ const { adapter }: typeof import("../src/v3/internal/httpClient.js") = await bui
 )
 const makeFacadeState = (baseUrl: string, config?: Parameters<typeof makeState>[3]) =>
   makeState(client, undefined, baseUrl, config)
+const withInterceptor = (state: ReturnType<typeof makeFacadeState>) => {
+  state.requestInterceptors.push((config) => config)
+  return state
+}
 
 const body = '{"success":true,"data":{"id":1}}'
 const memory = HttpClient.make((req) =>
@@ -75,6 +80,15 @@ export const measureOverhead = async (): Promise<Record<string, number>> => {
           )
         )
     )(makeFacadeState("http://h")),
+    // each answers at once: none is put under the request's timeout
+    "client with a request interceptor, onRequest and onResponse": (
+      (state) => () =>
+        Effect.orDie(request(state, memoryTransport, "GET", "/x", undefined))
+    )(
+      withInterceptor(
+        makeFacadeState("http://h", { onRequest: () => undefined, onResponse: () => undefined })
+      )
+    ),
     "client over the HttpClient adapter": (
       (state) => () =>
         Effect.orDie(request(state, adapter(memory), "GET", "/x", undefined))

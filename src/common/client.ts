@@ -895,9 +895,8 @@ export const request = <A>(
         ? prepared
         : Effect.flatMap(prepared, (config) =>
             Effect.flatMap(
-              bounded(
-                runRequestInterceptors(requestInterceptors, config),
-                "the request interceptors"
+              runRequestInterceptors(requestInterceptors, config, (effect) =>
+                bounded(effect, "the request interceptors")
               ),
               (config) => finalConfig(line, config)
             )
@@ -905,7 +904,9 @@ export const request = <A>(
     const ready =
       onRequest === undefined
         ? intercepted
-        : Effect.tap(intercepted, (config) => bounded(runOnRequest(onRequest, config), "onRequest"))
+        : Effect.tap(intercepted, (config) =>
+            runOnRequest(onRequest, config, (effect) => bounded(effect, "onRequest"))
+          )
     const sentOnce = (config: RequestConfig) =>
       send(state, transport, config, settings, retry, options.signal)
     // a 401 for the client's session: sent once more after a refresh (refresh.ts)
@@ -955,9 +956,8 @@ export const request = <A>(
               Effect.flatMap((response) =>
                 responseInterceptors.length === 0
                   ? Effect.succeed(response)
-                  : bounded(
-                      runResponseInterceptors(responseInterceptors, response, config),
-                      "the response interceptors"
+                  : runResponseInterceptors(responseInterceptors, response, config, (effect) =>
+                      bounded(effect, "the response interceptors")
                     )
               ),
               // what the last response interceptor returned: a success is decoded, a failure
@@ -971,7 +971,7 @@ export const request = <A>(
               Effect.tap((response) =>
                 onResponse === undefined
                   ? Effect.void
-                  : bounded(runOnResponse(onResponse, response), "onResponse")
+                  : runOnResponse(onResponse, response, (effect) => bounded(effect, "onResponse"))
               ),
               // the success channel carries only successes: a failure, even one an interceptor
               // made of a 2xx, is an HttpError

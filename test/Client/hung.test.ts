@@ -141,6 +141,41 @@ describe("a hung hook under the timeout (Effect API, TestClock)", () => {
       })
   )
 
+  it.scoped(
+    "the request interceptors share one deadline, from the first that answers with a promise",
+    () =>
+      Effect.gen(function* () {
+        const releases: Array<() => void> = []
+        const later = (config: RequestConfig) =>
+          new Promise<RequestConfig>((resolve) => releases.push(() => resolve(config)))
+        const fiber = yield* withClient(
+          server.origin,
+          { timeout: 5_000, retryAttempts: 0 },
+          (client) =>
+            Effect.zipRight(
+              Effect.all([
+                client.addRequestInterceptor((config) => config),
+                client.addRequestInterceptor(later),
+                client.addRequestInterceptor((config) => config),
+                client.addRequestInterceptor(later)
+              ]),
+              Effect.flip(client.get("/x"))
+            )
+        ).pipe(Effect.fork)
+        while (releases.length === 0) yield* flush
+        yield* TestClock.adjust("3 seconds")
+        releases[0]!()
+        while (releases.length === 1) yield* flush
+        // 5 s since the first promise: past the chain's deadline, though the second waited only 2 s
+        yield* TestClock.adjust("2 seconds")
+        const error = yield* Fiber.join(fiber)
+        expect(error._tag).toBe("TimeoutError")
+        expect(error.message).toBe(
+          `Request timed out after 5000 ms waiting for the request interceptors: GET ${server.origin}/x`
+        )
+      })
+  )
+
   it.scoped("timeout 0 leaves the application's code all the time it takes", () =>
     Effect.gen(function* () {
       let release!: (config: RequestConfig) => void
