@@ -5,7 +5,9 @@
  * same; what a line spells its own way (its clock, timeouts, callbacks, schedules, schema decoder
  * and spans) comes with the client's state: its line's dialect (`common/dialect.ts`).
  */
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Redacted from "effect/Redacted"
 import type { ApiFailure, ApiResponse, ApiSuccess, ResponseMeta } from "../core/ApiResponse.js"
 import { encodeBody, type WireBody } from "../core/body.js"
@@ -48,7 +50,9 @@ import {
   UnreadableBody
 } from "../core/response.js"
 import { isRetryableRequest, isTransient } from "../core/retry.js"
-import { isStandardSchema, type StandardSchemaV1 } from "../core/standardSchema.js"
+import { isValidSessionId } from "../core/sessionId.js"
+import { isStandardSchema } from "../core/standardSchema.js"
+import type { Validation } from "../core/standardValidate.js"
 import type { CallTrace } from "../core/tracing.js"
 import type { TransportFailure, TransportRequest, TransportResponse } from "../core/transport.js"
 import {
@@ -64,13 +68,8 @@ import {
 import type { QueryRequest } from "../Query/index.js"
 import type { ClientDialect, RetryPlan } from "./dialect.js"
 import type { Transport } from "./exchange.js"
-import {
-  runOnRequest,
-  runOnResponse,
-  runRequestInterceptors,
-  runResponseInterceptors
-} from "./interceptors.js"
-import { afterExpiry } from "./refresh.js"
+import { runObserver, runRequestInterceptors, runResponseInterceptors } from "./interceptors.js"
+import { loadOnce } from "./loadOnce.js"
 import {
   AbortedError,
   DecodeError,
@@ -83,10 +82,14 @@ import {
 } from "./SvcError.js"
 import {
   checkSessionId,
+  forgetSession,
   knownSession,
   makeSessionState,
+  persistSession,
+  rememberSession,
   resolveSession,
-  type SessionState
+  type SessionState,
+  unpersistSession
 } from "./session.js"
 
 /**
@@ -721,6 +724,37 @@ const send = (
     return withSignal(state.line, retried, signal)
   })
 
+/** Session refresh (refresh.ts), loaded by the first 401 a refresh may answer. */
+const refreshes = /*#__PURE__*/ loadOnce(() =>
+  import("./refresh.js").then((loaded) =>
+    loaded.makeRefresh({
+      Effect: {
+        as: Effect.as,
+        exit: Effect.exit,
+        fail: Effect.fail,
+        flatMap: Effect.flatMap,
+        interruptible: Effect.interruptible,
+        map: Effect.map,
+        succeed: Effect.succeed,
+        suspend: Effect.suspend,
+        sync: Effect.sync,
+        uninterruptible: Effect.uninterruptible
+      },
+      isSuccess: Exit.isSuccess,
+      squash: Cause.squash,
+      Redacted: { isRedacted: Redacted.isRedacted, make: Redacted.make, value: Redacted.value },
+      isValidSessionId,
+      forgetSession,
+      persistSession,
+      rememberSession,
+      unpersistSession
+    })
+  )
+)
+
+/** Standard Schema decoding, loaded by the first request that passes such a validator. */
+const standard = /*#__PURE__*/ loadOnce(() => import("../core/standardValidate.js"))
+
 /**
  * Decodes `data` of a success with an `effect/Schema` or a Standard Schema validator: `data` is then
  * the schema's output. Without a schema, `A` is the caller's word for what the server sends.
@@ -740,48 +774,26 @@ export const decode = <A>(
       ...(response.headers === undefined ? {} : { headers: response.headers })
     })
   if (isStandardSchema(schema)) {
-    const threw = (cause: unknown) =>
-      failed(cause instanceof Error ? cause.message : String(cause), cause)
-    const settle = (
-      result: StandardSchemaV1.Result<unknown>
-    ): Effect.Effect<ApiSuccess<A>, DecodeError> =>
-      typeof result !== "object" || result === null
-        ? Effect.fail(failed("the schema's validate answered no result", result))
-        : result.issues === undefined
-          ? Effect.succeed({ ...response, data: result.value as A })
-          : Effect.fail(failed(result.issues.map(describeIssue).join("; "), result.issues))
-    // most validators (zod, valibot) answer at once: only a promised result is waited for
-    return Effect.suspend(() => {
-      let result: ReturnType<StandardSchemaV1["~standard"]["validate"]>
-      try {
-        result = schema["~standard"].validate(response.data)
-      } catch (cause) {
-        return Effect.fail(threw(cause))
-      }
-      // a thenable, not only a Promise of this realm's
-      return typeof (result as Partial<PromiseLike<unknown>> | null)?.then === "function"
-        ? Effect.flatMap(
-            Effect.tryPromise({
-              try: async () => result as PromiseLike<StandardSchemaV1.Result<unknown>>,
-              catch: threw
-            }),
-            settle
-          )
-        : settle(result as StandardSchemaV1.Result<unknown>)
-    })
+    const settled = (validation: Validation): Effect.Effect<ApiSuccess<A>, DecodeError> =>
+      "value" in validation
+        ? Effect.succeed({ ...response, data: validation.value as A })
+        : Effect.fail(failed(validation.problem, validation.cause))
+    return Effect.flatMap(standard, ({ validateStandard }) =>
+      Effect.suspend(() => {
+        const validation = validateStandard(schema, response.data)
+        return validation instanceof Promise
+          ? Effect.flatMap(
+              Effect.promise(() => validation),
+              settled
+            )
+          : settled(validation)
+      })
+    )
   }
   return line.decodeSchema(schema, response.data).pipe(
     Effect.map((data): ApiSuccess<A> => ({ ...response, data: data as A })),
     Effect.mapError((failure) => failed(failure.message, failure.cause))
   )
-}
-
-const describeIssue = (issue: {
-  readonly message: string
-  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined
-}): string => {
-  const path = (issue.path ?? []).map((part) => String(typeof part === "object" ? part.key : part))
-  return path.length === 0 ? issue.message : `${path.join(".")}: ${issue.message}`
 }
 
 /** The `ApiResponse` of an HTTP failure: what interceptors, `onResponse` and the facade see. */
@@ -905,7 +917,7 @@ export const request = <A>(
       onRequest === undefined
         ? intercepted
         : Effect.tap(intercepted, (config) =>
-            runOnRequest(onRequest, config, (effect) => bounded(effect, "onRequest"))
+            runObserver("request", onRequest, config, (effect) => bounded(effect, "onRequest"))
           )
     const sentOnce = (config: RequestConfig) =>
       send(state, transport, config, settings, retry, options.signal)
@@ -921,18 +933,20 @@ export const request = <A>(
                 error.status === 401 &&
                 answersSession(state, config, carried.id, settings.answered),
               (error) =>
-                afterExpiry(state, {
-                  sent: carried.id!,
-                  error,
-                  failed: fromHttpError(error),
-                  timeoutMillis: timeout,
-                  current: bounded(resolveSession(state.session), "the session lookup"),
-                  resend: (id) =>
-                    sentOnce({
-                      ...config,
-                      headers: { ...config.headers, [state.sessionHeader]: Redacted.value(id) }
-                    })
-                })
+                Effect.flatMap(refreshes, ({ afterExpiry }) =>
+                  afterExpiry(state, {
+                    sent: carried.id!,
+                    error,
+                    failed: fromHttpError(error),
+                    timeoutMillis: timeout,
+                    current: bounded(resolveSession(state.session), "the session lookup"),
+                    resend: (id) =>
+                      sentOnce({
+                        ...config,
+                        headers: { ...config.headers, [state.sessionHeader]: Redacted.value(id) }
+                      })
+                  })
+                )
             )
     // with no response interceptor and no onResponse, nobody sees a failure as a response: the
     // HttpError goes straight to the error channel, and a success is decoded
@@ -971,7 +985,9 @@ export const request = <A>(
               Effect.tap((response) =>
                 onResponse === undefined
                   ? Effect.void
-                  : runOnResponse(onResponse, response, (effect) => bounded(effect, "onResponse"))
+                  : runObserver("response", onResponse, response, (effect) =>
+                      bounded(effect, "onResponse")
+                    )
               ),
               // the success channel carries only successes: a failure, even one an interceptor
               // made of a 2xx, is an HttpError

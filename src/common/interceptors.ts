@@ -26,41 +26,23 @@ type Phase = "request" | "response"
  */
 export type Bound = <A, E>(effect: Effect.Effect<A, E>) => Effect.Effect<A, E | TimeoutError>
 
-/** What a user function threw. */
-class Threw {
-  constructor(readonly error: InterceptorError) {}
-}
-
-/** What a user function answered, or what it threw. */
-const answerOf = (phase: Phase, f: () => unknown): unknown => {
-  try {
-    return f()
-  } catch (cause) {
-    return new Threw(new InterceptorError({ phase, detail: messageOf(cause), cause }))
-  }
-}
-
-/** A promised answer, its rejection an `InterceptorError`. */
-const awaited = (phase: Phase, answer: PromiseLike<unknown>) =>
-  Effect.tryPromise({
-    try: () => Promise.resolve(answer),
-    catch: (cause) => new InterceptorError({ phase, detail: messageOf(cause), cause })
-  })
-
 /**
- * Runs `functions` in order, each on what the one before answered (checked). Those that answer at
- * once run without a timer; from the first that answers with a promise on, the rest of the chain
- * runs under `bound`: one deadline for all of it. (`Effect.reduce` takes its first value
- * differently on the two Effect lines.)
+ * Runs `functions` in order, each on what the one before answered — an answer `valid` refuses
+ * ends the chain with `InterceptorError(detail)`; without `valid`, answers are ignored (observers).
+ * Those that answer at once run without a timer; from the first that answers with a promise on,
+ * the rest of the chain runs under `bound`: one deadline for all of it.
  */
 const inOrder = <F, A>(
   phase: Phase,
   functions: ReadonlyArray<F>,
   first: A,
   apply: (f: F, current: A) => unknown,
-  check: (answer: unknown) => A | InterceptorError,
-  bound: Bound
+  bound: Bound,
+  valid?: (answer: unknown) => answer is A,
+  detail = ""
 ): Effect.Effect<A, InterceptorError | TimeoutError> => {
+  const thrown = (cause: unknown) =>
+    new InterceptorError({ phase, detail: messageOf(cause), cause })
   /** The chain from `index` on; `timed` once it runs under `bound`. */
   const from = (
     index: number,
@@ -68,15 +50,23 @@ const inOrder = <F, A>(
     timed: boolean
   ): Effect.Effect<A, InterceptorError | TimeoutError> => {
     if (index === functions.length) return Effect.succeed(current)
-    const answer = answerOf(phase, () => apply(functions[index]!, current))
-    if (!isThenable(answer)) {
-      const next = answer instanceof Threw ? answer.error : check(answer)
-      return next instanceof InterceptorError ? Effect.fail(next) : from(index + 1, next, timed)
+    const next = (answer: unknown, timed: boolean) =>
+      valid === undefined
+        ? from(index + 1, current, timed)
+        : valid(answer)
+          ? from(index + 1, answer, timed)
+          : Effect.fail(new InterceptorError({ phase, detail }))
+    let answer: unknown
+    try {
+      answer = apply(functions[index]!, current)
+    } catch (cause) {
+      return Effect.fail(thrown(cause))
     }
-    const rest = Effect.flatMap(awaited(phase, answer), (value) => {
-      const next = check(value)
-      return next instanceof InterceptorError ? Effect.fail(next) : from(index + 1, next, true)
-    })
+    if (!isThenable(answer)) return next(answer, timed)
+    const rest = Effect.flatMap(
+      Effect.tryPromise({ try: () => Promise.resolve(answer), catch: thrown }),
+      (value) => next(value, true)
+    )
     return timed ? rest : bound(rest)
   }
   return Effect.suspend(() => from(0, first, false))
@@ -107,14 +97,9 @@ export const runRequestInterceptors = (
     interceptors,
     config,
     (interceptor, current) => interceptor(current),
-    (next) =>
-      isRequestConfig(next)
-        ? next
-        : new InterceptorError({
-            phase: "request",
-            detail: "a request interceptor must return a RequestConfig with method, url and headers"
-          }),
-    bound
+    bound,
+    isRequestConfig,
+    "a request interceptor must return a RequestConfig with method, url and headers"
   )
 
 /** Runs response interceptors in order, each on the previous one's result. */
@@ -129,46 +114,16 @@ export const runResponseInterceptors = (
     interceptors,
     response,
     (interceptor, current) => interceptor(current, config),
-    (next) =>
-      isApiResponse(next)
-        ? next
-        : new InterceptorError({
-            phase: "response",
-            detail: "a response interceptor must return an ApiResponse"
-          }),
-    bound
+    bound,
+    isApiResponse,
+    "a response interceptor must return an ApiResponse"
   )
 
-/** Calls `onRequest`, which observes the final config: what it returns is ignored. */
-export const runOnRequest = (
-  onRequest: (config: RequestConfig) => unknown,
-  config: RequestConfig,
+/** Calls `onRequest` or `onResponse`, which observe the final config or response: what they return is ignored. */
+export const runObserver = <A>(
+  phase: Phase,
+  observer: (value: A) => unknown,
+  value: A,
   bound: Bound
 ): Effect.Effect<void, InterceptorError | TimeoutError> =>
-  Effect.asVoid(
-    inOrder(
-      "request",
-      [onRequest],
-      config,
-      (f, current) => f(current),
-      () => config,
-      bound
-    )
-  )
-
-/** Calls `onResponse`, which observes the final response: what it returns is ignored. */
-export const runOnResponse = (
-  onResponse: (response: ApiResponse<unknown>) => unknown,
-  response: ApiResponse<unknown>,
-  bound: Bound
-): Effect.Effect<void, InterceptorError | TimeoutError> =>
-  Effect.asVoid(
-    inOrder(
-      "response",
-      [onResponse],
-      response,
-      (f, current) => f(current),
-      () => response,
-      bound
-    )
-  )
+  Effect.asVoid(inOrder(phase, [observer], value, (f, current) => f(current), bound))

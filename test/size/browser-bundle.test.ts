@@ -93,3 +93,19 @@ describe("browser bundle, Effect 4: retries", () => {
     ).toHaveLength(1)
   })
 })
+
+/** What only some apps use, loaded by its first use: session refresh, Standard Schema validation. */
+const onDemand = /(common[/\\]refresh|core[/\\]standardValidate)\.js$/
+
+describe.each(lines)("browser bundle, $line: what only some apps use", ({ get }) => {
+  it("session refresh and Standard Schema validation are chunks of their own, not loaded at once", async () => {
+    const { metafile } = await bundleOf(get)
+    expect(bundledModules(metafile).filter((path) => onDemand.test(path))).toEqual([])
+    expect(
+      bundledModules(metafile, "all")
+        .filter((path) => onDemand.test(path))
+        .map((path) => path.replace(/.*[/\\](common|core)[/\\]/, "$1/"))
+        .sort()
+    ).toEqual(["common/refresh.js", "core/standardValidate.js"])
+  })
+})
