@@ -196,3 +196,20 @@ export type SvcError =
   | InterceptorError
   | InvalidRequestError
   | ResponseTooLargeError
+
+const TAGS: ReadonlySet<unknown> = new Set([
+  "HttpError",
+  "NetworkError",
+  "TimeoutError",
+  "AbortedError",
+  "DecodeError",
+  "InterceptorError",
+  "InvalidRequestError",
+  "ResponseTooLargeError"
+])
+
+/** Whether `error` is one of the client's failures (what a stream's body errors with). */
+export const isSvcError = (error: unknown): error is SvcError =>
+  typeof error === "object" &&
+  error !== null &&
+  TAGS.has((error as { readonly _tag?: unknown })._tag)

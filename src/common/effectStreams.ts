@@ -6,8 +6,7 @@ import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import type { ApiSuccess } from "../core/ApiResponse.js"
 import type { StreamDialect } from "./dialect.js"
-import { NetworkError, type SvcError } from "./SvcError.js"
-import { isSvcError } from "./streams.js"
+import { isSvcError, NetworkError, type SvcError } from "./SvcError.js"
 
 /** A failure of a body's stream as the Effect API's error (the body errors with nothing else). */
 const streamFailure = (error: unknown): SvcError =>

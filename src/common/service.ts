@@ -34,7 +34,14 @@ import {
 import type { ClientDialect } from "./dialect.js"
 import { fromSend, startTimer, type Transport } from "./exchange.js"
 import { loadOnce } from "./loadOnce.js"
-import { AbortedError, DecodeError, NetworkError, type SvcError, TimeoutError } from "./SvcError.js"
+import {
+  AbortedError,
+  DecodeError,
+  isSvcError,
+  NetworkError,
+  type SvcError,
+  TimeoutError
+} from "./SvcError.js"
 import {
   forgetSession,
   persistSession,
@@ -228,6 +235,7 @@ const streams = /*#__PURE__*/ loadOnce(() =>
         tapError: Effect.tapError
       },
       isSuccess: Exit.isSuccess,
+      isSvcError,
       request,
       decode,
       foldError,

@@ -27,7 +27,14 @@ import type {
 } from "./client.js"
 import type { RunningFiber } from "./dialect.js"
 import type { startTimer, Transport } from "./exchange.js"
-import type { AbortedError, DecodeError, NetworkError, SvcError, TimeoutError } from "./SvcError.js"
+import type {
+  AbortedError,
+  DecodeError,
+  isSvcError,
+  NetworkError,
+  SvcError,
+  TimeoutError
+} from "./SvcError.js"
 
 /** What the stream programs use of Effect and of the client, handed over by `service.ts`. */
 export interface StreamKit {
@@ -36,6 +43,7 @@ export interface StreamKit {
     "clockWith" | "exit" | "fail" | "flatMap" | "map" | "succeed" | "suspend" | "sync" | "tapError"
   >
   readonly isSuccess: typeof ExitT.isSuccess
+  readonly isSvcError: typeof isSvcError
   readonly request: typeof request
   readonly decode: typeof decode
   readonly foldError: typeof foldError
@@ -102,23 +110,6 @@ type Connection =
   | { readonly _tag: "Open"; readonly status: number; readonly body: ReadableStream<Uint8Array> }
   | { readonly _tag: "End"; readonly status: number }
 
-const TAGS: ReadonlySet<unknown> = new Set([
-  "HttpError",
-  "NetworkError",
-  "TimeoutError",
-  "AbortedError",
-  "DecodeError",
-  "InterceptorError",
-  "InvalidRequestError",
-  "ResponseTooLargeError"
-])
-
-/** Whether `error` is one of the client's failures (what a stream's body errors with). */
-export const isSvcError = (error: unknown): error is SvcError =>
-  typeof error === "object" &&
-  error !== null &&
-  TAGS.has((error as { readonly _tag?: unknown })._tag)
-
 /**
  * Watches what ends a body from outside: the signal and the call's total deadline (`guard`).
  * `onAbort` or `onTotal` runs at once when it has happened already; the answer stops watching.
@@ -163,7 +154,8 @@ export const makeStreams = (kit: StreamKit) => {
     redactUrls,
     redactUrlsIn,
     urlForMessage,
-    describeCause
+    describeCause,
+    isSvcError
   } = kit
   const Exit = { isSuccess: kit.isSuccess }
   const timeoutMillis = kit.timeoutMillis

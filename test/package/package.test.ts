@@ -117,6 +117,48 @@ describe.each(lines)(
       expect((await run("node", ["same.cjs"], scratch)).trim()).toBe("true")
     }, 120_000)
 
+    it("importing the main entry loads none of what only some calls use (streams, refresh, validators, the adapter)", async () => {
+      // a loader hook (module.register: Node ≥ 20.6) notes each module loaded; a line marks the
+      // end of the import, after which an sse call loads the stream programs
+      writeFileSync(
+        join(scratch, "hooks.mjs"),
+        `import { appendFileSync } from "node:fs"
+       export const load = (url, context, next) => {
+         appendFileSync("loaded.txt", url + "\\n")
+         return next(url, context)
+       }`
+      )
+      writeFileSync(
+        join(scratch, "loaded.mjs"),
+        `import { appendFileSync } from "node:fs"
+       import { register } from "node:module"
+       register("./hooks.mjs", import.meta.url)
+       const { createSvc } = await import(${JSON.stringify(main)})
+       appendFileSync("loaded.txt", "imported\\n")
+       await createSvc("http://127.0.0.1:1", { retryAttempts: 0 }).sse("/x", { reconnect: false })`
+      )
+      rmSync(join(scratch, "loaded.txt"), { force: true })
+      await run("node", ["loaded.mjs"], scratch)
+      const [atImport = "", later = ""] = readFileSync(join(scratch, "loaded.txt"), "utf8").split(
+        "imported\n"
+      )
+      // which of the on-demand programs the modules loaded define (the build names chunks by hash)
+      const onDemand = (urls: string) =>
+        urls
+          .split("\n")
+          .filter((url) => url.includes("/svc-sdk/"))
+          .flatMap((url) =>
+            [
+              ...readFileSync(new URL(url), "utf8").matchAll(
+                /\b(?:var|const|let|function)\s+(makeStreams|makeRefresh|validateStandard)\b/g
+              )
+            ].map((match) => match[1])
+          )
+      expect(onDemand(atImport)).toEqual([])
+      // the check can see them: the sse call loaded the stream programs
+      expect(onDemand(later)).toContain("makeStreams")
+    }, 120_000)
+
     it("runs the facade from the tarball on Node (undici transport) and never rejects", async () => {
       writeFileSync(
         join(scratch, "facade.mjs"),
