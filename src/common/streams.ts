@@ -611,7 +611,9 @@ export const makeStreams = (kit: StreamKit) => {
           parsed as ReadonlyArray<SseEvent<unknown>> as ReadonlyArray<SseEvent<A>>
         )
       const batch: Array<SseEvent<A>> = []
-      const exit = await runToExit(decodedFrom(parsed as ReadonlyArray<SseEvent<string>>, 0, batch))
+      const exit = await runToExit(
+        Effect.suspend(() => decodedFrom(parsed as ReadonlyArray<SseEvent<string>>, 0, batch))
+      )
       // (the run is interrupted only by `finish`, which lets go of the controller first)
       if (controller === undefined) return
       if (batch.length > 0) controller.enqueue(batch)

@@ -22,12 +22,18 @@ const threw = (cause: unknown): Validation => ({
   cause
 })
 
-const settle = (result: StandardSchemaV1.Result<unknown>): Validation =>
-  typeof result !== "object" || result === null
-    ? { problem: "the schema's validate answered no result", cause: result }
-    : result.issues === undefined
-      ? { value: result.value }
-      : { problem: result.issues.map(describeIssue).join("; "), cause: result.issues }
+const settle = (result: StandardSchemaV1.Result<unknown>): Validation => {
+  if (typeof result !== "object" || result === null) {
+    return { problem: "the schema's validate answered no result", cause: result }
+  }
+  if (result.issues === undefined) return { value: result.value }
+  // issues of a shape no validator should answer are described as what they throw
+  try {
+    return { problem: result.issues.map(describeIssue).join("; "), cause: result.issues }
+  } catch (cause) {
+    return threw(cause)
+  }
+}
 
 /**
  * `data` validated by `schema`. Most validators answer at once: only a promised answer (any
@@ -38,12 +44,15 @@ export const validateStandard = (
   data: unknown
 ): Validation | Promise<Validation> => {
   let result: ReturnType<StandardSchemaV1["~standard"]["validate"]>
+  let promised: boolean
   try {
     result = schema["~standard"].validate(data)
+    // (inside the try: a `then` getter may throw too)
+    promised = typeof (result as Partial<PromiseLike<unknown>> | null)?.then === "function"
   } catch (cause) {
     return threw(cause)
   }
-  return typeof (result as Partial<PromiseLike<unknown>> | null)?.then === "function"
+  return promised
     ? Promise.resolve(result).then(settle, threw)
     : settle(result as StandardSchemaV1.Result<unknown>)
 }

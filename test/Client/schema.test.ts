@@ -128,6 +128,24 @@ describe("Standard Schema validators that answer unusually", () => {
         )
       })
       expect(thenable).toMatchObject({ success: true, status: 200, data: { id: 14 } })
+      // an answer whose `then` getter throws, and issues that are not a list
+      const trap = await svc.get("/x", {
+        schema: validator(
+          () =>
+            ({
+              // biome-ignore lint/suspicious/noThenProperty: the getter under test
+              get then() {
+                throw new Error("then exploded")
+              }
+            }) as never
+        )
+      })
+      expect(trap).toMatchObject({ success: false, status: 200, code: "DECODE_ERROR" })
+      expect(trap.error).toBe("Response data does not match the schema: then exploded")
+      const notAList = await svc.get("/x", {
+        schema: validator(() => ({ issues: 7 }) as never)
+      })
+      expect(notAList).toMatchObject({ success: false, status: 200, code: "DECODE_ERROR" })
       for (const answer of [null, undefined, 42]) {
         const none = await svc.get("/x", { schema: validator(() => answer as never) })
         expect(none).toMatchObject({ success: false, status: 200, code: "DECODE_ERROR" })
