@@ -2,8 +2,8 @@
  * Per-request cost of the client's Effect program (Effect 3, the facade's) over an in-memory
  * transport (no network), and
  * over the `HttpClient` adapter with an in-memory `HttpClient`, against the bare `HttpClient` call; and
- * the same request with its data decoded by an effect/Schema, and with a request interceptor,
- * `onRequest` and `onResponse`. Best of 8 rounds of 32 × 40 requests, which keeps
+ * the same request with its data decoded by an effect/Schema, with a request interceptor,
+ * `onRequest` and `onResponse`, and with a signal and a `totalTimeout`. Best of 8 rounds of 32 × 40 requests, which keeps
  * the figure steady on a busy machine.
  *
  *   npm run build && npx tsx bench/client-overhead.ts
@@ -89,6 +89,11 @@ export const measureOverhead = async (): Promise<Record<string, number>> => {
         makeFacadeState("http://h", { onRequest: () => undefined, onResponse: () => undefined })
       )
     ),
+    // the caller's signal and the call's total deadline: each a fork and an observer
+    "client with a signal and a totalTimeout": (
+      (state, signal) => () =>
+        Effect.orDie(request(state, memoryTransport, "GET", "/x", undefined, { signal }))
+    )(makeFacadeState("http://h", { totalTimeout: 30_000 }), new AbortController().signal),
     "client over the HttpClient adapter": (
       (state) => () =>
         Effect.orDie(request(state, adapter(memory), "GET", "/x", undefined))
