@@ -57,12 +57,15 @@ const inOrder = <F, A>(
           ? from(index + 1, answer, timed)
           : Effect.fail(new InterceptorError({ phase, detail }))
     let answer: unknown
+    let promised: boolean
     try {
       answer = apply(functions[index]!, current)
+      // (inside the try: a `then` getter may throw too)
+      promised = isThenable(answer)
     } catch (cause) {
       return Effect.fail(thrown(cause))
     }
-    if (!isThenable(answer)) return next(answer, timed)
+    if (!promised) return next(answer, timed)
     const rest = Effect.flatMap(
       Effect.tryPromise({ try: () => Promise.resolve(answer), catch: thrown }),
       (value) => next(value, true)

@@ -133,6 +133,26 @@ describe("interceptors and callbacks", () => {
     expect((await onResponse.get("/x")).code).toBe("INTERCEPTOR_ERROR")
   })
 
+  it("an answer whose then getter throws is an INTERCEPTOR_ERROR naming what it threw", async () => {
+    const trap = {
+      // biome-ignore lint/suspicious/noThenProperty: the getter under test
+      get then() {
+        throw new Error("then exploded")
+      }
+    }
+    const interceptor = createSvc(server.origin)
+    interceptor.addRequestInterceptor(() => trap as never)
+    const onResponse = createSvc(server.origin, { onResponse: () => trap })
+    for (const svc of [interceptor, onResponse]) {
+      expect(await svc.get("/x")).toMatchObject({
+        success: false,
+        status: 0,
+        code: "INTERCEPTOR_ERROR",
+        error: expect.stringContaining("then exploded")
+      })
+    }
+  })
+
   it("onRequest is an observer: returning nothing is fine (security item 2)", async () => {
     const seen: Array<string> = []
     const svc = createSvc(server.origin, {
