@@ -544,33 +544,6 @@ interface Target {
 }
 
 /**
- * Fails with `TimeoutError` when `effect` takes longer than `timeoutMillis` (`0`: no limit): a
- * piece of the application's code (`waitingFor`) or a session lookup. On Effect's `Clock`,
- * so `TestClock` drives it. (A try is bounded by its deadline, which the transport's exchange
- * enforces: a timeout of Effect's own costs a request about 22 µs.)
- */
-const withTimeout = <A, E>(
-  line: ClientDialect,
-  effect: Effect.Effect<A, E>,
-  timeoutMillis: number,
-  target: () => Target,
-  waitingFor?: string
-): Effect.Effect<A, E | TimeoutError> =>
-  timeoutMillis > 0
-    ? line.timeout(
-        effect,
-        timeoutMillis,
-        () =>
-          new TimeoutError({
-            timeoutMillis,
-            method: target().method,
-            url: urlForMessage(target().url),
-            ...(waitingFor === undefined ? {} : { waitingFor })
-          })
-      )
-    : effect
-
-/**
  * `effect` on a fiber of its own (with the caller's services), ended by what `arm` sets up — the
  * caller's signal, the call's total deadline — with the failure it stops it with. One fork and an
  * observer: Effect's race and timeout fork two fibers, some 33 µs a request on Effect 3
@@ -610,6 +583,38 @@ const endedBy = <A, E, F>(
   )
 
 /**
+ * Fails with `TimeoutError` when `effect` takes longer than `timeoutMillis` (`0`: no limit): the
+ * whole call (`total`), a piece of the application's code (`waitingFor`) or a session lookup. On
+ * the fiber's `Clock`, so `TestClock` drives it. (A try is bounded by its deadline, which the
+ * transport's exchange enforces.)
+ */
+const withTimeout = <A, E>(
+  line: ClientDialect,
+  effect: Effect.Effect<A, E>,
+  timeoutMillis: number,
+  target: () => Target,
+  waitingFor?: string,
+  total?: boolean
+): Effect.Effect<A, E | TimeoutError> =>
+  timeoutMillis > 0
+    ? Effect.clockWith((clock) =>
+        endedBy(line, effect, (stop: (failure: TimeoutError) => void) =>
+          startTimer(line, clock, timeoutMillis, () =>
+            stop(
+              new TimeoutError({
+                timeoutMillis,
+                method: target().method,
+                url: urlForMessage(target().url),
+                ...(waitingFor === undefined ? {} : { waitingFor }),
+                ...(total ? { total } : {})
+              })
+            )
+          )
+        )
+      )
+    : effect
+
+/**
  * `effect`, ended at once with `AbortedError` when `signal` aborts. It first lets the caller's turn
  * end: a signal aborted in the same tick as the call (`get(url, { signal }); controller.abort()`)
  * ends the request before anything is sent, on every transport, as with ky.
@@ -630,30 +635,6 @@ const withSignal = <A, E>(
         })
   )
 }
-
-/** `effect`, ended with a total `TimeoutError` past `millis` on the fiber's `Clock` (`0`: never). */
-const withTotalTimeout = <A, E>(
-  line: ClientDialect,
-  effect: Effect.Effect<A, E>,
-  millis: number,
-  target: () => Target
-): Effect.Effect<A, E | TimeoutError> =>
-  millis > 0
-    ? Effect.clockWith((clock) =>
-        endedBy(line, effect, (stop: (failure: TimeoutError) => void) =>
-          startTimer(line, clock, millis, () =>
-            stop(
-              new TimeoutError({
-                timeoutMillis: millis,
-                method: target().method,
-                url: urlForMessage(target().url),
-                total: true
-              })
-            )
-          )
-        )
-      )
-    : effect
 
 /**
  * Retries transient failures on the plan's schedule, honouring `Retry-After`. The retry machinery
@@ -1059,7 +1040,7 @@ export const request = <A>(
           )
     const signalled = withSignal(
       line,
-      withTotalTimeout(line, program, totalTimeoutMillis, target),
+      withTimeout(line, program, totalTimeoutMillis, target, undefined, true),
       options.signal
     )
     const observed =
