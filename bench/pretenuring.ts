@@ -18,10 +18,16 @@ import { execFileSync } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import * as Effect from "effect/Effect"
-import * as Stream from "effect/Stream"
 import { request } from "undici"
 import { type BenchOptions, type Figure, median, type Section } from "./report.js"
-import { isMainModule, type Line, sdkOf, startJsonServer, startStreamServer } from "./streamKit.js"
+import {
+  bytesOf,
+  isMainModule,
+  type Line,
+  sdkOf,
+  startJsonServer,
+  startStreamServer
+} from "./streamKit.js"
 
 const FLAG = "--no-allocation-site-pretenuring"
 const IN_FLIGHT = 32
@@ -65,14 +71,7 @@ const measureHere = async (
     },
     "Effect API GET": () => Effect.runPromise(Effect.as(client.get("/bench"), 1)),
     "Effect API stream": async () => {
-      let read = 0
-      await Effect.runPromise(
-        Stream.runForEach(client.stream(path), (chunk) =>
-          Effect.sync(() => {
-            read += chunk.byteLength
-          })
-        )
-      )
+      const read = await bytesOf(client.stream(path))
       if (read !== DOWNLOAD) throw new Error(`stream read ${read} bytes of ${DOWNLOAD}`)
       return read
     }

@@ -16,7 +16,6 @@ import { execFileSync } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import * as Effect from "effect/Effect"
-import * as Stream from "effect/Stream"
 import { request } from "undici"
 import {
   type BenchOptions,
@@ -28,6 +27,7 @@ import {
   type Section
 } from "./report.js"
 import {
+  bytesOf,
   isMainModule,
   type Line,
   type Measure,
@@ -71,15 +71,7 @@ const subjectsOf = async (origin: string, line: Line) => {
       return checked(read, "facade")
     },
     "Effect API (layerDefault)": async () => {
-      let read = 0
-      await Effect.runPromise(
-        Stream.runForEach(client.stream(path), (chunk) =>
-          Effect.sync(() => {
-            read += chunk.byteLength
-          })
-        )
-      )
-      return checked(read, "Effect API")
+      return checked(await bytesOf(client.stream(path)), "Effect API")
     },
     "undici.request": async () => {
       const response = await request(`${origin}${path}`)

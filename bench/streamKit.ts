@@ -4,6 +4,8 @@
  */
 import { type ChildProcess, fork } from "node:child_process"
 import { fileURLToPath } from "node:url"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 
 /** The Effect line under test: 4 (`svc-sdk`) or 3 (`svc-sdk/v3`), whose API is the same here. */
 export type Line = 3 | 4
@@ -34,6 +36,19 @@ export const startJsonServer = () => startServer("./server.mjs")
 /** The package of `line`, as an application imports it (the built `dist`). */
 export const sdkOf = async (line: Line): Promise<typeof import("svc-sdk/v3")> =>
   (await import(line === 4 ? "svc-sdk" : "svc-sdk/v3")) as typeof import("svc-sdk/v3")
+
+/** Reads the Effect API's byte `stream` to its end with `Stream.runForEach`: how many bytes came. */
+export const bytesOf = async (stream: Stream.Stream<Uint8Array, unknown>): Promise<number> => {
+  let read = 0
+  await Effect.runPromise(
+    Stream.runForEach(stream, (chunk) =>
+      Effect.sync(() => {
+        read += chunk.byteLength
+      })
+    )
+  )
+  return read
+}
 
 /** How much a subject did per second of wall time, and per second of this process's CPU time. */
 export interface Rate {
