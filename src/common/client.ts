@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Redacted from "effect/Redacted"
 import type { ApiFailure, ApiResponse, ApiSuccess, ResponseMeta } from "../core/ApiResponse.js"
+import { whenAborted } from "../core/abort.js"
 import { encodeBody, type WireBody } from "../core/body.js"
 import type { ConfigOf, RequestOptionsOf } from "../core/config.js"
 import { describe } from "../core/describe.js"
@@ -628,11 +629,9 @@ const withSignal = <A, E>(
   return Effect.flatMap(line.yieldNow, () =>
     signal.aborted
       ? Effect.fail(new AbortedError({ cause: signal.reason }))
-      : endedBy(line, effect, (stop: (failure: AbortedError) => void) => {
-          const onAbort = () => stop(new AbortedError({ cause: signal.reason }))
-          signal.addEventListener("abort", onAbort, { once: true })
-          return () => signal.removeEventListener("abort", onAbort)
-        })
+      : endedBy(line, effect, (stop: (failure: AbortedError) => void) =>
+          whenAborted(signal, () => stop(new AbortedError({ cause: signal.reason })))
+        )
   )
 }
 

@@ -8,6 +8,7 @@ import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import type * as Stream from "effect/Stream"
 import type { ApiFailure, ApiResponse, ApiSuccess } from "../core/ApiResponse.js"
+import { whenAborted } from "../core/abort.js"
 import { describe } from "../core/describe.js"
 import { timeoutMillis } from "../core/options.js"
 import type { RequestInterceptor, ResponseInterceptor } from "../core/request.js"
@@ -241,6 +242,7 @@ const streams = /*#__PURE__*/ loadOnce(() =>
       foldError,
       invalidRequest,
       startTimer,
+      whenAborted,
       AbortedError,
       DecodeError,
       NetworkError,

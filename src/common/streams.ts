@@ -11,6 +11,7 @@
 import type * as Eff from "effect/Effect"
 import type * as ExitT from "effect/Exit"
 import type { ApiResponse, ApiSuccess } from "../core/ApiResponse.js"
+import type { whenAborted } from "../core/abort.js"
 import type { describe } from "../core/describe.js"
 import type { timeoutMillis } from "../core/options.js"
 import { type EventStream, makeSseParser, type SseEvent } from "../core/sse.js"
@@ -49,6 +50,7 @@ export interface StreamKit {
   readonly foldError: typeof foldError
   readonly invalidRequest: typeof invalidRequest
   readonly startTimer: typeof startTimer
+  readonly whenAborted: typeof whenAborted
   readonly AbortedError: typeof AbortedError
   readonly DecodeError: typeof DecodeError
   readonly NetworkError: typeof NetworkError
@@ -84,6 +86,7 @@ interface BodyGuard {
   readonly signal: AbortSignal | undefined
   readonly now: () => number
   readonly startTimer: (millis: number, onTime: () => void) => () => void
+  readonly whenAborted: typeof whenAborted
   readonly report: (error: Error) => void
 }
 
@@ -116,7 +119,7 @@ type Connection =
  */
 const watchLimits = (
   signal: AbortSignal | undefined,
-  guard: Pick<BodyGuard, "deadline" | "now" | "startTimer">,
+  guard: Pick<BodyGuard, "deadline" | "now" | "startTimer" | "whenAborted">,
   onAbort: () => void,
   onTotal: () => void
 ): (() => void) => {
@@ -129,10 +132,10 @@ const watchLimits = (
     onTotal()
     return () => undefined
   }
-  signal?.addEventListener("abort", onAbort, { once: true })
+  const stopWaiting = signal === undefined ? undefined : guard.whenAborted(signal, onAbort)
   const cancelTotal = left === undefined ? undefined : guard.startTimer(left, onTotal)
   return () => {
-    signal?.removeEventListener("abort", onAbort)
+    stopWaiting?.()
     cancelTotal?.()
   }
 }
@@ -290,6 +293,7 @@ export const makeStreams = (kit: StreamKit) => {
       signal: options.signal,
       now: clock.now,
       startTimer,
+      whenAborted: kit.whenAborted,
       report: state.report
     }
   }

@@ -1,7 +1,9 @@
+import { getEventListeners } from "node:events"
+import * as Effect from "effect/Effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createSvc } from "../../src/v3/Client/index.js"
 import { startServer, type TestServer } from "./server.js"
-import { nodeTransports } from "./transports.js"
+import { nodeTransports, withClient } from "./transports.js"
 
 let server: TestServer
 beforeAll(async () => {
@@ -58,4 +60,63 @@ describe("AbortSignal", () => {
       expect(await late).toMatchObject({ success: false, status: 0, code: "ABORTED" })
     }
   )
+
+  it.each(nodeTransports)(
+    "%s: requests sharing one signal put one listener on it, Node prints no warning, and an abort ends them all",
+    async (name, config) => {
+      const warnings: Array<string> = []
+      const onWarning = (warning: Error) => warnings.push(warning.name)
+      process.on("warning", onWarning)
+      try {
+        const path = `/shared-signal-${name}`
+        const before = server.requests.length
+        const controller = new AbortController()
+        const signal = controller.signal
+        const svc = createSvc(server.origin, config)
+        const gets = Array.from({ length: 30 }, () => svc.get(path, { signal }))
+        const streams = Array.from({ length: 5 }, () => svc.stream(path, { signal }))
+        const effects = Array.from({ length: 5 }, () =>
+          Effect.runPromise(
+            withClient(server.origin, config, (client) =>
+              Effect.match(client.get(path, { signal }), {
+                onFailure: (error) => error._tag,
+                onSuccess: () => "answered"
+              })
+            )
+          )
+        )
+        await server.waitForRequests(before + 40)
+        expect(getEventListeners(signal, "abort")).toHaveLength(1)
+        controller.abort()
+        for (const response of await Promise.all([...gets, ...streams])) {
+          expect(response).toMatchObject({ success: false, status: 0, code: "ABORTED" })
+        }
+        expect(await Promise.all(effects)).toEqual(Array(5).fill("AbortedError"))
+        expect(getEventListeners(signal, "abort")).toHaveLength(0)
+        // a warning is emitted on the next tick
+        await new Promise((resolve) => setImmediate(resolve))
+        expect(warnings).toEqual([])
+      } finally {
+        process.off("warning", onWarning)
+      }
+    }
+  )
+
+  it("a request that ends leaves no listener on a signal that lives on", async () => {
+    const controller = new AbortController()
+    const signal = controller.signal
+    const svc = createSvc(server.origin, { timeout: 30, retryAttempts: 0 })
+    // the server never answers: each request ends on its timeout, the signal still unaborted
+    const first = await Promise.all(
+      Array.from({ length: 12 }, () => svc.get("/lives-on", { signal }))
+    )
+    expect(first.map((response) => response.code)).toEqual(Array(12).fill("TIMEOUT"))
+    expect(getEventListeners(signal, "abort")).toHaveLength(0)
+    // and the next ones still end on its abort
+    const next = svc.get("/lives-on", { signal })
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    expect(getEventListeners(signal, "abort")).toHaveLength(1)
+    controller.abort()
+    expect(await next).toMatchObject({ code: "ABORTED" })
+  })
 })

@@ -1,0 +1,58 @@
+/**
+ * Waiting on a caller's `AbortSignal`, for both Effect lines: however many requests share one
+ * signal, it carries one `abort` listener of ours.
+ *
+ * An application often hands one signal to every request of a page or a job. A listener per
+ * request made Node warn (`MaxListenersExceededWarning`) past 10 requests in flight, which fetch
+ * does not, and each request paid for adding and removing its listener on the signal (a search
+ * through the signal's listeners on Node).
+ */
+
+interface Waiting {
+  readonly callbacks: Set<() => void>
+  readonly listener: () => void
+}
+
+const waiting = new WeakMap<AbortSignal, Waiting>()
+
+/**
+ * Calls `callback` once when `signal` aborts, unless the answer has been called first (it stops
+ * waiting). The signal must not have aborted yet. Each call waits with its own `callback`: pass a
+ * fresh function. A callback that throws does not keep the others from being called; its error
+ * is reported as an uncaught one, as a listener's would be.
+ */
+export const whenAborted = (signal: AbortSignal, callback: () => void): (() => void) => {
+  const entry = waiting.get(signal) ?? listen(signal)
+  const { callbacks, listener } = entry
+  callbacks.add(callback)
+  return () => {
+    // the last wait gone, the signal keeps no listener of ours
+    if (callbacks.delete(callback) && callbacks.size === 0 && waiting.get(signal) === entry) {
+      waiting.delete(signal)
+      signal.removeEventListener("abort", listener)
+    }
+  }
+}
+
+/** The signal's one listener, calling every callback waiting on it. */
+const listen = (signal: AbortSignal): Waiting => {
+  const callbacks = new Set<() => void>()
+  const listener = () => {
+    waiting.delete(signal)
+    // a callback that stops another's wait (deleted before it is reached) skips it
+    for (const call of callbacks) {
+      try {
+        call()
+      } catch (error) {
+        queueMicrotask(() => {
+          throw error
+        })
+      }
+    }
+    callbacks.clear()
+  }
+  const entry = { callbacks, listener }
+  waiting.set(signal, entry)
+  signal.addEventListener("abort", listener, { once: true })
+  return entry
+}

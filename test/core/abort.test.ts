@@ -1,0 +1,74 @@
+import { execFileSync } from "node:child_process"
+import { getEventListeners } from "node:events"
+import { fileURLToPath } from "node:url"
+import { describe, expect, it } from "vitest"
+import { whenAborted } from "../../src/core/abort.js"
+
+describe("whenAborted", () => {
+  it("calls every waiting callback once, through one listener on the signal", () => {
+    const controller = new AbortController()
+    const calls: Array<string> = []
+    const stops = ["a", "b", "c"].map((name) =>
+      whenAborted(controller.signal, () => calls.push(name))
+    )
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1)
+    stops[1]?.()
+    controller.abort()
+    controller.abort()
+    expect(calls).toEqual(["a", "c"])
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0)
+    // stopping after the abort changes nothing
+    stops[0]?.()
+    expect(calls).toEqual(["a", "c"])
+  })
+
+  it("removes its listener when the last wait stops, and listens again for the next", () => {
+    const controller = new AbortController()
+    const calls: Array<string> = []
+    const first = whenAborted(controller.signal, () => calls.push("first"))
+    const second = whenAborted(controller.signal, () => calls.push("second"))
+    first()
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1)
+    second()
+    second()
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0)
+    whenAborted(controller.signal, () => calls.push("third"))
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1)
+    controller.abort()
+    expect(calls).toEqual(["third"])
+  })
+
+  it("skips a wait another callback stopped during the abort", () => {
+    const controller = new AbortController()
+    const calls: Array<string> = []
+    let stopLater: () => void = () => undefined
+    whenAborted(controller.signal, () => {
+      calls.push("first")
+      stopLater()
+    })
+    stopLater = whenAborted(controller.signal, () => calls.push("second"))
+    controller.abort()
+    expect(calls).toEqual(["first"])
+  })
+
+  it("a callback that throws does not keep the others from being called; its error is uncaught", () => {
+    // in a process of its own: the test runner fails any test that leaves an uncaught error
+    const module = fileURLToPath(new URL("../../src/core/abort.ts", import.meta.url))
+    const script = `
+      const { whenAborted } = await import(${JSON.stringify(module)})
+      const seen = []
+      process.on("uncaughtException", (error) => seen.push("uncaught " + error.message))
+      const controller = new AbortController()
+      whenAborted(controller.signal, () => { throw new Error("boom") })
+      whenAborted(controller.signal, () => seen.push("second called"))
+      controller.abort()
+      setTimeout(() => console.log(JSON.stringify(seen)), 10)
+    `
+    const output = execFileSync(
+      process.execPath,
+      ["--import", "tsx", "--input-type=module", "-e", script],
+      { encoding: "utf8" }
+    )
+    expect(JSON.parse(output)).toEqual(["second called", "uncaught boom"])
+  })
+})
