@@ -619,13 +619,18 @@ const withTimeout = <A, E>(
  * `effect`, ended at once with `AbortedError` when `signal` aborts. It first lets the caller's turn
  * end: a signal aborted in the same tick as the call (`get(url, { signal }); controller.abort()`)
  * ends the request before anything is sent, on every transport, as with ky.
+ *
+ * `endedByRunner`: the fiber's runner watches the signal itself and ends the call (the facade's
+ * `run`, an `sse` stream's reconnection), so `effect` runs on the caller's fiber, forking none.
  */
 const withSignal = <A, E>(
   line: ClientDialect,
   effect: Effect.Effect<A, E>,
-  signal: AbortSignal | undefined
+  signal: AbortSignal | undefined,
+  endedByRunner = false
 ): Effect.Effect<A, E | AbortedError> => {
   if (signal === undefined) return effect
+  if (endedByRunner) return Effect.flatMap(line.yieldNow, () => effect)
   return Effect.flatMap(line.yieldNow, () =>
     signal.aborted
       ? Effect.fail(new AbortedError({ cause: signal.reason }))
@@ -1037,10 +1042,12 @@ export const request = <A>(
               )
             )
           )
+    // the facade's runner ends its call when the caller's signal aborts (facade.ts)
     const signalled = withSignal(
       line,
       withTimeout(line, program, totalTimeoutMillis, target, undefined, true),
-      options.signal
+      options.signal,
+      state.face === "promise"
     )
     const observed =
       onError === undefined

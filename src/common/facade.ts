@@ -10,10 +10,12 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { defaultTransport } from "#transport"
 import type { ApiFailure, ApiResponse, ApiSuccess } from "../core/ApiResponse.js"
+import { whenAborted } from "../core/abort.js"
+import { isAbortSignal } from "../core/options.js"
 import { type ClientConfig, foldError, makeState } from "./client.js"
 import type { ClientDialect } from "./dialect.js"
 import { fromSend } from "./exchange.js"
-import type { SvcError } from "./SvcError.js"
+import { AbortedError, type SvcError } from "./SvcError.js"
 import { type Face, fromState, type Surface, transportFor } from "./service.js"
 
 const describeDefect = (line: ClientDialect, cause: Cause.Cause<never>): Error => {
@@ -22,13 +24,24 @@ const describeDefect = (line: ClientDialect, cause: Cause.Cause<never>): Error =
   return new Error(line.isInterruptedOnly(cause) ? "Request interrupted" : String(defect))
 }
 
-/** Runs a request program to an `ApiResponse`; resolves in every case. */
+/**
+ * Runs a request program to an `ApiResponse`; resolves in every case. When the caller's `signal`
+ * aborts first, it answers `ABORTED` at once (reported) and interrupts the program's fiber: the
+ * program forks nothing to be ended by it (`withSignal` in client.ts).
+ */
 const run = <A>(
   line: ClientDialect,
   report: (error: Error) => void,
-  program: Effect.Effect<ApiSuccess<A>, SvcError>
+  program: Effect.Effect<ApiSuccess<A>, SvcError>,
+  signal?: unknown
 ): Promise<ApiResponse<A>> =>
-  new Promise((resolve) => {
+  new Promise((resolveOnce) => {
+    let settled = false
+    const resolve = (response: ApiResponse<A>) => {
+      if (settled) return
+      settled = true
+      resolveOnce(response)
+    }
     const unexpected = (cause: unknown): ApiFailure => {
       const error = cause instanceof Error ? cause : new Error(String(cause))
       report(error)
@@ -47,13 +60,27 @@ const run = <A>(
     }
     // the fiber's own observer settles the promise: no promise of Effect's in between
     try {
-      line.runFork(program).addObserver((exit) => {
+      const fiber = line.runFork(program)
+      let stopWaiting: (() => void) | undefined
+      fiber.addObserver((exit) => {
+        stopWaiting?.()
+        if (settled) return
         try {
           resolve(settle(exit))
         } catch (cause) {
           resolve(unexpected(cause))
         }
       })
+      // a signal checked as the program's options were (an invalid one has failed it already)
+      if (settled || !isAbortSignal(signal)) return
+      const abort = () => {
+        const error = new AbortedError({ cause: signal.reason })
+        report(error)
+        resolve(foldError(error))
+        line.interrupt(fiber)
+      }
+      if (signal.aborted) abort()
+      else stopWaiting = whenAborted(signal, abort)
     } catch (cause) {
       resolve(unexpected(cause))
     }
@@ -82,10 +109,10 @@ export const isFacade = (value: unknown): boolean =>
 
 /** The facade's face: every method runs its program, resolving whatever happens. */
 const promiseFace = (line: ClientDialect, report: (error: Error) => void): Face<"promise"> => ({
-  request: (program) => run(line, report, program),
-  stream: (program) => run(line, report, program),
-  sse: (program) =>
-    run(line, report, program).then((response) =>
+  request: (program, signal) => run(line, report, program, signal),
+  stream: (program, signal) => run(line, report, program, signal),
+  sse: (program, signal) =>
+    run(line, report, program, signal).then((response) =>
       response.success ? { ...response, data: response.data.eventStream() } : response
     ),
   sessionId: (program) =>

@@ -159,14 +159,24 @@ export type Surface<F extends ClientFace> = ReturnType<typeof surfaceOf<F>>
  * facade runs them (facade.ts). Each member serves every method of one kind.
  */
 export interface Face<F extends ClientFace> {
-  /** A request. */
-  readonly request: <A>(program: Effect.Effect<ApiSuccess<A>, SvcError>) => RequestResult<F, A>
+  /**
+   * A request, with the caller's `signal` (as given): the facade's runner ends the call when it
+   * aborts; the Effect API's program ends itself.
+   */
+  readonly request: <A>(
+    program: Effect.Effect<ApiSuccess<A>, SvcError>,
+    signal: unknown
+  ) => RequestResult<F, A>
   /** A `stream` call: its response's `data` is the body as it arrives. */
   readonly stream: (
-    program: Effect.Effect<ApiSuccess<ReadableStream<Uint8Array>>, SvcError>
+    program: Effect.Effect<ApiSuccess<ReadableStream<Uint8Array>>, SvcError>,
+    signal: unknown
   ) => StreamResult<F>
   /** An `sse` call: its response's `data` is the events. */
-  readonly sse: <A>(program: Effect.Effect<ApiSuccess<SseBody<A>>, SvcError>) => SseResult<F, A>
+  readonly sse: <A>(
+    program: Effect.Effect<ApiSuccess<SseBody<A>>, SvcError>,
+    signal: unknown
+  ) => SseResult<F, A>
   /** The session id the next request would send. */
   readonly sessionId: (
     program: Effect.Effect<Option.Option<Redacted.Redacted<string>>>
@@ -265,26 +275,31 @@ const surfaceOf = <F extends ClientFace>(
   face: Face<F>
 ) => ({
   get: (endpoint: string, options?: ClientRequestOptions) =>
-    face.request(request(state, transport, "GET", endpoint, undefined, options)),
+    face.request(request(state, transport, "GET", endpoint, undefined, options), options?.signal),
   delete: (endpoint: string, options?: ClientRequestOptions) =>
-    face.request(request(state, transport, "DELETE", endpoint, undefined, options)),
+    face.request(
+      request(state, transport, "DELETE", endpoint, undefined, options),
+      options?.signal
+    ),
   post: (endpoint: string, body?: unknown, options?: ClientRequestOptions) =>
-    face.request(request(state, transport, "POST", endpoint, body, options)),
+    face.request(request(state, transport, "POST", endpoint, body, options), options?.signal),
   put: (endpoint: string, body?: unknown, options?: ClientRequestOptions) =>
-    face.request(request(state, transport, "PUT", endpoint, body, options)),
+    face.request(request(state, transport, "PUT", endpoint, body, options), options?.signal),
   patch: (endpoint: string, body?: unknown, options?: ClientRequestOptions) =>
-    face.request(request(state, transport, "PATCH", endpoint, body, options)),
+    face.request(request(state, transport, "PATCH", endpoint, body, options), options?.signal),
   stream: (endpoint: string, options?: StreamCallOptions) =>
     face.stream(
-      Effect.flatMap(streams, (loaded) => loaded.openStream(state, transport, endpoint, options))
+      Effect.flatMap(streams, (loaded) => loaded.openStream(state, transport, endpoint, options)),
+      options?.signal
     ),
   sse: (endpoint: string, options?: StreamCallOptions) =>
     face.sse(
-      Effect.flatMap(streams, (loaded) => loaded.openSse(state, transport, endpoint, options))
+      Effect.flatMap(streams, (loaded) => loaded.openSse(state, transport, endpoint, options)),
+      options?.signal
     ),
   query: (endpoint: string) =>
     new QueryBuilder<RequestResult<F, unknown>, RequestResultKind<F>>(endpoint, (query) =>
-      face.request(queryRequest(state, transport, query))
+      face.request(queryRequest(state, transport, query), undefined)
     ),
   getSessionId: () =>
     face.sessionId(

@@ -477,6 +477,24 @@ describe.each(faces)("sse, $name", (face) => {
     expect(read.outcome).toMatchObject({ success: false, code: "ABORTED" })
     await until(() => closedEarly("/events") === 1, "the connection to close")
   })
+
+  it("the signal ends the events while a reconnection waits for its answer", async () => {
+    // the first connection ends after one event; the reconnection is never answered
+    handler = (_, response, index) => {
+      if (index > 0) return
+      sseHead(response)
+      response.end("data: one\n\n")
+    }
+    const controller = new AbortController()
+    const pending = face.sse("/events", { signal: controller.signal, reconnect: { delay: 5 } })
+    await until(() => seen.length === 2, "the reconnection")
+    controller.abort()
+    const read = await pending
+    expect(read.events.map((event) => event.data)).toEqual(["one"])
+    expect(read.outcome).toMatchObject({ success: false, code: "ABORTED" })
+    await until(() => closedEarly("/events") === 1, "the reconnection to close")
+    expect(seen).toHaveLength(2)
+  })
 })
 
 /**
