@@ -584,10 +584,38 @@ const endedBy = <A, E, F>(
   )
 
 /**
+ * How the facade ends a call it runs (facade.ts): `end` answers the failure at once (reported) and
+ * interrupts the call's fiber; `disarms` stop what watches the call, once its fiber has ended.
+ */
+export interface CallEnder {
+  readonly end: (failure: SvcError) => void
+  readonly disarms: Array<() => void>
+}
+
+/**
+ * {@link endedBy} for what ends a whole call (its signal, its total limit): with the facade's
+ * `ender`, `arm` stops the call through it, and nothing is forked; without one (the Effect API,
+ * whose caller's fiber is not ours to interrupt; an `sse` stream's reconnection), through a fork.
+ */
+const endingCall = <A, E, F extends SvcError>(
+  line: ClientDialect,
+  ender: CallEnder | undefined,
+  effect: Effect.Effect<A, E>,
+  arm: (stop: (failure: F) => void) => () => void
+): Effect.Effect<A, E | F> =>
+  ender === undefined
+    ? endedBy(line, effect, arm)
+    : Effect.suspend(() => {
+        ender.disarms.push(arm(ender.end))
+        return effect
+      })
+
+/**
  * Fails with `TimeoutError` when `effect` takes longer than `timeoutMillis` (`0`: no limit): the
  * whole call (`total`), a piece of the application's code (`waitingFor`) or a session lookup. On
  * the fiber's `Clock`, so `TestClock` drives it. (A try is bounded by its deadline, which the
- * transport's exchange enforces.)
+ * transport's exchange enforces.) `ender`: the facade's, when it ends the whole call (see
+ * {@link endingCall}).
  */
 const withTimeout = <A, E>(
   line: ClientDialect,
@@ -595,11 +623,12 @@ const withTimeout = <A, E>(
   timeoutMillis: number,
   target: () => Target,
   waitingFor?: string,
-  total?: boolean
+  total?: boolean,
+  ender?: CallEnder
 ): Effect.Effect<A, E | TimeoutError> =>
   timeoutMillis > 0
     ? Effect.clockWith((clock) =>
-        endedBy(line, effect, (stop: (failure: TimeoutError) => void) =>
+        endingCall(line, ender, effect, (stop: (failure: TimeoutError) => void) =>
           startTimer(line, clock, timeoutMillis, () =>
             stop(
               new TimeoutError({
@@ -618,23 +647,20 @@ const withTimeout = <A, E>(
 /**
  * `effect`, ended at once with `AbortedError` when `signal` aborts. It first lets the caller's turn
  * end: a signal aborted in the same tick as the call (`get(url, { signal }); controller.abort()`)
- * ends the request before anything is sent, on every transport, as with ky.
- *
- * `endedByRunner`: the fiber's runner watches the signal itself and ends the call (the facade's
- * `run`, an `sse` stream's reconnection), so `effect` runs on the caller's fiber, forking none.
+ * ends the request before anything is sent, on every transport, as with ky. `ender`: the
+ * facade's, when it ends the whole call (see {@link endingCall}).
  */
 const withSignal = <A, E>(
   line: ClientDialect,
   effect: Effect.Effect<A, E>,
   signal: AbortSignal | undefined,
-  endedByRunner = false
+  ender?: CallEnder
 ): Effect.Effect<A, E | AbortedError> => {
   if (signal === undefined) return effect
-  if (endedByRunner) return Effect.flatMap(line.yieldNow, () => effect)
   return Effect.flatMap(line.yieldNow, () =>
     signal.aborted
       ? Effect.fail(new AbortedError({ cause: signal.reason }))
-      : endedBy(line, effect, (stop: (failure: AbortedError) => void) =>
+      : endingCall(line, ender, effect, (stop: (failure: AbortedError) => void) =>
           whenAborted(signal, () => stop(new AbortedError({ cause: signal.reason })))
         )
   )
@@ -888,7 +914,8 @@ const toHttpError = (
  * response interceptors, decode, `onResponse`. The caller's signal aborts every phase; the timeout
  * bounds each try and every piece of the application's code the request waits on. With
  * `streamBody` (`stream`, `sse`), a 2xx answers once its headers are in, `data` its body as a web
- * `ReadableStream` (no envelope, no schema: a stream's events are decoded one by one).
+ * `ReadableStream` (no envelope, no schema: a stream's events are decoded one by one). `ender`:
+ * the facade's, which ends the call when its signal aborts or its total limit passes.
  */
 export const request = <A>(
   state: ClientState,
@@ -897,7 +924,8 @@ export const request = <A>(
   endpoint: string,
   body: unknown,
   options: ClientRequestOptions = {},
-  streamBody = false
+  streamBody = false,
+  ender?: CallEnder
 ): Effect.Effect<ApiSuccess<A>, SvcError> =>
   state.line.withFiber((fiber) => {
     const line = state.line
@@ -1042,12 +1070,12 @@ export const request = <A>(
               )
             )
           )
-    // the facade's runner ends its call when the caller's signal aborts (facade.ts)
+    // the caller's signal and the total limit end the whole call (the facade's ender, if any)
     const signalled = withSignal(
       line,
-      withTimeout(line, program, totalTimeoutMillis, target, undefined, true),
+      withTimeout(line, program, totalTimeoutMillis, target, undefined, true, ender),
       options.signal,
-      state.face === "promise"
+      ender
     )
     const observed =
       onError === undefined
@@ -1114,10 +1142,22 @@ export const checkedSessionId = (
   Redacted.make(checkSessionId(Redacted.isRedacted(id) ? Redacted.value(id) : id))
 
 /** A query builder's request, through the client. */
-export const queryRequest = (state: ClientState, transport: Transport, query: QueryRequest) =>
-  request(state, transport, query.method as HttpMethod, query.url, query.body, {
-    headers: query.headers
-  })
+export const queryRequest = (
+  state: ClientState,
+  transport: Transport,
+  query: QueryRequest,
+  ender?: CallEnder
+) =>
+  request(
+    state,
+    transport,
+    query.method as HttpMethod,
+    query.url,
+    query.body,
+    { headers: query.headers },
+    false,
+    ender
+  )
 
 /** The `ApiResponse` for a failure. */
 export const foldError = (error: SvcError): ApiFailure => {

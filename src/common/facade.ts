@@ -10,12 +10,10 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { defaultTransport } from "#transport"
 import type { ApiFailure, ApiResponse, ApiSuccess } from "../core/ApiResponse.js"
-import { whenAborted } from "../core/abort.js"
-import { isAbortSignal } from "../core/options.js"
-import { type ClientConfig, foldError, makeState } from "./client.js"
-import type { ClientDialect } from "./dialect.js"
+import { type CallEnder, type ClientConfig, foldError, makeState } from "./client.js"
+import type { ClientDialect, RunningFiber } from "./dialect.js"
 import { fromSend } from "./exchange.js"
-import { AbortedError, type SvcError } from "./SvcError.js"
+import type { SvcError } from "./SvcError.js"
 import { type Face, fromState, type Surface, transportFor } from "./service.js"
 
 const describeDefect = (line: ClientDialect, cause: Cause.Cause<never>): Error => {
@@ -25,15 +23,14 @@ const describeDefect = (line: ClientDialect, cause: Cause.Cause<never>): Error =
 }
 
 /**
- * Runs a request program to an `ApiResponse`; resolves in every case. When the caller's `signal`
- * aborts first, it answers `ABORTED` at once (reported) and interrupts the program's fiber: the
- * program forks nothing to be ended by it (`withSignal` in client.ts).
+ * Runs a request program to an `ApiResponse`; resolves in every case. The program gets the call's
+ * `CallEnder`: when its signal aborts or its total limit passes, it answers that failure at once
+ * (reported) and interrupts the call's fiber, so that the program forks nothing to be ended.
  */
 const run = <A>(
   line: ClientDialect,
   report: (error: Error) => void,
-  program: Effect.Effect<ApiSuccess<A>, SvcError>,
-  signal?: unknown
+  program: (ender: CallEnder) => Effect.Effect<ApiSuccess<A>, SvcError>
 ): Promise<ApiResponse<A>> =>
   new Promise((resolveOnce) => {
     let settled = false
@@ -41,6 +38,19 @@ const run = <A>(
       if (settled) return
       settled = true
       resolveOnce(response)
+    }
+    // set before `end` can be called: the program arms it after its first turn (the signal) or on
+    // a timer (the total limit)
+    let fiber: RunningFiber<ApiSuccess<A>, SvcError> | undefined
+    const disarms: Array<() => void> = []
+    const ender: CallEnder = {
+      disarms,
+      end: (failure) => {
+        if (settled) return
+        report(failure)
+        resolve(foldError(failure))
+        if (fiber !== undefined) line.interrupt(fiber)
+      }
     }
     const unexpected = (cause: unknown): ApiFailure => {
       const error = cause instanceof Error ? cause : new Error(String(cause))
@@ -60,10 +70,9 @@ const run = <A>(
     }
     // the fiber's own observer settles the promise: no promise of Effect's in between
     try {
-      const fiber = line.runFork(program)
-      let stopWaiting: (() => void) | undefined
+      fiber = line.runFork(program(ender))
       fiber.addObserver((exit) => {
-        stopWaiting?.()
+        for (const disarm of disarms) disarm()
         if (settled) return
         try {
           resolve(settle(exit))
@@ -71,16 +80,6 @@ const run = <A>(
           resolve(unexpected(cause))
         }
       })
-      // a signal checked as the program's options were (an invalid one has failed it already)
-      if (settled || !isAbortSignal(signal)) return
-      const abort = () => {
-        const error = new AbortedError({ cause: signal.reason })
-        report(error)
-        resolve(foldError(error))
-        line.interrupt(fiber)
-      }
-      if (signal.aborted) abort()
-      else stopWaiting = whenAborted(signal, abort)
     } catch (cause) {
       resolve(unexpected(cause))
     }
@@ -109,10 +108,10 @@ export const isFacade = (value: unknown): boolean =>
 
 /** The facade's face: every method runs its program, resolving whatever happens. */
 const promiseFace = (line: ClientDialect, report: (error: Error) => void): Face<"promise"> => ({
-  request: (program, signal) => run(line, report, program, signal),
-  stream: (program, signal) => run(line, report, program, signal),
-  sse: (program, signal) =>
-    run(line, report, program, signal).then((response) =>
+  request: (program) => run(line, report, program),
+  stream: (program) => run(line, report, program),
+  sse: (program) =>
+    run(line, report, program).then((response) =>
       response.success ? { ...response, data: response.data.eventStream() } : response
     ),
   sessionId: (program) =>

@@ -19,6 +19,7 @@ import { joinUrl, redactUrls, redactUrlsIn, urlForMessage } from "../core/url.js
 import { QueryBuilder, type QueryResultKind } from "../Query/index.js"
 import {
   addInterceptor,
+  type CallEnder,
   type ClientConfig,
   type ClientFace,
   type ClientRequestOptions,
@@ -160,22 +161,21 @@ export type Surface<F extends ClientFace> = ReturnType<typeof surfaceOf<F>>
  */
 export interface Face<F extends ClientFace> {
   /**
-   * A request, with the caller's `signal` (as given): the facade's runner ends the call when it
-   * aborts; the Effect API's program ends itself.
+   * A request: its program, given the face's `CallEnder` if it has one (the facade ends the calls
+   * it runs itself; the Effect API's programs end themselves).
    */
   readonly request: <A>(
-    program: Effect.Effect<ApiSuccess<A>, SvcError>,
-    signal: unknown
+    program: (ender: CallEnder | undefined) => Effect.Effect<ApiSuccess<A>, SvcError>
   ) => RequestResult<F, A>
   /** A `stream` call: its response's `data` is the body as it arrives. */
   readonly stream: (
-    program: Effect.Effect<ApiSuccess<ReadableStream<Uint8Array>>, SvcError>,
-    signal: unknown
+    program: (
+      ender: CallEnder | undefined
+    ) => Effect.Effect<ApiSuccess<ReadableStream<Uint8Array>>, SvcError>
   ) => StreamResult<F>
   /** An `sse` call: its response's `data` is the events. */
   readonly sse: <A>(
-    program: Effect.Effect<ApiSuccess<SseBody<A>>, SvcError>,
-    signal: unknown
+    program: (ender: CallEnder | undefined) => Effect.Effect<ApiSuccess<SseBody<A>>, SvcError>
   ) => SseResult<F, A>
   /** The session id the next request would send. */
   readonly sessionId: (
@@ -275,31 +275,40 @@ const surfaceOf = <F extends ClientFace>(
   face: Face<F>
 ) => ({
   get: (endpoint: string, options?: ClientRequestOptions) =>
-    face.request(request(state, transport, "GET", endpoint, undefined, options), options?.signal),
+    face.request((ender) =>
+      request(state, transport, "GET", endpoint, undefined, options, false, ender)
+    ),
   delete: (endpoint: string, options?: ClientRequestOptions) =>
-    face.request(
-      request(state, transport, "DELETE", endpoint, undefined, options),
-      options?.signal
+    face.request((ender) =>
+      request(state, transport, "DELETE", endpoint, undefined, options, false, ender)
     ),
   post: (endpoint: string, body?: unknown, options?: ClientRequestOptions) =>
-    face.request(request(state, transport, "POST", endpoint, body, options), options?.signal),
+    face.request((ender) =>
+      request(state, transport, "POST", endpoint, body, options, false, ender)
+    ),
   put: (endpoint: string, body?: unknown, options?: ClientRequestOptions) =>
-    face.request(request(state, transport, "PUT", endpoint, body, options), options?.signal),
+    face.request((ender) =>
+      request(state, transport, "PUT", endpoint, body, options, false, ender)
+    ),
   patch: (endpoint: string, body?: unknown, options?: ClientRequestOptions) =>
-    face.request(request(state, transport, "PATCH", endpoint, body, options), options?.signal),
+    face.request((ender) =>
+      request(state, transport, "PATCH", endpoint, body, options, false, ender)
+    ),
   stream: (endpoint: string, options?: StreamCallOptions) =>
-    face.stream(
-      Effect.flatMap(streams, (loaded) => loaded.openStream(state, transport, endpoint, options)),
-      options?.signal
+    face.stream((ender) =>
+      Effect.flatMap(streams, (loaded) =>
+        loaded.openStream(state, transport, endpoint, options, ender)
+      )
     ),
   sse: (endpoint: string, options?: StreamCallOptions) =>
-    face.sse(
-      Effect.flatMap(streams, (loaded) => loaded.openSse(state, transport, endpoint, options)),
-      options?.signal
+    face.sse((ender) =>
+      Effect.flatMap(streams, (loaded) =>
+        loaded.openSse(state, transport, endpoint, options, ender)
+      )
     ),
   query: (endpoint: string) =>
     new QueryBuilder<RequestResult<F, unknown>, RequestResultKind<F>>(endpoint, (query) =>
-      face.request(queryRequest(state, transport, query), undefined)
+      face.request((ender) => queryRequest(state, transport, query, ender))
     ),
   getSessionId: () =>
     face.sessionId(

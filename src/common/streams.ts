@@ -19,6 +19,7 @@ import { type CheckedStream, checkStream } from "../core/streamOptions.js"
 import type { describeCause } from "../core/transport.js"
 import type { joinUrl, redactUrls, redactUrlsIn, urlForMessage } from "../core/url.js"
 import type {
+  CallEnder,
   ClientRequestOptions,
   ClientState,
   decode,
@@ -306,7 +307,8 @@ export const makeStreams = (kit: StreamKit) => {
     state: ClientState,
     transport: Transport,
     endpoint: string,
-    options: StreamCallOptions = {}
+    options: StreamCallOptions = {},
+    ender?: CallEnder
   ): Eff.Effect<ApiSuccess<ReadableStream<Uint8Array>>, SvcError> =>
     Effect.flatMap(checked(state, options), (settings) =>
       Effect.clockWith((clock) => {
@@ -329,7 +331,8 @@ export const makeStreams = (kit: StreamKit) => {
             endpoint,
             options.body,
             options,
-            true
+            true,
+            ender
           ),
           (response) =>
             response.data instanceof ReadableStream
@@ -388,7 +391,8 @@ export const makeStreams = (kit: StreamKit) => {
     state: ClientState,
     transport: Transport,
     endpoint: string,
-    options: StreamCallOptions = {}
+    options: StreamCallOptions = {},
+    ender?: CallEnder
   ): Eff.Effect<ApiSuccess<SseBody<A>>, SvcError> =>
     Effect.flatMap(checked(state, options), (settings) =>
       Effect.flatMap(state.line.runnerInContext, (run) =>
@@ -412,31 +416,36 @@ export const makeStreams = (kit: StreamKit) => {
           })
           const queue: Array<SseEvent<string>> = []
           const headers = options.headers
-          // each connection: the request as the caller made it, asking for events, from the last id
-          const connect = Effect.suspend(() => {
-            const id = parser.lastEventId
-            const asked: Record<string, string | null | undefined> = { accept: EVENT_STREAM }
-            if (headers !== undefined) Object.assign(asked, headers)
-            if (id !== "") asked["last-event-id"] = id
-            // the call's limit bounds every connection: what is left of it
-            const left = guard.deadline === undefined ? 0 : Math.max(1, guard.deadline - now())
-            return Effect.flatMap(
-              request<ReadableStream<Uint8Array>>(
-                state,
-                transport,
-                settings.method,
-                endpoint,
-                options.body,
-                { ...options, headers: asked, totalTimeout: left },
-                true
-              ),
-              (response) =>
-                Effect.tapError(connectionOf(response), (error) =>
-                  Effect.sync(() => state.report(error))
-                )
-            )
-          })
-          return Effect.map(connect, (connection) => ({
+          // each connection: the request as the caller made it, asking for events, from the last
+          // id; the first on the call's fiber (ended by the facade's ender), reconnections on
+          // fibers of their own, which the events' watch of the signal and limit ends
+          const connectWith = (ender: CallEnder | undefined) =>
+            Effect.suspend(() => {
+              const id = parser.lastEventId
+              const asked: Record<string, string | null | undefined> = { accept: EVENT_STREAM }
+              if (headers !== undefined) Object.assign(asked, headers)
+              if (id !== "") asked["last-event-id"] = id
+              // the call's limit bounds every connection: what is left of it
+              const left = guard.deadline === undefined ? 0 : Math.max(1, guard.deadline - now())
+              return Effect.flatMap(
+                request<ReadableStream<Uint8Array>>(
+                  state,
+                  transport,
+                  settings.method,
+                  endpoint,
+                  options.body,
+                  { ...options, headers: asked, totalTimeout: left },
+                  true,
+                  ender
+                ),
+                (response) =>
+                  Effect.tapError(connectionOf(response), (error) =>
+                    Effect.sync(() => state.report(error))
+                  )
+              )
+            })
+          const connect = connectWith(undefined)
+          return Effect.map(connectWith(ender), (connection) => ({
             success: true,
             status: connection.status,
             data: events<A>(
