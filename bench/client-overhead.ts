@@ -3,8 +3,10 @@
  * transport (no network), and
  * over the `HttpClient` adapter with an in-memory `HttpClient`, against the bare `HttpClient` call; and
  * the same request with its data decoded by an effect/Schema, with a request interceptor,
- * `onRequest` and `onResponse`, and with a signal and a `totalTimeout`. Best of 8 rounds of 32 × 40 requests, which keeps
- * the figure steady on a busy machine.
+ * `onRequest` and `onResponse`, and with a signal and a `totalTimeout` (as the Effect API runs it:
+ * a fork ends it); and the facade's GET over an in-memory `fetch`, alone and with a signal and a
+ * `totalTimeout` (the facade ends its call itself). Best of 8 rounds of 32 × 40 requests, which
+ * keeps the figure steady on a busy machine.
  *
  *   npm run build && npx tsx bench/client-overhead.ts
  */
@@ -25,6 +27,7 @@ const { client, facadeRuntime, tracing }: typeof import("../src/v3/internal/dial
 const { adapter }: typeof import("../src/v3/internal/httpClient.js") = await built(
   "v3/internal/httpClient.js"
 )
+const { createSvc }: typeof import("../src/v3/index.js") = await built("v3/index.js")
 const makeFacadeState = (baseUrl: string, config?: Parameters<typeof makeState>[3]) =>
   makeState(client, undefined, baseUrl, config)
 const withInterceptor = (state: ReturnType<typeof makeFacadeState>) => {
@@ -58,8 +61,15 @@ const memoryTransport: Transport = () =>
     hiddenRedirect: false
   })
 
+/** The facade over an in-memory `fetch`: a fresh JSON `Response` per request. */
+const memoryFetch = async () =>
+  new Response(body, { headers: { "content-type": "application/json" } })
+
 export const measureOverhead = async (): Promise<Record<string, number>> => {
-  const cases: Record<string, () => Effect.Effect<unknown>> = {
+  const facade = createSvc("http://h", { fetch: memoryFetch })
+  const limitedFacade = createSvc("http://h", { fetch: memoryFetch, totalTimeout: 30_000 })
+  const facadeSignal = new AbortController().signal
+  const cases: Record<string, () => Effect.Effect<unknown> | Promise<unknown>> = {
     "empty Effect": () => Effect.void,
     "bare HttpClient get + text": () =>
       Effect.orDie(Effect.flatMap(memory.get("http://h/x"), (r) => r.text)),
@@ -89,7 +99,8 @@ export const measureOverhead = async (): Promise<Record<string, number>> => {
         makeFacadeState("http://h", { onRequest: () => undefined, onResponse: () => undefined })
       )
     ),
-    // the caller's signal and the call's total deadline: each a fork and an observer
+    // the caller's signal and the call's total deadline, as the Effect API runs them: each a
+    // fork and an observer
     "client with a signal and a totalTimeout": (
       (state, signal) => () =>
         Effect.orDie(request(state, memoryTransport, "GET", "/x", undefined, { signal }))
@@ -97,7 +108,11 @@ export const measureOverhead = async (): Promise<Record<string, number>> => {
     "client over the HttpClient adapter": (
       (state) => () =>
         Effect.orDie(request(state, adapter(memory), "GET", "/x", undefined))
-    )(makeState(client, callTracing(client, tracing), "http://h"))
+    )(makeState(client, callTracing(client, tracing), "http://h")),
+    "facade over an in-memory fetch": () => facade.get("/x"),
+    // the facade ends its call itself on either: nothing forked
+    "facade over an in-memory fetch, with a signal and a totalTimeout": () =>
+      limitedFacade.get("/x", { signal: facadeSignal })
   }
   // the runtime the facade runs its programs on: no tracer, no fiber metrics
   const run = Runtime.runPromise(facadeRuntime)
@@ -108,7 +123,8 @@ export const measureOverhead = async (): Promise<Record<string, number>> => {
       await Promise.all(
         Array.from({ length: 32 }, async () => {
           for (let k = 0; k < 40; k++) {
-            await run(make())
+            const program = make()
+            await (Effect.isEffect(program) ? run(program) : program)
           }
         })
       )
