@@ -32,24 +32,20 @@ const run = <A>(
   report: (error: Error) => void,
   program: (ender: CallEnder) => Effect.Effect<ApiSuccess<A>, SvcError>
 ): Promise<ApiResponse<A>> =>
-  new Promise((resolveOnce) => {
-    let settled = false
-    const resolve = (response: ApiResponse<A>) => {
-      if (settled) return
-      settled = true
-      resolveOnce(response)
-    }
+  new Promise((resolve) => {
     // set before `end` can be called: the program arms it after its first turn (the signal) or on
     // a timer (the total limit)
-    let fiber: RunningFiber<ApiSuccess<A>, SvcError> | undefined
+    let fiber: RunningFiber<ApiSuccess<A>, SvcError>
+    let ended = false
     const disarms: Array<() => void> = []
     const ender: CallEnder = {
       disarms,
       end: (failure) => {
-        if (settled) return
+        if (ended) return
+        ended = true
         report(failure)
         resolve(foldError(failure))
-        if (fiber !== undefined) line.interrupt(fiber)
+        line.interrupt(fiber)
       }
     }
     const unexpected = (cause: unknown): ApiFailure => {
@@ -73,7 +69,7 @@ const run = <A>(
       fiber = line.runFork(program(ender))
       fiber.addObserver((exit) => {
         for (const disarm of disarms) disarm()
-        if (settled) return
+        if (ended) return
         try {
           resolve(settle(exit))
         } catch (cause) {

@@ -10,6 +10,7 @@ import type * as Stream from "effect/Stream"
 import type { ApiFailure, ApiResponse, ApiSuccess } from "../core/ApiResponse.js"
 import { whenAborted } from "../core/abort.js"
 import { describe } from "../core/describe.js"
+import type { HttpMethod } from "../core/http.js"
 import { timeoutMillis } from "../core/options.js"
 import type { RequestInterceptor, ResponseInterceptor } from "../core/request.js"
 import type { EventStream, SseEvent } from "../core/sse.js"
@@ -273,74 +274,75 @@ const surfaceOf = <F extends ClientFace>(
   state: ClientState,
   transport: Transport,
   face: Face<F>
-) => ({
-  get: (endpoint: string, options?: ClientRequestOptions) =>
+) => {
+  const send = (
+    method: HttpMethod,
+    endpoint: string,
+    body: unknown,
+    options: ClientRequestOptions | undefined
+  ) =>
     face.request((ender) =>
-      request(state, transport, "GET", endpoint, undefined, options, false, ender)
-    ),
-  delete: (endpoint: string, options?: ClientRequestOptions) =>
-    face.request((ender) =>
-      request(state, transport, "DELETE", endpoint, undefined, options, false, ender)
-    ),
-  post: (endpoint: string, body?: unknown, options?: ClientRequestOptions) =>
-    face.request((ender) =>
-      request(state, transport, "POST", endpoint, body, options, false, ender)
-    ),
-  put: (endpoint: string, body?: unknown, options?: ClientRequestOptions) =>
-    face.request((ender) =>
-      request(state, transport, "PUT", endpoint, body, options, false, ender)
-    ),
-  patch: (endpoint: string, body?: unknown, options?: ClientRequestOptions) =>
-    face.request((ender) =>
-      request(state, transport, "PATCH", endpoint, body, options, false, ender)
-    ),
-  stream: (endpoint: string, options?: StreamCallOptions) =>
-    face.stream((ender) =>
-      Effect.flatMap(streams, (loaded) =>
-        loaded.openStream(state, transport, endpoint, options, ender)
-      )
-    ),
-  sse: (endpoint: string, options?: StreamCallOptions) =>
-    face.sse((ender) =>
-      Effect.flatMap(streams, (loaded) =>
-        loaded.openSse(state, transport, endpoint, options, ender)
-      )
-    ),
-  query: (endpoint: string) =>
-    new QueryBuilder<RequestResult<F, unknown>, RequestResultKind<F>>(endpoint, (query) =>
-      face.request((ender) => queryRequest(state, transport, query, ender))
-    ),
-  getSessionId: () =>
-    face.sessionId(
-      Effect.map(resolveSession(state.session), (id) =>
-        id === undefined ? Option.none() : Option.some(id)
-      )
-    ),
-  hasSession: () =>
-    face.hasSession(Effect.map(resolveSession(state.session), (id) => id !== undefined)),
-  setSessionId: (id: string | Redacted.Redacted<string>) =>
-    face.changeThen(
-      () => {
-        const checked = checkedSessionId(id)
-        rememberSession(state.session, checked)
-        return checked
-      },
-      (checked) => persistSession(state.session, checked)
-    ),
-  clearSession: () =>
-    face.changeThen(
-      () => forgetSession(state.session),
-      () => unpersistSession(state.session)
-    ),
-  setHeader: (name: string, value: string) => face.change(() => setHeader(state, name, value)),
-  removeHeader: (name: string) => face.change(() => removeHeader(state, name)),
-  addRequestInterceptor: (interceptor: RequestInterceptor) =>
-    face.change(() => addInterceptor(state.requestInterceptors, interceptor)),
-  addResponseInterceptor: (interceptor: ResponseInterceptor) =>
-    face.change(() => addInterceptor(state.responseInterceptors, interceptor)),
-  getBaseUrl: () => state.baseUrl,
-  getConfig: () => getConfig(state)
-})
+      request(state, transport, method, endpoint, body, options, false, ender)
+    )
+  return {
+    get: (endpoint: string, options?: ClientRequestOptions) =>
+      send("GET", endpoint, undefined, options),
+    delete: (endpoint: string, options?: ClientRequestOptions) =>
+      send("DELETE", endpoint, undefined, options),
+    post: (endpoint: string, body?: unknown, options?: ClientRequestOptions) =>
+      send("POST", endpoint, body, options),
+    put: (endpoint: string, body?: unknown, options?: ClientRequestOptions) =>
+      send("PUT", endpoint, body, options),
+    patch: (endpoint: string, body?: unknown, options?: ClientRequestOptions) =>
+      send("PATCH", endpoint, body, options),
+    stream: (endpoint: string, options?: StreamCallOptions) =>
+      face.stream((ender) =>
+        Effect.flatMap(streams, (loaded) =>
+          loaded.openStream(state, transport, endpoint, options, ender)
+        )
+      ),
+    sse: (endpoint: string, options?: StreamCallOptions) =>
+      face.sse((ender) =>
+        Effect.flatMap(streams, (loaded) =>
+          loaded.openSse(state, transport, endpoint, options, ender)
+        )
+      ),
+    query: (endpoint: string) =>
+      new QueryBuilder<RequestResult<F, unknown>, RequestResultKind<F>>(endpoint, (query) =>
+        face.request((ender) => queryRequest(state, transport, query, ender))
+      ),
+    getSessionId: () =>
+      face.sessionId(
+        Effect.map(resolveSession(state.session), (id) =>
+          id === undefined ? Option.none() : Option.some(id)
+        )
+      ),
+    hasSession: () =>
+      face.hasSession(Effect.map(resolveSession(state.session), (id) => id !== undefined)),
+    setSessionId: (id: string | Redacted.Redacted<string>) =>
+      face.changeThen(
+        () => {
+          const checked = checkedSessionId(id)
+          rememberSession(state.session, checked)
+          return checked
+        },
+        (checked) => persistSession(state.session, checked)
+      ),
+    clearSession: () =>
+      face.changeThen(
+        () => forgetSession(state.session),
+        () => unpersistSession(state.session)
+      ),
+    setHeader: (name: string, value: string) => face.change(() => setHeader(state, name, value)),
+    removeHeader: (name: string) => face.change(() => removeHeader(state, name)),
+    addRequestInterceptor: (interceptor: RequestInterceptor) =>
+      face.change(() => addInterceptor(state.requestInterceptors, interceptor)),
+    addResponseInterceptor: (interceptor: ResponseInterceptor) =>
+      face.change(() => addInterceptor(state.responseInterceptors, interceptor)),
+    getBaseUrl: () => state.baseUrl,
+    getConfig: () => getConfig(state)
+  }
+}
 
 /** The transport a config asks for: `config.fetch` when given, else `fallback`. */
 export const transportFor = (

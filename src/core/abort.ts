@@ -17,12 +17,22 @@ const waiting = new WeakMap<AbortSignal, Waiting>()
 
 /**
  * Calls `callback` once when `signal` aborts, unless the answer has been called first (it stops
- * waiting). The signal must not have aborted yet. Each call waits with its own `callback`: pass a
- * fresh function. A callback that throws does not keep the others from being called; its error
- * is reported as an uncaught one, as a listener's would be.
+ * waiting). The signal must not have aborted yet. Each call waits with its own `callback`, a
+ * fresh function that does not throw.
  */
 export const whenAborted = (signal: AbortSignal, callback: () => void): (() => void) => {
-  const entry = waiting.get(signal) ?? listen(signal)
+  let entry = waiting.get(signal)
+  if (entry === undefined) {
+    const callbacks = new Set<() => void>()
+    const listener = () => {
+      waiting.delete(signal)
+      // a callback that stops another's wait (deleted before it is reached) skips it
+      for (const call of callbacks) call()
+    }
+    entry = { callbacks, listener }
+    waiting.set(signal, entry)
+    signal.addEventListener("abort", listener, { once: true })
+  }
   const { callbacks, listener } = entry
   callbacks.add(callback)
   return () => {
@@ -32,27 +42,4 @@ export const whenAborted = (signal: AbortSignal, callback: () => void): (() => v
       signal.removeEventListener("abort", listener)
     }
   }
-}
-
-/** The signal's one listener, calling every callback waiting on it. */
-const listen = (signal: AbortSignal): Waiting => {
-  const callbacks = new Set<() => void>()
-  const listener = () => {
-    waiting.delete(signal)
-    // a callback that stops another's wait (deleted before it is reached) skips it
-    for (const call of callbacks) {
-      try {
-        call()
-      } catch (error) {
-        queueMicrotask(() => {
-          throw error
-        })
-      }
-    }
-    callbacks.clear()
-  }
-  const entry = { callbacks, listener }
-  waiting.set(signal, entry)
-  signal.addEventListener("abort", listener, { once: true })
-  return entry
 }
