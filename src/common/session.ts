@@ -5,7 +5,6 @@
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import { checkSessionId } from "../core/session.js"
-import { detectStorage } from "../Storage/Detect.js"
 import {
   clearSessionId,
   findSessionId,
@@ -54,15 +53,19 @@ export interface RefreshFlight {
 export const makeSessionState = (
   sources: SessionSources,
   report: (error: Error) => void
-): SessionState => ({
-  sources,
-  report,
-  manual: undefined,
-  cleared: false,
-  storage: sources.storage ?? undefined,
-  pendingStorage: undefined,
-  refreshing: undefined
-})
+): SessionState => {
+  // it may look for storage: its detection starts loading now (a failure is met on first use)
+  if (sources.storage === undefined) loadDetector().catch(() => undefined)
+  return {
+    sources,
+    report,
+    manual: undefined,
+    cleared: false,
+    storage: sources.storage ?? undefined,
+    pendingStorage: undefined,
+    refreshing: undefined
+  }
+}
 
 /**
  * A failure reported to `onError` and replaced by `fallback`: storage and `getSessionId` never fail
@@ -83,17 +86,34 @@ const orReport =
 const asError = (cause: unknown, context: string): Error =>
   cause instanceof Error ? cause : new Error(`${context}: ${String(cause)}`)
 
+/**
+ * `detectStorage` (Storage/Detect.ts), loaded on demand: a browser bundle keeps the storages a page
+ * may have (web storage, cookies, React Native's) out of what it loads at once. A client that may
+ * look for storage starts the load when it is made (`makeSessionState`), so that its first
+ * request seldom waits for it; a load that failed is tried again by the next.
+ */
+let detector: Promise<typeof import("../Storage/Detect.js")> | undefined
+const loadDetector = () => {
+  detector ??= import("../Storage/Detect.js").catch((cause: unknown) => {
+    detector = undefined
+    throw cause
+  })
+  return detector
+}
+
 /** `config.storage`, else what `detectStorage()` finds, resolved once. */
 const storageOf = (state: SessionState): Effect.Effect<StorageAdapter | null> => {
   if (state.storage !== undefined) return Effect.succeed(state.storage)
   return Effect.promise(() => {
-    state.pendingStorage ??= detectStorage().then(
-      (found) => found ?? null,
-      (cause: unknown) => {
-        state.report(asError(cause, "storage detection failed"))
-        return null
-      }
-    )
+    state.pendingStorage ??= loadDetector()
+      .then((loaded) => loaded.detectStorage())
+      .then(
+        (found) => found ?? null,
+        (cause: unknown) => {
+          state.report(asError(cause, "storage detection failed"))
+          return null
+        }
+      )
     return state.pendingStorage
   }).pipe(Effect.tap((found) => Effect.sync(() => (state.storage = found))))
 }

@@ -94,18 +94,31 @@ describe("browser bundle, Effect 4: retries", () => {
   })
 })
 
-/** What only some apps use, loaded by its first use: session refresh, Standard Schema validation. */
-const onDemand = /(common[/\\]refresh|core[/\\]standardValidate)\.js$/
+/**
+ * What only some apps use, loaded by its first use: session refresh, Standard Schema validation,
+ * and the storages a client may look for (loaded from the client's making, awaited by its first
+ * look).
+ */
+const onDemand =
+  /(common[/\\]refresh|core[/\\]standardValidate|Storage[/\\]internal[/\\](detect|browserStorage|cookieStorage|webStorage|asyncStorage))\.js$/
 
 describe.each(lines)("browser bundle, $line: what only some apps use", ({ get }) => {
-  it("session refresh and Standard Schema validation are chunks of their own, not loaded at once", async () => {
+  it("session refresh, Standard Schema validation and storage detection are chunks of their own, not loaded at once", async () => {
     const { metafile } = await bundleOf(get)
     expect(bundledModules(metafile).filter((path) => onDemand.test(path))).toEqual([])
     expect(
       bundledModules(metafile, "all")
         .filter((path) => onDemand.test(path))
-        .map((path) => path.replace(/.*[/\\](common|core)[/\\]/, "$1/"))
+        .map((path) => path.replace(/.*[/\\](common|core|internal)[/\\]/, "$1/"))
         .sort()
-    ).toEqual(["common/refresh.js", "core/standardValidate.js"])
+    ).toEqual([
+      "common/refresh.js",
+      "core/standardValidate.js",
+      "internal/asyncStorage.js",
+      "internal/browserStorage.js",
+      "internal/cookieStorage.js",
+      "internal/detect.js",
+      "internal/webStorage.js"
+    ])
   })
 })
