@@ -417,8 +417,8 @@ export const makeStreams = (kit: StreamKit) => {
           const queue: Array<SseEvent<string>> = []
           const headers = options.headers
           // each connection: the request as the caller made it, asking for events, from the last
-          // id; the first on the call's fiber (ended by the facade's ender), reconnections on
-          // fibers of their own, which the events' watch of the signal and limit ends
+          // id; the first is the call's (the facade's ender ends it), a reconnection runs on a
+          // fiber of its own and ends itself, as the Effect API's requests do
           const connectWith = (ender: CallEnder | undefined) =>
             Effect.suspend(() => {
               const id = parser.lastEventId
