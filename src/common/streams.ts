@@ -299,6 +299,26 @@ export const makeStreams = (kit: StreamKit) => {
     }
   }
 
+  /** A request whose 2xx body is handed over as it arrives, as the web stream the transport gives. */
+  const bodyRequest = (
+    state: ClientState,
+    transport: Transport,
+    method: CheckedStream["method"],
+    endpoint: string,
+    options: StreamCallOptions,
+    ender: CallEnder | undefined
+  ) =>
+    request<ReadableStream<Uint8Array>>(
+      state,
+      transport,
+      method,
+      endpoint,
+      options.body,
+      options,
+      true,
+      ender
+    )
+
   /**
    * `stream`: the request, answered once the final response's headers are in; on a 2xx `data` is
    * the body as a guarded web `ReadableStream`.
@@ -324,16 +344,7 @@ export const makeStreams = (kit: StreamKit) => {
           (millis, onTime) => startTimer(line, clock, millis, onTime)
         )
         return Effect.map(
-          request<ReadableStream<Uint8Array>>(
-            state,
-            transport,
-            settings.method,
-            endpoint,
-            options.body,
-            options,
-            true,
-            ender
-          ),
+          bodyRequest(state, transport, settings.method, endpoint, options, ender),
           (response) =>
             response.data instanceof ReadableStream
               ? { ...response, data: guardBody(response.data, guard) }
@@ -428,14 +439,12 @@ export const makeStreams = (kit: StreamKit) => {
               // the call's limit bounds every connection: what is left of it
               const left = guard.deadline === undefined ? 0 : Math.max(1, guard.deadline - now())
               return Effect.flatMap(
-                request<ReadableStream<Uint8Array>>(
+                bodyRequest(
                   state,
                   transport,
                   settings.method,
                   endpoint,
-                  options.body,
                   { ...options, headers: asked, totalTimeout: left },
-                  true,
                   ender
                 ),
                 (response) =>
