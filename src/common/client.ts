@@ -83,6 +83,7 @@ import {
 } from "./SvcError.js"
 import {
   checkSessionId,
+  detectorReady,
   forgetSession,
   knownSession,
   makeSessionState,
@@ -373,15 +374,17 @@ const prepare = (
   const known = knownSession(state.session)
   if (known !== undefined) return Effect.succeed(attach(known.id))
   // the lookup runs the application's code (getSessionId, storage): it may take time
-  return Effect.map(
-    withTimeout(
-      state.line,
-      resolveSession(state.session),
-      timeout,
-      () => config,
-      "the session lookup"
-    ),
-    attach
+  return Effect.flatMap(detectorReady(state.session), () =>
+    Effect.map(
+      withTimeout(
+        state.line,
+        resolveSession(state.session),
+        timeout,
+        () => config,
+        "the session lookup"
+      ),
+      attach
+    )
   )
 }
 
@@ -504,6 +507,7 @@ const tryOnce = (
         const counter = downloadMeter(settings.streamProgress, request.method, status, headers)
         const data =
           counter === undefined ? response.stream : meteredStream(response.stream, counter)
+        if (settings.streamed !== undefined) settings.streamed.body = data
         return Effect.succeed({ success: true, status, data, headers })
       }
       const body = parseBody(
@@ -584,12 +588,18 @@ const endedBy = <A, E, F>(
   )
 
 /**
- * How the facade ends a call it runs (facade.ts): `end` answers the failure at once (reported) and
- * interrupts the call's fiber; `disarms` stop what watches the call, once its fiber has ended.
+ * How the facade ends a call it runs (facade.ts): `end` answers the failure (reported) and
+ * interrupts the call's fiber; `disarms` stop what watches the call, called once the call has its
+ * outcome (`closeEnder`) or its fiber has ended.
  */
 export interface CallEnder {
   readonly end: (failure: SvcError) => void
   readonly disarms: Array<() => void>
+}
+
+/** Stops what watches the call: its outcome is in (an `onError` that aborts the signal is late). */
+export const closeEnder = (ender: CallEnder): void => {
+  for (const disarm of ender.disarms.splice(0)) disarm()
 }
 
 /**
@@ -707,6 +717,11 @@ interface SendSettings {
   readonly onUploadProgress: ProgressCallback | undefined
   /** `onDownloadProgress` for a streamed body, which outlives the call: told what the caller reads. */
   readonly streamProgress: ProgressCallback | undefined
+  /**
+   * Where a streamed 2xx body goes once it has come (`stream`, `sse`), shared by the call's tries:
+   * cancelled if the call does not hand it over.
+   */
+  readonly streamed: { body: ReadableStream<Uint8Array> | undefined } | undefined
 }
 
 /** Sends a hop; the Effect API's call counts it (a re-send is an event of its span). */
@@ -961,6 +976,7 @@ export const request = <A>(
     settings.onDownloadProgress = download.callback
     settings.onUploadProgress = upload.callback
     settings.streamProgress = streamBody ? onDownload : undefined
+    settings.streamed = streamBody ? { body: undefined } : undefined
     // what the message of a timeout names: the request as the caller made it
     const target = (): Target => ({ method, url: joinUrl(state.baseUrl, endpoint) })
     // a piece of the application's code the request waits on, under the timeout
@@ -1071,12 +1087,25 @@ export const request = <A>(
             )
           )
     // the caller's signal and the total limit end the whole call (the facade's ender, if any)
-    const signalled = withSignal(
+    const limited = withSignal(
       line,
       withTimeout(line, program, totalTimeoutMillis, target, undefined, true, ender),
       options.signal,
       ender
     )
+    const signalled =
+      ender === undefined || (options.signal === undefined && totalTimeoutMillis <= 0)
+        ? limited
+        : Effect.matchCauseEffect(limited, {
+            onFailure: (cause) => {
+              closeEnder(ender)
+              return Effect.failCause(cause)
+            },
+            onSuccess: (value) => {
+              closeEnder(ender)
+              return Effect.succeed(value)
+            }
+          })
     const observed =
       onError === undefined
         ? signalled
@@ -1092,13 +1121,27 @@ export const request = <A>(
               upload.stop()
             })
           )
+    // a streamed body the call does not hand over (it failed or was interrupted after the body
+    // came, in a response interceptor or onResponse, or an interceptor answered other data)
+    // is cancelled: its connection closes
+    const streamed = settings.streamed
+    const released =
+      streamed === undefined
+        ? reported
+        : Effect.onExit(reported, (exit) => {
+            const body = streamed.body
+            if (body !== undefined && (!Exit.isSuccess(exit) || exit.value.data !== body)) {
+              body.cancel().catch(() => undefined)
+            }
+            return Effect.void
+          })
     // the facade records nothing: nothing of the call's span is even described
-    if (settings.trace === undefined || state.tracing === undefined) return reported
+    if (settings.trace === undefined || state.tracing === undefined) return released
     return state.tracing.traced(
       fiber,
       settings.trace,
       { state, method, endpoint, options },
-      reported
+      released
     )
   })
 

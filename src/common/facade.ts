@@ -10,7 +10,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { defaultTransport } from "#transport"
 import type { ApiFailure, ApiResponse, ApiSuccess } from "../core/ApiResponse.js"
-import { type CallEnder, type ClientConfig, foldError, makeState } from "./client.js"
+import { type CallEnder, type ClientConfig, closeEnder, foldError, makeState } from "./client.js"
 import type { ClientDialect, RunningFiber } from "./dialect.js"
 import { fromSend } from "./exchange.js"
 import type { SvcError } from "./SvcError.js"
@@ -33,19 +33,20 @@ const run = <A>(
   program: (ender: CallEnder) => Effect.Effect<ApiSuccess<A>, SvcError>
 ): Promise<ApiResponse<A>> =>
   new Promise((resolve) => {
-    // set before `end` can be called: the program arms it after its first turn (the signal) or on
-    // a timer (the total limit)
     let fiber: RunningFiber<ApiSuccess<A>, SvcError>
     let ended = false
-    const disarms: Array<() => void> = []
     const ender: CallEnder = {
-      disarms,
+      disarms: [],
       end: (failure) => {
         if (ended) return
         ended = true
-        report(failure)
-        resolve(foldError(failure))
-        line.interrupt(fiber)
+        // after the turn that ended it (`controller.abort()` returns before `onError` runs), as
+        // when the call ends itself
+        queueMicrotask(() => {
+          report(failure)
+          resolve(foldError(failure))
+          line.interrupt(fiber)
+        })
       }
     }
     const unexpected = (cause: unknown): ApiFailure => {
@@ -68,7 +69,7 @@ const run = <A>(
     try {
       fiber = line.runFork(program(ender))
       fiber.addObserver((exit) => {
-        for (const disarm of disarms) disarm()
+        closeEnder(ender)
         if (ended) return
         try {
           resolve(settle(exit))

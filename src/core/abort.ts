@@ -17,15 +17,21 @@ const waiting = new WeakMap<AbortSignal, Waiting>()
 
 /**
  * Calls `callback` once when `signal` aborts, unless the answer has been called first (it stops
- * waiting). The signal must not have aborted yet. Each call waits with its own `callback`, a
- * fresh function that does not throw.
+ * waiting); at once when it has aborted already (code the request ran may have aborted it). Each
+ * call waits with its own `callback`, a fresh function that does not throw.
  */
 export const whenAborted = (signal: AbortSignal, callback: () => void): (() => void) => {
+  if (signal.aborted) {
+    callback()
+    return () => undefined
+  }
   let entry = waiting.get(signal)
   if (entry === undefined) {
     const callbacks = new Set<() => void>()
     const listener = () => {
       waiting.delete(signal)
+      // a signal made by hand may ignore `once`
+      signal.removeEventListener("abort", listener)
       // a callback that stops another's wait (deleted before it is reached) skips it
       for (const call of callbacks) call()
     }

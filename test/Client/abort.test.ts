@@ -2,7 +2,7 @@ import { getEventListeners } from "node:events"
 import * as Effect from "effect/Effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createSvc } from "../../src/v3/Client/index.js"
-import { startServer, type TestServer } from "./server.js"
+import { json, startServer, type TestServer } from "./server.js"
 import { nodeTransports, withClient } from "./transports.js"
 
 let server: TestServer
@@ -118,5 +118,63 @@ describe("AbortSignal", () => {
     expect(getEventListeners(signal, "abort")).toHaveLength(1)
     controller.abort()
     expect(await next).toMatchObject({ code: "ABORTED" })
+  })
+
+  it.each(nodeTransports)(
+    "%s: an onError that aborts the signal (cancelling a batch) leaves the failure as it was, reported once",
+    async (_, config) => {
+      const failing = await startServer(() => json({ error: "boom" }, 500))
+      try {
+        const controller = new AbortController()
+        const reported: Array<string> = []
+        const svc = createSvc(failing.origin, {
+          ...config,
+          retryAttempts: 0,
+          totalTimeout: 5000,
+          onError: (error) => {
+            reported.push(error.name === "Error" ? error.message : String(error.name))
+            controller.abort()
+          }
+        })
+        const response = await svc.get("/x", { signal: controller.signal })
+        expect(response).toMatchObject({ success: false, status: 500, code: "HTTP_ERROR" })
+        await new Promise((resolve) => setTimeout(resolve, 10))
+        expect(reported).toHaveLength(1)
+        expect(getEventListeners(controller.signal, "abort")).toHaveLength(0)
+      } finally {
+        await failing.close()
+      }
+    }
+  )
+
+  it("onError hears of an abort after controller.abort() has returned, as of any failure", async () => {
+    const controller = new AbortController()
+    const order: Array<string> = []
+    const svc = createSvc(server.origin, { onError: () => order.push("onError") })
+    const pending = svc.get("/x", { signal: controller.signal })
+    await server.waitForRequests(server.requests.length)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    controller.abort()
+    order.push("abort() returned")
+    expect(await pending).toMatchObject({ code: "ABORTED" })
+    expect(order).toEqual(["abort() returned", "onError"])
+  })
+
+  it("the Effect API ends on a signal that onRequest aborts at once", async () => {
+    const controller = new AbortController()
+    const outcome = await Effect.runPromise(
+      withClient(
+        server.origin,
+        // a known session: nothing waits before onRequest, which runs as the request starts
+        { sessionId: "s", onRequest: () => controller.abort(), totalTimeout: 20_000 },
+        (client) =>
+          Effect.match(client.get("/x", { signal: controller.signal }), {
+            onFailure: (error) => error._tag,
+            onSuccess: () => "answered"
+          })
+      )
+    )
+    // the server never answers: only the abort can end it before the total limit
+    expect(outcome).toBe("AbortedError")
   })
 })

@@ -478,6 +478,25 @@ describe.each(faces)("sse, $name", (face) => {
     await until(() => closedEarly("/events") === 1, "the connection to close")
   })
 
+  it("a body the call got but does not hand over (aborted while onResponse runs) is closed", async () => {
+    handler = (_, response) => {
+      response.writeHead(200, { "content-type": "application/octet-stream" })
+      response.write("partial")
+    }
+    const controller = new AbortController()
+    const pending = face.stream(
+      "/held",
+      { signal: controller.signal },
+      { onResponse: () => new Promise<void>(() => undefined) }
+    )
+    await until(() => seen.length === 1, "the request")
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    controller.abort()
+    const read = await pending
+    expect(read.response).toMatchObject({ success: false, code: "ABORTED" })
+    await until(() => closedEarly("/held") === 1, "the connection to close")
+  })
+
   it("the signal ends the events while a reconnection waits for its answer", async () => {
     // the first connection ends after one event; the reconnection is never answered
     handler = (_, response, index) => {

@@ -266,3 +266,28 @@ export const bundle = async (entry: string, line: 3 | 4 = 3): Promise<string> =>
   })
   return result.outputFiles[0]?.text ?? ""
 }
+
+/**
+ * A page script bundled as an app's production build splits it (ES modules, what is imported on
+ * demand in chunks of its own): each output by its path under `/`, the entry at `/<name>.js`.
+ */
+export const bundleSplit = async (
+  entry: string,
+  line: 3 | 4 = 3
+): Promise<ReadonlyMap<string, string>> => {
+  const result = await build({
+    entryPoints: [fileURLToPath(new URL(entry, import.meta.url))],
+    bundle: true,
+    splitting: true,
+    platform: "browser",
+    format: "esm",
+    target: "es2022",
+    outdir: "/split",
+    entryNames: "[name]",
+    chunkNames: "[name]-[hash]",
+    write: false,
+    plugins: line === 4 ? [onEffect4, fetchTransport] : [fetchTransport],
+    logLevel: "silent"
+  })
+  return new Map(result.outputFiles.map((file) => [file.path.replace(/^\/split/, ""), file.text]))
+}

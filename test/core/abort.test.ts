@@ -48,4 +48,32 @@ describe("whenAborted", () => {
     controller.abort()
     expect(calls).toEqual(["first"])
   })
+
+  it("calls back at once on a signal that has aborted already", () => {
+    const calls: Array<string> = []
+    const stop = whenAborted(AbortSignal.abort(), () => calls.push("called"))
+    expect(calls).toEqual(["called"])
+    stop()
+  })
+
+  it("leaves no listener on a signal made by hand that ignores once", () => {
+    // an EventTarget-like signal from a polyfill: every listener kept until removed
+    const listeners: Array<() => void> = []
+    const signal = {
+      aborted: false,
+      addEventListener: (_: string, listener: () => void) => listeners.push(listener),
+      removeEventListener: (_: string, listener: () => void) => {
+        const at = listeners.indexOf(listener)
+        if (at >= 0) listeners.splice(at, 1)
+      }
+    } as unknown as AbortSignal
+    const calls: Array<string> = []
+    const stop = whenAborted(signal, () => calls.push("called"))
+    expect(listeners).toHaveLength(1)
+    ;(signal as { aborted: boolean }).aborted = true
+    for (const listener of [...listeners]) listener()
+    expect(calls).toEqual(["called"])
+    stop()
+    expect(listeners).toHaveLength(0)
+  })
 })

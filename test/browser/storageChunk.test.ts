@@ -1,0 +1,114 @@
+/**
+ * The session's storage detection, loaded on demand, in Debian's Chromium: a page built as an
+ * app's production build splits it (the detection a chunk of its own) is served with that chunk
+ * slow or missing. A page's first requests still find the session in localStorage when the chunk
+ * is slow, whatever their `timeout`; when it is missing, they go without a session and say why.
+ */
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import type { Browser } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { bundleSplit, CHROMIUM, hasChromium, LINES, launchChromium } from "./chromium.js"
+import { type ApiServer, startApiServer } from "./servers.js"
+
+if (!hasChromium) {
+  console.warn(`Skipping the storage chunk suite: ${CHROMIUM} is absent.`)
+}
+
+/** How the page server answers for the detection's chunk. */
+type ChunkMode = "slow" | "missing"
+
+interface Whoami {
+  readonly first: string | null
+  readonly second: string | null
+  readonly errors: ReadonlyArray<string>
+}
+
+describe.skipIf(!hasChromium).each(LINES)("storage detection's chunk, Effect %s", (line) => {
+  let browser: Browser
+  let api: ApiServer
+  let files: ReadonlyMap<string, string>
+  let mode: ChunkMode = "slow"
+  const chunkFetches: Array<string> = []
+  let site: { url: string; close: () => void }
+
+  beforeAll(async () => {
+    files = await bundleSplit("./detect-page.ts", line)
+    const server = createServer((request, response) => {
+      const path = new URL(request.url ?? "/", "http://page").pathname
+      if (path === "/") {
+        response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
+        response.end('<!doctype html><script type="module" src="/detect-page.js"></script>')
+        return
+      }
+      const text = files.get(path)
+      if (text === undefined) {
+        response.writeHead(404).end()
+        return
+      }
+      const send = () => {
+        response.writeHead(200, { "content-type": "text/javascript; charset=utf-8" })
+        response.end(text)
+      }
+      if (!/\/Detect-/.test(path)) return send()
+      chunkFetches.push(mode)
+      if (mode === "missing") response.writeHead(404).end()
+      else setTimeout(send, 700)
+    })
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    site = {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      close: () => {
+        server.closeAllConnections()
+        server.close()
+      }
+    }
+    api = await startApiServer()
+    browser = await launchChromium()
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    site?.close()
+    await api?.close()
+  })
+
+  const firstRequests = async (chunk: ChunkMode, timeout: number): Promise<Whoami> => {
+    mode = chunk
+    const context = await browser.newContext()
+    try {
+      const page = await context.newPage()
+      await page.goto(site.url)
+      await page.evaluate(() => localStorage.setItem("session_id", "stored-id"))
+      await page.waitForFunction(() => "whoami" in window)
+      return await page.evaluate(
+        ([api, timeout]) =>
+          (
+            window as unknown as { whoami: (api: string, timeout: number) => Promise<Whoami> }
+          ).whoami(api, timeout),
+        [api.url, timeout] as const
+      )
+    } finally {
+      await context.close()
+    }
+  }
+
+  it("is a chunk of its own, fetched when a client is made", () => {
+    expect([...files.keys()].filter((path) => /\/Detect-/.test(path))).toHaveLength(1)
+  })
+
+  it("a slow chunk: the first requests wait for it, not bounded by their timeout, and carry the stored session", async () => {
+    const before = chunkFetches.length
+    const outcome = await firstRequests("slow", 300)
+    expect(outcome).toEqual({ first: "stored-id", second: "stored-id", errors: [] })
+    expect(chunkFetches.length - before).toBe(1)
+  })
+
+  it("a missing chunk: the requests go without a session, and onError says why", async () => {
+    const outcome = await firstRequests("missing", 300)
+    expect(outcome.first).toBeNull()
+    expect(outcome.second).toBeNull()
+    expect(outcome.errors.length).toBeGreaterThan(0)
+    expect(outcome.errors[0]).toMatch(/dynamically imported module|Detect-/)
+  })
+})
