@@ -83,7 +83,6 @@ import {
 } from "./SvcError.js"
 import {
   checkSessionId,
-  detectorReady,
   forgetSession,
   knownSession,
   makeSessionState,
@@ -374,17 +373,15 @@ const prepare = (
   const known = knownSession(state.session)
   if (known !== undefined) return Effect.succeed(attach(known.id))
   // the lookup runs the application's code (getSessionId, storage): it may take time
-  return Effect.flatMap(detectorReady(state.session), () =>
-    Effect.map(
-      withTimeout(
-        state.line,
-        resolveSession(state.session),
-        timeout,
-        () => config,
-        "the session lookup"
-      ),
-      attach
-    )
+  return Effect.map(
+    withTimeout(
+      state.line,
+      resolveSession(state.session),
+      timeout,
+      () => config,
+      "the session lookup"
+    ),
+    attach
   )
 }
 
@@ -588,13 +585,15 @@ const endedBy = <A, E, F>(
   )
 
 /**
- * How the facade ends a call it runs (facade.ts): `end` answers the failure (reported) and
- * interrupts the call's fiber; `disarms` stop what watches the call, called once the call has its
- * outcome (`closeEnder`) or its fiber has ended.
+ * How the facade ends a call it runs (facade.ts): `end` interrupts the call's fiber at once and,
+ * once the turn that ended it is over, answers the failure (reported); `disarms` stop what watches
+ * the call, called once the call has its outcome (`closeEnder`) or its fiber has ended.
  */
 export interface CallEnder {
   readonly end: (failure: SvcError) => void
   readonly disarms: Array<() => void>
+  /** Whether `end` has been called. */
+  readonly ended: boolean
 }
 
 /** Stops what watches the call: its outcome is in (an `onError` that aborts the signal is late). */
@@ -1106,10 +1105,15 @@ export const request = <A>(
               return Effect.succeed(value)
             }
           })
+    // a call its ender has ended is reported as it was ended, not as it then failed
     const observed =
       onError === undefined
         ? signalled
-        : Effect.tapError(signalled, (error) => Effect.sync(() => state.report(error)))
+        : Effect.tapError(signalled, (error) =>
+            Effect.sync(() => {
+              if (ender?.ended !== true) state.report(error)
+            })
+          )
     // no progress is told once the call has ended, however it ended
     const reported =
       download.callback === undefined && upload.callback === undefined
@@ -1122,17 +1126,15 @@ export const request = <A>(
             })
           )
     // a streamed body the call does not hand over (it failed or was interrupted after the body
-    // came, in a response interceptor or onResponse, or an interceptor answered other data)
-    // is cancelled: its connection closes
+    // came, in a response interceptor or onResponse) is cancelled: its connection closes. One an
+    // interceptor replaced is the interceptor's (it may read it yet).
     const streamed = settings.streamed
     const released =
       streamed === undefined
         ? reported
         : Effect.onExit(reported, (exit) => {
             const body = streamed.body
-            if (body !== undefined && (!Exit.isSuccess(exit) || exit.value.data !== body)) {
-              body.cancel().catch(() => undefined)
-            }
+            if (body !== undefined && !Exit.isSuccess(exit)) body.cancel().catch(() => undefined)
             return Effect.void
           })
     // the facade records nothing: nothing of the call's span is even described

@@ -37,15 +37,19 @@ const run = <A>(
     let ended = false
     const ender: CallEnder = {
       disarms: [],
+      get ended() {
+        return ended
+      },
       end: (failure) => {
         if (ended) return
         ended = true
-        // after the turn that ended it (`controller.abort()` returns before `onError` runs), as
-        // when the call ends itself
+        // stopped at its next step (code of the call that aborted it goes no further)...
+        line.interrupt(fiber)
+        // ...and answered after the turn that ended it (`controller.abort()` returns before
+        // `onError` runs), as when the call ends itself
         queueMicrotask(() => {
           report(failure)
           resolve(foldError(failure))
-          line.interrupt(fiber)
         })
       }
     }

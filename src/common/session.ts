@@ -89,36 +89,17 @@ const asError = (cause: unknown, context: string): Error =>
 /**
  * `detectStorage` (Storage/Detect.ts), loaded on demand: a browser bundle keeps the storages a page
  * may have (web storage, cookies, React Native's) out of what it loads at once. A client that may
- * look for storage starts the load when it is made (`makeSessionState`), and a lookup waits for
- * it ({@link detectorReady}); a load that failed is tried again by the next.
+ * look for storage starts the load when it is made (`makeSessionState`); a lookup that needs it
+ * waits for it, under the lookup's timeout; a load that failed is tried again by the next.
  */
 let detector: Promise<typeof import("../Storage/Detect.js")> | undefined
-let detectorLoaded = false
 const loadDetector = () => {
-  detector ??= import("../Storage/Detect.js").then(
-    (loaded) => {
-      detectorLoaded = true
-      return loaded
-    },
-    (cause: unknown) => {
-      detector = undefined
-      throw cause
-    }
-  )
+  detector ??= import("../Storage/Detect.js").catch((cause: unknown) => {
+    detector = undefined
+    throw cause
+  })
   return detector
 }
-
-/**
- * Waits for storage detection's code, when the next lookup may need it. Apart from the lookup:
- * its time is the client's own loading, not the application's code the lookup's timeout bounds
- * (the call's signal and total limit still do). A failure is the lookup's to report.
- */
-export const detectorReady = (state: SessionState): Effect.Effect<void> =>
-  detectorLoaded || state.storage !== undefined
-    ? Effect.void
-    : Effect.promise(() => loadDetector().then(noop, noop))
-
-const noop = () => undefined
 
 /**
  * `config.storage`, else what `detectStorage()` finds, resolved once. While its code cannot be

@@ -177,4 +177,27 @@ describe("AbortSignal", () => {
     // the server never answers: only the abort can end it before the total limit
     expect(outcome).toBe("AbortedError")
   })
+
+  it.each(nodeTransports)(
+    "%s: an onResponse that aborts the signal ends the call with ABORTED, reported once",
+    async (_, config) => {
+      const failing = await startServer(() => json({ error: "nope" }, 401))
+      try {
+        const controller = new AbortController()
+        const reported: Array<string> = []
+        const svc = createSvc(failing.origin, {
+          ...config,
+          retryAttempts: 0,
+          onResponse: () => controller.abort(),
+          onError: (error) => reported.push(String((error as { _tag?: string })._tag))
+        })
+        const response = await svc.get("/x", { signal: controller.signal })
+        expect(response).toMatchObject({ success: false, code: "ABORTED" })
+        await new Promise((resolve) => setTimeout(resolve, 10))
+        expect(reported).toEqual(["AbortedError"])
+      } finally {
+        await failing.close()
+      }
+    }
+  )
 })

@@ -595,6 +595,48 @@ describe("stream and sse, on every face at once", () => {
   })
 })
 
+describe("stream on the facade: a response interceptor's body", () => {
+  it("a body an interceptor wraps, to read it later, is read whole", async () => {
+    handler = (_, response) => {
+      response.writeHead(200, { "content-type": "application/octet-stream" })
+      response.write("hello ")
+      setTimeout(() => response.end("world"), 20)
+    }
+    const svc = createSvc(origin)
+    const decoder = new TextDecoder()
+    const encoder = new TextEncoder()
+    svc.addResponseInterceptor((response) => {
+      if (!response.success || !(response.data instanceof ReadableStream)) return response
+      const source = response.data as ReadableStream<Uint8Array>
+      // the body is read (and locked) only when the caller reads
+      async function* upper() {
+        for await (const chunk of source as unknown as AsyncIterable<Uint8Array>) {
+          yield encoder.encode(decoder.decode(chunk).toUpperCase())
+        }
+      }
+      const iterator = upper()
+      return {
+        ...response,
+        data: new ReadableStream<Uint8Array>({
+          pull: async (controller) => {
+            const next = await iterator.next()
+            if (next.done) controller.close()
+            else controller.enqueue(next.value)
+          }
+        })
+      }
+    })
+    const response = await svc.stream("/wrapped")
+    if (!response.success) throw new Error(response.error)
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    let text = ""
+    for await (const chunk of response.data as unknown as AsyncIterable<Uint8Array>) {
+      text += decoder.decode(chunk)
+    }
+    expect(text).toBe("HELLO WORLD")
+  })
+})
+
 describe("sse on the facade: EventStream", () => {
   it("close() ends the iteration without throwing; closed is a success; lastEventId is the stream's", async () => {
     handler = (_, response) => {

@@ -1,7 +1,7 @@
 import { createSvc } from "../../src/v3/index.js"
 
 /** A client made now asks the API who it is, as a page's first request does. */
-const whoami = async (api: string, timeout: number) => {
+const whoami = async (api: string, timeout: number, pause: number) => {
   const errors: Array<string> = []
   const svc = createSvc(api, {
     timeout,
@@ -9,6 +9,7 @@ const whoami = async (api: string, timeout: number) => {
     onError: (error) => errors.push(error.message)
   })
   const first = await svc.get("/whoami", { params: { tag: "first" } })
+  await new Promise((resolve) => setTimeout(resolve, pause))
   const second = await svc.get("/whoami", { params: { tag: "second" } })
   const session = (response: typeof first) =>
     response.success

@@ -2,7 +2,8 @@
  * The session's storage detection, loaded on demand, in Debian's Chromium: a page built as an
  * app's production build splits it (the detection a chunk of its own) is served with that chunk
  * slow or missing. A page's first requests still find the session in localStorage when the chunk
- * is slow, whatever their `timeout`; when it is missing, they go without a session and say why.
+ * is slow (under their `timeout`, which the chunk's load counts toward, as the network does);
+ * when it is missing, they go without a session and say why.
  */
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -73,7 +74,8 @@ describe.skipIf(!hasChromium).each(LINES)("storage detection's chunk, Effect %s"
     await api?.close()
   })
 
-  const firstRequests = async (chunk: ChunkMode, timeout: number): Promise<Whoami> => {
+  /** A page's first two requests, `pause` ms apart. */
+  const firstRequests = async (chunk: ChunkMode, timeout: number, pause = 0): Promise<Whoami> => {
     mode = chunk
     const context = await browser.newContext()
     try {
@@ -82,11 +84,13 @@ describe.skipIf(!hasChromium).each(LINES)("storage detection's chunk, Effect %s"
       await page.evaluate(() => localStorage.setItem("session_id", "stored-id"))
       await page.waitForFunction(() => "whoami" in window)
       return await page.evaluate(
-        ([api, timeout]) =>
+        ([api, timeout, pause]) =>
           (
-            window as unknown as { whoami: (api: string, timeout: number) => Promise<Whoami> }
-          ).whoami(api, timeout),
-        [api.url, timeout] as const
+            window as unknown as {
+              whoami: (api: string, timeout: number, pause: number) => Promise<Whoami>
+            }
+          ).whoami(api, timeout, pause),
+        [api.url, timeout, pause] as const
       )
     } finally {
       await context.close()
@@ -97,11 +101,19 @@ describe.skipIf(!hasChromium).each(LINES)("storage detection's chunk, Effect %s"
     expect([...files.keys()].filter((path) => /\/Detect-/.test(path))).toHaveLength(1)
   })
 
-  it("a slow chunk: the first requests wait for it, not bounded by their timeout, and carry the stored session", async () => {
+  it("a slow chunk: the first requests wait for it and carry the stored session", async () => {
     const before = chunkFetches.length
-    const outcome = await firstRequests("slow", 300)
+    const outcome = await firstRequests("slow", 3000)
     expect(outcome).toEqual({ first: "stored-id", second: "stored-id", errors: [] })
     expect(chunkFetches.length - before).toBe(1)
+  })
+
+  it("a chunk slower than the timeout: that request times out on its session lookup; once it has come, the next carries the session", async () => {
+    const outcome = await firstRequests("slow", 300, 800)
+    expect(outcome.first).toBe("TIMEOUT")
+    expect(outcome.second).toBe("stored-id")
+    expect(outcome.errors).toHaveLength(1)
+    expect(outcome.errors[0]).toMatch(/session lookup/)
   })
 
   it("a missing chunk: the requests go without a session, and onError says why", async () => {
