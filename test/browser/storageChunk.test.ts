@@ -109,7 +109,7 @@ describe.skipIf(!hasChromium).each(LINES)("storage detection's chunk, Effect %s"
   })
 
   it("a chunk slower than the timeout: that request times out on its session lookup; once it has come, the next carries the session", async () => {
-    const outcome = await firstRequests("slow", 300, 800)
+    const outcome = await firstRequests("slow", 300, 1500)
     expect(outcome.first).toBe("TIMEOUT")
     expect(outcome.second).toBe("stored-id")
     expect(outcome.errors).toHaveLength(1)
