@@ -11,6 +11,16 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
+/** Runs `check` against a server of its own that answers every request with `status`. */
+const againstFailing = async (status: number, check: (origin: string) => Promise<void>) => {
+  const failing = await startServer(() => json({ error: "failed" }, status))
+  try {
+    await check(failing.origin)
+  } finally {
+    await failing.close()
+  }
+}
+
 describe("AbortSignal", () => {
   it("an already aborted signal sends nothing", async () => {
     const before = server.requests.length
@@ -122,29 +132,25 @@ describe("AbortSignal", () => {
 
   it.each(nodeTransports)(
     "%s: an onError that aborts the signal (cancelling a batch) leaves the failure as it was, reported once",
-    async (_, config) => {
-      const failing = await startServer(() => json({ error: "boom" }, 500))
-      try {
+    (_, config) =>
+      againstFailing(500, async (origin) => {
         const controller = new AbortController()
         const reported: Array<string> = []
-        const svc = createSvc(failing.origin, {
+        const svc = createSvc(origin, {
           ...config,
           retryAttempts: 0,
           totalTimeout: 5000,
           onError: (error) => {
-            reported.push(error.name === "Error" ? error.message : String(error.name))
+            reported.push(String((error as { _tag?: string })._tag))
             controller.abort()
           }
         })
         const response = await svc.get("/x", { signal: controller.signal })
         expect(response).toMatchObject({ success: false, status: 500, code: "HTTP_ERROR" })
         await new Promise((resolve) => setTimeout(resolve, 10))
-        expect(reported).toHaveLength(1)
+        expect(reported).toEqual(["HttpError"])
         expect(getEventListeners(controller.signal, "abort")).toHaveLength(0)
-      } finally {
-        await failing.close()
-      }
-    }
+      })
   )
 
   it("onError hears of an abort after controller.abort() has returned, as of any failure", async () => {
@@ -180,12 +186,11 @@ describe("AbortSignal", () => {
 
   it.each(nodeTransports)(
     "%s: an onResponse that aborts the signal ends the call with ABORTED, reported once",
-    async (_, config) => {
-      const failing = await startServer(() => json({ error: "nope" }, 401))
-      try {
+    (_, config) =>
+      againstFailing(401, async (origin) => {
         const controller = new AbortController()
         const reported: Array<string> = []
-        const svc = createSvc(failing.origin, {
+        const svc = createSvc(origin, {
           ...config,
           retryAttempts: 0,
           onResponse: () => controller.abort(),
@@ -195,9 +200,6 @@ describe("AbortSignal", () => {
         expect(response).toMatchObject({ success: false, code: "ABORTED" })
         await new Promise((resolve) => setTimeout(resolve, 10))
         expect(reported).toEqual(["AbortedError"])
-      } finally {
-        await failing.close()
-      }
-    }
+      })
   )
 })
