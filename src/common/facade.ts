@@ -24,8 +24,9 @@ const describeDefect = (line: ClientDialect, cause: Cause.Cause<never>): Error =
 
 /**
  * Runs a request program to an `ApiResponse`; resolves in every case. The program gets the call's
- * `CallEnder`: when its signal aborts or its total limit passes, it answers that failure at once
- * (reported) and interrupts the call's fiber, so that the program forks nothing to be ended.
+ * `CallEnder`: when its signal aborts or its total limit passes, it interrupts the call's fiber at
+ * once and answers that failure (reported) after the turn, so that the program forks nothing to
+ * be ended.
  */
 const run = <A>(
   line: ClientDialect,
