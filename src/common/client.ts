@@ -66,7 +66,6 @@ import {
   redactUrlsIn,
   urlForMessage
 } from "../core/url.js"
-import type { QueryRequest } from "../Query/index.js"
 import type { ClientDialect, RetryPlan } from "./dialect.js"
 import { startTimer, type Transport } from "./exchange.js"
 import { runObserver, runRequestInterceptors, runResponseInterceptors } from "./interceptors.js"
@@ -1185,24 +1184,6 @@ export const checkedSessionId = (
   id: string | Redacted.Redacted<string>
 ): Redacted.Redacted<string> =>
   Redacted.make(checkSessionId(Redacted.isRedacted(id) ? Redacted.value(id) : id))
-
-/** A query builder's request, through the client. */
-export const queryRequest = (
-  state: ClientState,
-  transport: Transport,
-  query: QueryRequest,
-  ender?: CallEnder
-) =>
-  request(
-    state,
-    transport,
-    query.method as HttpMethod,
-    query.url,
-    query.body,
-    { headers: query.headers },
-    false,
-    ender
-  )
 
 /** The `ApiResponse` for a failure. */
 export const foldError = (error: SvcError): ApiFailure => {

@@ -29,7 +29,6 @@ import {
   decode,
   foldError,
   invalidRequest,
-  queryRequest,
   removeHeader,
   request,
   setHeader
@@ -309,7 +308,7 @@ const surfaceOf = <F extends ClientFace>(
       ),
     query: (endpoint: string) =>
       new QueryBuilder<RequestResult<F, unknown>, RequestResultKind<F>>(endpoint, (query) =>
-        face.request((ender) => queryRequest(state, transport, query, ender))
+        send(query.method as HttpMethod, query.url, query.body, { headers: query.headers })
       ),
     getSessionId: () =>
       face.sessionId(
