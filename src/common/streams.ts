@@ -87,7 +87,6 @@ interface BodyGuard {
   readonly signal: AbortSignal | undefined
   readonly now: () => number
   readonly startTimer: (millis: number, onTime: () => void) => () => void
-  readonly whenAborted: typeof whenAborted
   readonly report: (error: Error) => void
 }
 
@@ -114,33 +113,6 @@ type Connection =
   | { readonly _tag: "Open"; readonly status: number; readonly body: ReadableStream<Uint8Array> }
   | { readonly _tag: "End"; readonly status: number }
 
-/**
- * Watches what ends a body from outside: the signal and the call's total deadline (`guard`).
- * `onAbort` or `onTotal` runs at once when it has happened already; the answer stops watching.
- */
-const watchLimits = (
-  signal: AbortSignal | undefined,
-  guard: Pick<BodyGuard, "deadline" | "now" | "startTimer" | "whenAborted">,
-  onAbort: () => void,
-  onTotal: () => void
-): (() => void) => {
-  if (signal?.aborted) {
-    onAbort()
-    return () => undefined
-  }
-  const left = guard.deadline === undefined ? undefined : guard.deadline - guard.now()
-  if (left !== undefined && left <= 0) {
-    onTotal()
-    return () => undefined
-  }
-  const stopWaiting = signal === undefined ? undefined : guard.whenAborted(signal, onAbort)
-  const cancelTotal = left === undefined ? undefined : guard.startTimer(left, onTotal)
-  return () => {
-    stopWaiting?.()
-    cancelTotal?.()
-  }
-}
-
 /** The stream programs over a kit: `openStream` and `openSse`. */
 export const makeStreams = (kit: StreamKit) => {
   const {
@@ -159,10 +131,38 @@ export const makeStreams = (kit: StreamKit) => {
     redactUrlsIn,
     urlForMessage,
     describeCause,
-    isSvcError
+    isSvcError,
+    whenAborted
   } = kit
   const Exit = { isSuccess: kit.isSuccess }
   const timeoutMillis = kit.timeoutMillis
+
+  /**
+   * Watches what ends a body from outside: the signal and the call's total deadline (`guard`).
+   * `onAbort` or `onTotal` runs at once when it has happened already; the answer stops watching.
+   */
+  const watchLimits = (
+    signal: AbortSignal | undefined,
+    guard: Pick<BodyGuard, "deadline" | "now" | "startTimer">,
+    onAbort: () => void,
+    onTotal: () => void
+  ): (() => void) => {
+    if (signal?.aborted) {
+      onAbort()
+      return () => undefined
+    }
+    const left = guard.deadline === undefined ? undefined : guard.deadline - guard.now()
+    if (left !== undefined && left <= 0) {
+      onTotal()
+      return () => undefined
+    }
+    const stopWaiting = signal === undefined ? undefined : whenAborted(signal, onAbort)
+    const cancelTotal = left === undefined ? undefined : guard.startTimer(left, onTotal)
+    return () => {
+      stopWaiting?.()
+      cancelTotal?.()
+    }
+  }
 
   /** A failure of a body while it is read, as the Effect API's error. */
   const bodyFailure =
@@ -294,7 +294,6 @@ export const makeStreams = (kit: StreamKit) => {
       signal: options.signal,
       now: clock.now,
       startTimer,
-      whenAborted: kit.whenAborted,
       report: state.report
     }
   }
