@@ -714,6 +714,17 @@ export const makeStreams = (kit: StreamKit) => {
   const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined }
 
   /**
+   * An iteration's result, made by `new Object()` rather than as a literal, which V8 would pretenure
+   * with the batch's events waiting behind it (see `core/record.ts`, which this chunk does not import).
+   */
+  const nextOf = <A>(value: A): IteratorYieldResult<A> => {
+    const result = new Object() as { done: false; value: A }
+    result.done = false
+    result.value = value
+    return result
+  }
+
+  /**
    * An `sse` call's events as the facade gives them: iterated with `for await` (which ends without
    * throwing, however the stream ends), `close()`, `lastEventId`, and `closed`, which says how it
    * ended.
@@ -738,14 +749,14 @@ export const makeStreams = (kit: StreamKit) => {
     const next = (): Promise<IteratorResult<SseEvent<A>>> => {
       // a call made while a read waits (not with `for await`) takes its turn after it
       if (reading !== undefined) return reading.then(next)
-      if (at < batch.length) return Promise.resolve({ done: false, value: batch[at++]! })
+      if (at < batch.length) return Promise.resolve(nextOf(batch[at++]!))
       if (stopped) return Promise.resolve(DONE)
       reading = reader.read().then((result): IteratorResult<SseEvent<A>> => {
         if (result.done) return stop()
         reading = undefined
         batch = result.value
         at = 1
-        return { done: false, value: batch[0]! }
+        return nextOf(batch[0]!)
       }, stop)
       return reading
     }
