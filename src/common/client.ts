@@ -55,7 +55,12 @@ import { isValidSessionId } from "../core/sessionId.js"
 import { isStandardSchema } from "../core/standardSchema.js"
 import type { Validation } from "../core/standardValidate.js"
 import type { CallTrace } from "../core/tracing.js"
-import type { TransportFailure, TransportRequest, TransportResponse } from "../core/transport.js"
+import type {
+  StreamedBody,
+  TransportFailure,
+  TransportRequest,
+  TransportResponse
+} from "../core/transport.js"
 import {
   absoluteUrlProblem,
   appendParams,
@@ -67,7 +72,7 @@ import {
   urlForMessage
 } from "../core/url.js"
 import type { ClientDialect, RetryPlan } from "./dialect.js"
-import { startTimer, type Transport } from "./exchange.js"
+import { cancelQuietly, startTimer, type Transport } from "./exchange.js"
 import { runObserver, runRequestInterceptors, runResponseInterceptors } from "./interceptors.js"
 import { loadOnce } from "./loadOnce.js"
 import {
@@ -503,7 +508,7 @@ const tryOnce = (
         const counter = downloadMeter(settings.streamProgress, request.method, status, headers)
         const data =
           counter === undefined ? response.stream : meteredStream(response.stream, counter)
-        if (settings.streamed !== undefined) settings.streamed.body = data
+        if (settings.streamed !== undefined) settings.streamed.close = () => cancelQuietly(data)
         return Effect.succeed({ success: true, status, data, headers })
       }
       const body = parseBody(
@@ -716,10 +721,10 @@ interface SendSettings {
   /** `onDownloadProgress` for a streamed body, which outlives the call: told what the caller reads. */
   readonly streamProgress: ProgressCallback | undefined
   /**
-   * Where a streamed 2xx body goes once it has come (`stream`, `sse`), shared by the call's tries:
-   * cancelled if the call does not hand it over.
+   * How to close a streamed 2xx body once it has come (`stream`, `sse`), shared by the call's
+   * tries: closed if the call does not hand it over; the caller's own when it gave one.
    */
-  readonly streamed: { body: ReadableStream<Uint8Array> | undefined } | undefined
+  readonly streamed: StreamedBody | undefined
 }
 
 /** Sends a hop; the Effect API's call counts it (a re-send is an event of its span). */
@@ -789,6 +794,7 @@ const send = (
       propagateTrace: home,
       secretHeaders: Array.of(state.sessionHeader),
       streamBody: settings.streamBody,
+      streamed: settings.streamed,
       onDownloadProgress: settings.onDownloadProgress,
       onUploadProgress: settings.onUploadProgress
     }
@@ -927,8 +933,9 @@ const toHttpError = (
  * response interceptors, decode, `onResponse`. The caller's signal aborts every phase; the timeout
  * bounds each try and every piece of the application's code the request waits on. With
  * `streamBody` (`stream`, `sse`), a 2xx answers once its headers are in, `data` its body as a web
- * `ReadableStream` (no envelope, no schema: a stream's events are decoded one by one). `ender`:
- * the facade's, which ends the call when its signal aborts or its total limit passes.
+ * `ReadableStream` (no envelope, no schema: a stream's events are decoded one by one); a
+ * `StreamedBody` given as `streamBody` tells the caller how to close the body. `ender`: the
+ * facade's, which ends the call when its signal aborts or its total limit passes.
  */
 export const request = <A>(
   state: ClientState,
@@ -937,10 +944,11 @@ export const request = <A>(
   endpoint: string,
   body: unknown,
   options: ClientRequestOptions = {},
-  streamBody = false,
+  streamBody: boolean | StreamedBody = false,
   ender?: CallEnder
 ): Effect.Effect<ApiSuccess<A>, SvcError> =>
   state.line.withFiber((fiber) => {
+    const streaming = streamBody !== false
     const line = state.line
     const checked = checkRequest(line, endpoint, options, state)
     if ("_tag" in checked) {
@@ -963,18 +971,15 @@ export const request = <A>(
     // the facade's fiber is interrupted only by the caller's signal or the whole call's limit (and
     // a stream's, which its close and cancel end)
     settings.interruptible =
-      state.face === "effect" ||
-      options.signal !== undefined ||
-      totalTimeoutMillis > 0 ||
-      streamBody
+      state.face === "effect" || options.signal !== undefined || totalTimeoutMillis > 0 || streaming
     // the facade records nothing
     settings.trace = state.tracing?.start()
     settings.answered = state.refresh === undefined ? undefined : { url: "" }
-    settings.streamBody = streamBody
+    settings.streamBody = streaming
     settings.onDownloadProgress = download.callback
     settings.onUploadProgress = upload.callback
-    settings.streamProgress = streamBody ? onDownload : undefined
-    settings.streamed = streamBody ? { body: undefined } : undefined
+    settings.streamProgress = streaming ? onDownload : undefined
+    settings.streamed = streamBody === true ? { close: undefined } : streamBody || undefined
     // what the message of a timeout names: the request as the caller made it
     const target = (): Target => ({ method, url: joinUrl(state.baseUrl, endpoint) })
     // a piece of the application's code the request waits on, under the timeout
@@ -1038,7 +1043,7 @@ export const request = <A>(
     const program =
       responseInterceptors.length === 0 && onResponse === undefined
         ? Effect.flatMap(ready, (config) =>
-            options.schema === undefined || streamBody
+            options.schema === undefined || streaming
               ? (sent(config) as Effect.Effect<ApiSuccess<A>, SvcError>)
               : Effect.flatMap(sent(config), (response) =>
                   decode<A>(line, response, options.schema)
@@ -1064,7 +1069,7 @@ export const request = <A>(
               Effect.flatMap(
                 (response): Effect.Effect<ApiResponse<A>, DecodeError> =>
                   response.success
-                    ? decode<A>(line, response, streamBody ? undefined : options.schema)
+                    ? decode<A>(line, response, streaming ? undefined : options.schema)
                     : Effect.succeed(response as ApiResponse<A>)
               ),
               Effect.tap((response) =>
@@ -1132,8 +1137,7 @@ export const request = <A>(
       streamed === undefined
         ? reported
         : Effect.onExit(reported, (exit) => {
-            const body = streamed.body
-            if (body !== undefined && !Exit.isSuccess(exit)) body.cancel().catch(() => undefined)
+            if (!Exit.isSuccess(exit)) streamed.close?.()
             return Effect.void
           })
     // the facade records nothing: nothing of the call's span is even described

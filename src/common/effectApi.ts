@@ -18,9 +18,17 @@ import { callTracing } from "./tracing.js"
 /** The Effect API's face on a line: every method gives its program. */
 const effectFace = (streams: StreamDialect): Face<"effect"> => ({
   request: (program) => program(undefined),
-  stream: (program) => fromWebStream(program(undefined), (body) => body),
+  stream: (program) =>
+    fromWebStream(
+      (streamed) => program(undefined, streamed),
+      (body) => body
+    ),
   sse: (program) =>
-    fromWebBatches(program(undefined), (body) => body.events, streams.flattenIterables),
+    fromWebBatches(
+      (streamed) => program(undefined, streamed),
+      (body) => body.events,
+      streams.flattenIterables
+    ),
   sessionId: (program) => program,
   hasSession: (program) => program,
   changeThen: (change, then) => Effect.suspend(() => then(change())),

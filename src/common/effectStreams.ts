@@ -5,6 +5,7 @@
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import type { ApiSuccess } from "../core/ApiResponse.js"
+import type { StreamedBody } from "../core/transport.js"
 import type { StreamDialect } from "./dialect.js"
 import { isSvcError, NetworkError, type SvcError } from "./SvcError.js"
 
@@ -17,23 +18,38 @@ const streamFailure = (error: unknown): SvcError =>
 /**
  * A `Stream` of what `open` answers as a web stream, read when the `Stream` runs; a stream of
  * batches with {@link fromWebBatches}.
+ *
+ * The body can be closed from the moment the exchange answers it: `open` keeps how in the
+ * `StreamedBody` it is given, and the `Stream` closes it when it ends, however it ends — its reader
+ * has cancelled it by then unless the `Stream` was interrupted at a step between the answer and
+ * the reader's own finalizer (when its fiber yields there).
  */
 export const fromWebStream = <A, B>(
-  open: Effect.Effect<ApiSuccess<A>, SvcError>,
+  open: (streamed: StreamedBody) => Effect.Effect<ApiSuccess<A>, SvcError>,
   readable: (data: A) => ReadableStream<B>
 ): Stream.Stream<B, SvcError> =>
-  Stream.unwrap(
-    Effect.map(open, (response) =>
-      Stream.fromReadableStream({ evaluate: () => readable(response.data), onError: streamFailure })
+  Stream.suspend(() => {
+    const streamed: StreamedBody = { close: undefined }
+    const read = Stream.unwrap(
+      Effect.map(open(streamed), (response) =>
+        Stream.fromReadableStream({
+          evaluate: () => readable(response.data),
+          onError: streamFailure
+        })
+      )
     )
-  )
+    return Stream.ensuring(
+      read,
+      Effect.sync(() => streamed.close?.())
+    )
+  })
 
 /**
  * A `Stream` of the elements of what `open` answers as a web stream of batches (`sse`'s events):
  * a batch read at once, its elements handed on together.
  */
 export const fromWebBatches = <A, B>(
-  open: Effect.Effect<ApiSuccess<A>, SvcError>,
+  open: (streamed: StreamedBody) => Effect.Effect<ApiSuccess<A>, SvcError>,
   readable: (data: A) => ReadableStream<ReadonlyArray<B>>,
   flattenIterables: StreamDialect["flattenIterables"]
 ): Stream.Stream<B, SvcError> => flattenIterables(fromWebStream(open, readable))

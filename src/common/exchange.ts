@@ -45,6 +45,11 @@ export const exchange = (
         if (settled) return
         settled = true
         cancelTimer?.()
+        // a streamed body can be closed from the moment it answers (before the fiber resumes)
+        if (outcome._tag === "Response" && request.streamed !== undefined) {
+          const stream = outcome.response.stream
+          if (stream !== undefined) request.streamed.close = () => cancelQuietly(stream)
+        }
         resume(
           outcome._tag === "Response" ? Effect.succeed(outcome.response) : Effect.fail(outcome)
         )
@@ -70,6 +75,11 @@ export const exchange = (
       })
     })
   )
+
+/** Cancels `stream`, unless something reads it (then its reader's end closes it). */
+export const cancelQuietly = (stream: ReadableStream<unknown>): void => {
+  if (!stream.locked) stream.cancel().catch(() => undefined)
+}
 
 /** Effect's live `Clock`, the one a fiber has unless something (`TestClock`) replaced it. */
 const liveClock = /*#__PURE__*/ Effect.runSync(Effect.clockWith(Effect.succeed))

@@ -15,7 +15,7 @@ import { timeoutMillis } from "../core/options.js"
 import type { RequestInterceptor, ResponseInterceptor } from "../core/request.js"
 import type { EventStream, SseEvent } from "../core/sse.js"
 import { fetchTransport } from "../core/transport.fetch.js"
-import { describeCause } from "../core/transport.js"
+import { describeCause, type StreamedBody } from "../core/transport.js"
 import { joinUrl, redactUrls, redactUrlsIn, urlForMessage } from "../core/url.js"
 import { QueryBuilder, type QueryResultKind } from "../Query/index.js"
 import {
@@ -167,15 +167,22 @@ export interface Face<F extends ClientFace> {
   readonly request: <A>(
     program: (ender: CallEnder | undefined) => Effect.Effect<ApiSuccess<A>, SvcError>
   ) => RequestResult<F, A>
-  /** A `stream` call: its response's `data` is the body as it arrives. */
+  /**
+   * A `stream` call: its response's `data` is the body as it arrives. `streamed`: told how to close
+   * the body, when the face asks (see `StreamedBody`).
+   */
   readonly stream: (
     program: (
-      ender: CallEnder | undefined
+      ender: CallEnder | undefined,
+      streamed?: StreamedBody
     ) => Effect.Effect<ApiSuccess<ReadableStream<Uint8Array>>, SvcError>
   ) => StreamResult<F>
-  /** An `sse` call: its response's `data` is the events. */
+  /** An `sse` call: its response's `data` is the events (`streamed` as for `stream`). */
   readonly sse: <A>(
-    program: (ender: CallEnder | undefined) => Effect.Effect<ApiSuccess<SseBody<A>>, SvcError>
+    program: (
+      ender: CallEnder | undefined,
+      streamed?: StreamedBody
+    ) => Effect.Effect<ApiSuccess<SseBody<A>>, SvcError>
   ) => SseResult<F, A>
   /** The session id the next request would send. */
   readonly sessionId: (
@@ -295,15 +302,15 @@ const surfaceOf = <F extends ClientFace>(
     patch: (endpoint: string, body?: unknown, options?: ClientRequestOptions) =>
       send("PATCH", endpoint, body, options),
     stream: (endpoint: string, options?: StreamCallOptions) =>
-      face.stream((ender) =>
+      face.stream((ender, streamed) =>
         Effect.flatMap(streams, (loaded) =>
-          loaded.openStream(state, transport, endpoint, options, ender)
+          loaded.openStream(state, transport, endpoint, options, ender, streamed)
         )
       ),
     sse: (endpoint: string, options?: StreamCallOptions) =>
-      face.sse((ender) =>
+      face.sse((ender, streamed) =>
         Effect.flatMap(streams, (loaded) =>
-          loaded.openSse(state, transport, endpoint, options, ender)
+          loaded.openSse(state, transport, endpoint, options, ender, streamed)
         )
       ),
     query: (endpoint: string) =>

@@ -16,7 +16,7 @@ import type { describe } from "../core/describe.js"
 import type { timeoutMillis } from "../core/options.js"
 import { type EventStream, makeSseParser, type SseEvent } from "../core/sse.js"
 import { type CheckedStream, checkStream } from "../core/streamOptions.js"
-import type { describeCause } from "../core/transport.js"
+import type { describeCause, StreamedBody } from "../core/transport.js"
 import type { joinUrl, redactUrls, redactUrlsIn, urlForMessage } from "../core/url.js"
 import type {
   CallEnder,
@@ -106,6 +106,8 @@ export interface SseBody<A> {
   readonly ended: Promise<SvcError | undefined>
   /** The events as the facade gives them (reading `events` from then on). */
   readonly eventStream: () => EventStream<A>
+  /** Ends the events and closes the connection, whoever reads them (quietly: nothing reported). */
+  readonly close: () => void
 }
 
 /** What one connection of an `sse` call gave. */
@@ -185,11 +187,13 @@ export const makeStreams = (kit: StreamKit) => {
    * its own), errored with the client's failures — `TimeoutError` past `idleMillis` of silence while
    * a read waits or past the call's `totalTimeout`, `AbortedError` when the signal aborts,
    * `NetworkError` naming method and URL when the connection fails — each reported to `onError`.
-   * Every way it ends, cancelling it included, closes the connection.
+   * Every way it ends, cancelling it included, closes the connection. `streamed` is told how to
+   * close it whoever reads it (see `StreamedBody`).
    */
   const guardBody = (
     source: ReadableStream<Uint8Array>,
-    guard: BodyGuard
+    guard: BodyGuard,
+    streamed?: StreamedBody
   ): ReadableStream<Uint8Array> => {
     const reader = source.getReader()
     const toFailure = bodyFailure(guard.method, guard.url)
@@ -208,6 +212,17 @@ export const makeStreams = (kit: StreamKit) => {
       reader.cancel(error).catch(() => undefined)
       guard.report(error)
       controller?.error(error)
+    }
+    if (streamed !== undefined) {
+      streamed.close = () => {
+        if (finished) return
+        settle()
+        reader.cancel().catch(() => undefined)
+        // a read that waits ends with the body
+        try {
+          controller?.close()
+        } catch {}
+      }
     }
     const timedOut = (timeoutMillis: number, waitingFor?: string) =>
       new TimeoutError({
@@ -305,7 +320,8 @@ export const makeStreams = (kit: StreamKit) => {
     method: CheckedStream["method"],
     endpoint: string,
     options: StreamCallOptions,
-    ender: CallEnder | undefined
+    ender: CallEnder | undefined,
+    streamed: StreamedBody | undefined
   ) =>
     request<ReadableStream<Uint8Array>>(
       state,
@@ -314,20 +330,22 @@ export const makeStreams = (kit: StreamKit) => {
       endpoint,
       options.body,
       options,
-      true,
+      streamed ?? true,
       ender
     )
 
   /**
    * `stream`: the request, answered once the final response's headers are in; on a 2xx `data` is
-   * the body as a guarded web `ReadableStream`.
+   * the body as a guarded web `ReadableStream`. `streamed`: told how to close the body, whoever
+   * reads it, when the caller asks (the Effect API's `Stream`).
    */
   const openStream = (
     state: ClientState,
     transport: Transport,
     endpoint: string,
     options: StreamCallOptions = {},
-    ender?: CallEnder
+    ender?: CallEnder,
+    streamed?: StreamedBody
   ): Eff.Effect<ApiSuccess<ReadableStream<Uint8Array>>, SvcError> =>
     Effect.flatMap(checked(state, options), (settings) =>
       Effect.clockWith((clock) => {
@@ -343,11 +361,11 @@ export const makeStreams = (kit: StreamKit) => {
           (millis, onTime) => startTimer(line, clock, millis, onTime)
         )
         return Effect.map(
-          bodyRequest(state, transport, settings.method, endpoint, options, ender),
-          (response) =>
-            response.data instanceof ReadableStream
-              ? { ...response, data: guardBody(response.data, guard) }
-              : response
+          bodyRequest(state, transport, settings.method, endpoint, options, ender, streamed),
+          (response) => {
+            if (!(response.data instanceof ReadableStream)) return response
+            return { ...response, data: guardBody(response.data, guard, streamed) }
+          }
         )
       })
     )
@@ -402,7 +420,8 @@ export const makeStreams = (kit: StreamKit) => {
     transport: Transport,
     endpoint: string,
     options: StreamCallOptions = {},
-    ender?: CallEnder
+    ender?: CallEnder,
+    streamed?: StreamedBody
   ): Eff.Effect<ApiSuccess<SseBody<A>>, SvcError> =>
     Effect.flatMap(checked(state, options), (settings) =>
       Effect.flatMap(state.line.runnerInContext, (run) =>
@@ -429,7 +448,7 @@ export const makeStreams = (kit: StreamKit) => {
           // each connection: the request as the caller made it, asking for events, from the last
           // id; the first is the call's (the facade's ender ends it), a reconnection runs on a
           // fiber of its own and ends itself, as the Effect API's requests do
-          const connectWith = (ender: CallEnder | undefined) =>
+          const connectWith = (ender: CallEnder | undefined, streamed?: StreamedBody) =>
             Effect.suspend(() => {
               const id = parser.lastEventId
               const asked: Record<string, string | null | undefined> = { accept: EVENT_STREAM }
@@ -444,7 +463,8 @@ export const makeStreams = (kit: StreamKit) => {
                   settings.method,
                   endpoint,
                   { ...options, headers: asked, totalTimeout: left },
-                  ender
+                  ender,
+                  streamed
                 ),
                 (response) =>
                   Effect.tapError(connectionOf(response), (error) =>
@@ -453,10 +473,8 @@ export const makeStreams = (kit: StreamKit) => {
               )
             })
           const connect = connectWith(undefined)
-          return Effect.map(connectWith(ender), (connection) => ({
-            success: true,
-            status: connection.status,
-            data: events<A>(
+          return Effect.map(connectWith(ender, streamed), (connection) => {
+            const data = events<A>(
               state,
               settings,
               guard,
@@ -467,7 +485,9 @@ export const makeStreams = (kit: StreamKit) => {
               connect,
               options
             )
-          }))
+            if (streamed !== undefined) streamed.close = data.close
+            return { success: true, status: connection.status, data }
+          })
         })
       )
     )
@@ -550,7 +570,12 @@ export const makeStreams = (kit: StreamKit) => {
         await wait(parser.retry ?? policy.delayMillis)
         if (ended) return false
         const exit = await runToExit(connect)
-        if (ended) return false
+        if (ended) {
+          // closed while the answer came back: its connection is closed too
+          if (Exit.isSuccess(exit) && exit.value._tag === "Open")
+            exit.value.body.cancel().catch(() => undefined)
+          return false
+        }
         if (Exit.isSuccess(exit)) {
           const connection = exit.value
           status = connection.status
@@ -706,7 +731,8 @@ export const makeStreams = (kit: StreamKit) => {
       lastEventId: () => parser.lastEventId,
       status: () => status,
       ended: endedWith,
-      eventStream: () => eventStreamOf(body)
+      eventStream: () => eventStreamOf(body),
+      close: () => finish(undefined, true)
     }
     return body
   }

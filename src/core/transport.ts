@@ -50,6 +50,11 @@ export interface TransportRequest {
    */
   readonly streamBody: boolean
   /**
+   * How to close a streamed body: the exchange puts a 2xx body's there the moment it answers
+   * (see {@link StreamedBody}); `undefined` when nobody asks.
+   */
+  readonly streamed?: StreamedBody | undefined
+  /**
    * Told how much of the response's body has arrived, decoded, as the transport reads it
    * (`onDownloadProgress`, through `downloadMeter`); `undefined`: nobody asks, and nothing is
    * counted. A followed redirect's body and a streamed body are not the transport's to report
@@ -113,6 +118,17 @@ const EMPTY = new Uint8Array(0)
 export type Outcome =
   | { readonly _tag: "Response"; readonly response: TransportResponse }
   | TransportFailure
+
+/**
+ * How to close a streamed body (`stream`, `sse`), whoever reads it: `close` ends the outermost
+ * stream over it, and with it the connection. Each step that wraps the body (the exchange that
+ * answers it, a progress meter, the body's guard, the events) puts its own `close` there in the
+ * same step, with no yield between, so a call or a `Stream` that ends at any step (interrupted
+ * while its fiber yielded) can close it; closing one already ended or cancelled does nothing.
+ */
+export interface StreamedBody {
+  close: (() => void) | undefined
+}
 
 /** Aborts an exchange (the deadline passed, or the fiber waiting on it was interrupted). */
 export type Abort = (reason: Error) => void

@@ -72,6 +72,10 @@ export const fork = Effect.fork
 /** `Effect.async` (Effect 3), `Effect.callback` (Effect 4). */
 export const callback = Effect.async
 
+/** `self` yielding to the scheduler every `ops` operations (Effect 3's default: 2048). */
+export const withMaxOpsBeforeYield = <A, E, R>(self: Effect.Effect<A, E, R>, ops: number) =>
+  Effect.withMaxOpsBeforeYield(self, ops)
+
 /** `self` failing with `onTimeout()` after `duration`. */
 export const timeoutFail = <A, E, R, E2>(
   self: Effect.Effect<A, E, R>,

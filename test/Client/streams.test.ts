@@ -20,13 +20,20 @@ import { foldError } from "../../src/common/client.js"
 import {
   type ApiResponse,
   createSvc,
+  type EventStream,
   type SseEvent,
   SvcClient,
   type SvcClientService,
   type SvcConfig,
   type SvcError
 } from "../../src/v3/Client/index.js"
-import { FetchHttpClient, fork, NodeHttpClient, TestClock } from "../Auth/lineKit.js"
+import {
+  FetchHttpClient,
+  fork,
+  NodeHttpClient,
+  TestClock,
+  withMaxOpsBeforeYield
+} from "../Auth/lineKit.js"
 
 type Handler = (request: Http.IncomingMessage, response: Http.ServerResponse, index: number) => void
 
@@ -654,6 +661,41 @@ describe("sse on the facade: EventStream", () => {
     await until(() => closedEarly("/events") === 1, "the connection to close")
   })
 
+  it("close() while a reconnection's answer comes back closes that connection too", async () => {
+    // the first connection of each path ends after one event; its reconnection is kept open
+    handler = (request, response) => {
+      sseHead(response)
+      const connections = seen.filter((exchange) => exchange.path === request.url).length
+      if (connections === 1) response.end("data: one\n\n")
+      else response.write(": open\n\n")
+    }
+    // close() comes a few microtasks after the reconnection's onResponse: at one step or another
+    // of handing its answer back
+    for (let depth = 0; depth < 8; depth++) {
+      const path = `/reconnected-${depth}`
+      let feed: EventStream<unknown> | undefined
+      let responses = 0
+      const svc = createSvc(origin, {
+        retryAttempts: 0,
+        onResponse: () => {
+          if (++responses !== 2) return
+          let turn = Promise.resolve()
+          for (let i = 0; i < depth; i++) turn = turn.then(() => undefined)
+          void turn.then(() => feed?.close())
+        }
+      })
+      const opened = await svc.sse(path, { reconnect: { delay: 1 } })
+      if (!opened.success) throw new Error(opened.error)
+      feed = opened.data
+      const events: Array<unknown> = []
+      for await (const event of feed) events.push(event.data)
+      expect(events).toEqual(["one"])
+      expect(await feed.closed).toEqual({ success: true, status: 200, data: undefined })
+      expect(seen.filter((exchange) => exchange.path === path)).toHaveLength(2)
+      await until(() => closedEarly(path) === 1, `the reconnection of ${path} to close`)
+    }
+  })
+
   it("events read at once are handed out one by one; close() among them ends the iteration there", async () => {
     handler = (_, response) => {
       sseHead(response)
@@ -791,5 +833,57 @@ describe("the Effect API on TestClock", () => {
         until(() => closedEarly("/events") === 1, "the connection to close")
       )
     })
+  )
+})
+
+describe("the Effect API: a body between its answer and its first read", () => {
+  /** Runs `then` after `depth` turns of the microtask queue. */
+  const afterMicrotasks = (depth: number, then: () => void) => {
+    let turn = Promise.resolve()
+    for (let i = 0; i < depth; i++) turn = turn.then(() => undefined)
+    void turn.then(then)
+  }
+  const layers = [
+    ["layerDefault", (config: SvcConfig) => SvcClient.layerDefault(origin, config)],
+    [
+      "SvcClient.layer(NodeHttpClient.layerUndici)",
+      (config: SvcConfig) =>
+        SvcClient.layer(origin, config).pipe(Layer.provide(NodeHttpClient.layerUndici))
+    ]
+  ] as const
+
+  // the fiber yields to the scheduler every few operations, so an interruption sent from
+  // `onResponse` lands at one of the steps between the answer and the first read, which one
+  // depending on the budget and on the number of microtasks before it is sent
+  it.each(layers)(
+    "interrupted there, stream and sse close the connection (%s)",
+    async (_, layerOf) => {
+      handler = (request, response) => {
+        if ((request.url ?? "").startsWith("/handover-sse")) sseHead(response)
+        else response.writeHead(200, { "content-type": "application/octet-stream" })
+        response.write(": open\n\n")
+      }
+      for (const kind of ["stream", "sse"] as const) {
+        for (const ops of [12, 16, 24, 32]) {
+          for (let depth = 0; depth < 4; depth++) {
+            const path = `/handover-${kind}-${ops}-${depth}`
+            let fiber: Fiber.RuntimeFiber<void, SvcError> | undefined
+            const interrupt = () => void Effect.runPromise(Fiber.interrupt(fiber!))
+            const config = { retryAttempts: 0, onResponse: () => afterMicrotasks(depth, interrupt) }
+            const read = Effect.flatMap(SvcClient, (client) =>
+              kind === "stream"
+                ? Stream.runDrain(client.stream(path))
+                : Stream.runDrain(client.sse(path))
+            )
+            fiber = Effect.runFork(
+              withMaxOpsBeforeYield(Effect.provide(read, layerOf(config)), ops)
+            )
+            const exit = await Effect.runPromise(Fiber.await(fiber))
+            expect(exit._tag).toBe("Failure")
+            await until(() => closedEarly(path) === 1, `the connection of ${path} to close`)
+          }
+        }
+      }
+    }
   )
 })

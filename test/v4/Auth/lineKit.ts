@@ -21,6 +21,7 @@ import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as KeyValueStore from "effect/persistence/KeyValueStore"
+import * as References from "effect/References"
 import type * as Scope from "effect/Scope"
 import { TestClock } from "effect/testing"
 import {
@@ -67,6 +68,10 @@ export const fork = Effect.forkChild
 
 /** `Effect.async` (Effect 3), `Effect.callback` (Effect 4). */
 export const callback = Effect.callback
+
+/** `self` yielding to the scheduler every `ops` operations (Effect 4's default: 2048). */
+export const withMaxOpsBeforeYield = <A, E, R>(self: Effect.Effect<A, E, R>, ops: number) =>
+  Effect.provideService(self, References.MaxOpsBeforeYield, ops)
 
 /** `self` failing with `onTimeout()` after `duration`. */
 export const timeoutFail = <A, E, R, E2>(
