@@ -74,7 +74,7 @@ import {
 import type { ClientDialect, RetryPlan } from "./dialect.js"
 import { cancelQuietly, startTimer, type Transport } from "./exchange.js"
 import { runObserver, runRequestInterceptors, runResponseInterceptors } from "./interceptors.js"
-import { loadOnce } from "./loadOnce.js"
+import { loadOnce, unloadedError } from "./loadOnce.js"
 import {
   AbortedError,
   DecodeError,
@@ -813,35 +813,40 @@ const send = (
   })
 
 /** Session refresh (refresh.ts), loaded by the first 401 a refresh may answer. */
-const refreshes = /*#__PURE__*/ loadOnce(() =>
-  import("./refresh.js").then((loaded) =>
-    loaded.makeRefresh({
-      Effect: {
-        as: Effect.as,
-        exit: Effect.exit,
-        fail: Effect.fail,
-        flatMap: Effect.flatMap,
-        interruptible: Effect.interruptible,
-        map: Effect.map,
-        succeed: Effect.succeed,
-        suspend: Effect.suspend,
-        sync: Effect.sync,
-        uninterruptible: Effect.uninterruptible
-      },
-      isSuccess: Exit.isSuccess,
-      squash: Cause.squash,
-      Redacted: { isRedacted: Redacted.isRedacted, make: Redacted.make, value: Redacted.value },
-      isValidSessionId,
-      forgetSession,
-      persistSession,
-      rememberSession,
-      unpersistSession
-    })
-  )
+const refreshes = /*#__PURE__*/ loadOnce(
+  () =>
+    import("./refresh.js").then((loaded) =>
+      loaded.makeRefresh({
+        Effect: {
+          as: Effect.as,
+          exit: Effect.exit,
+          fail: Effect.fail,
+          flatMap: Effect.flatMap,
+          interruptible: Effect.interruptible,
+          map: Effect.map,
+          succeed: Effect.succeed,
+          suspend: Effect.suspend,
+          sync: Effect.sync,
+          uninterruptible: Effect.uninterruptible
+        },
+        isSuccess: Exit.isSuccess,
+        squash: Cause.squash,
+        Redacted: { isRedacted: Redacted.isRedacted, make: Redacted.make, value: Redacted.value },
+        isValidSessionId,
+        forgetSession,
+        persistSession,
+        rememberSession,
+        unpersistSession
+      })
+    ),
+  "svc-sdk's session refresh"
 )
 
 /** Standard Schema decoding, loaded by the first request that passes such a validator. */
-const standard = /*#__PURE__*/ loadOnce(() => import("../core/standardValidate.js"))
+const standard = /*#__PURE__*/ loadOnce(
+  () => import("../core/standardValidate.js"),
+  "svc-sdk's Standard Schema validation"
+)
 
 /**
  * Decodes `data` of a success with an `effect/Schema` or a Standard Schema validator: `data` is then
@@ -866,7 +871,8 @@ export const decode = <A>(
       "value" in validation
         ? Effect.succeed({ ...response, data: validation.value as A })
         : Effect.fail(failed(validation.problem, validation.cause))
-    return Effect.flatMap(standard, ({ validateStandard }) =>
+    const loaded = Effect.mapError(standard, (unloaded) => failed(unloaded.message, unloaded.cause))
+    return Effect.flatMap(loaded, ({ validateStandard }) =>
       Effect.suspend(() => {
         const validation = validateStandard(schema, response.data)
         return validation instanceof Promise
@@ -1023,7 +1029,7 @@ export const request = <A>(
                 error.status === 401 &&
                 answersSession(state, config, carried.id, settings.answered),
               (error) =>
-                Effect.flatMap(refreshes, ({ afterExpiry }) =>
+                Effect.flatMap(Effect.mapError(refreshes, unloadedError), ({ afterExpiry }) =>
                   afterExpiry(state, {
                     sent: carried.id!,
                     error,

@@ -35,7 +35,7 @@ import {
 } from "./client.js"
 import type { ClientDialect } from "./dialect.js"
 import { fromSend, startTimer, type Transport } from "./exchange.js"
-import { loadOnce } from "./loadOnce.js"
+import { loadOnce, unloadedError } from "./loadOnce.js"
 import {
   AbortedError,
   DecodeError,
@@ -238,42 +238,50 @@ export const fromState = <F extends ClientFace>(
 }
 
 /** The stream programs, loaded by a stream's first call. */
-const streams = /*#__PURE__*/ loadOnce(() =>
-  import("./streams.js").then((loaded) =>
-    loaded.makeStreams({
-      Effect: {
-        clockWith: Effect.clockWith,
-        exit: Effect.exit,
-        fail: Effect.fail,
-        flatMap: Effect.flatMap,
-        map: Effect.map,
-        succeed: Effect.succeed,
-        suspend: Effect.suspend,
-        sync: Effect.sync,
-        tapError: Effect.tapError
-      },
-      isSuccess: Exit.isSuccess,
-      isSvcError,
-      request,
-      decode,
-      foldError,
-      invalidRequest,
-      startTimer,
-      whenAborted,
-      AbortedError,
-      DecodeError,
-      NetworkError,
-      TimeoutError,
-      joinUrl,
-      redactUrls,
-      redactUrlsIn,
-      urlForMessage,
-      describeCause,
-      timeoutMillis,
-      describe
-    })
-  )
+const streamPrograms = /*#__PURE__*/ loadOnce(
+  () =>
+    import("./streams.js").then((loaded) =>
+      loaded.makeStreams({
+        Effect: {
+          clockWith: Effect.clockWith,
+          exit: Effect.exit,
+          fail: Effect.fail,
+          flatMap: Effect.flatMap,
+          map: Effect.map,
+          succeed: Effect.succeed,
+          suspend: Effect.suspend,
+          sync: Effect.sync,
+          tapError: Effect.tapError
+        },
+        isSuccess: Exit.isSuccess,
+        isSvcError,
+        request,
+        decode,
+        foldError,
+        invalidRequest,
+        startTimer,
+        whenAborted,
+        AbortedError,
+        DecodeError,
+        NetworkError,
+        TimeoutError,
+        joinUrl,
+        redactUrls,
+        redactUrlsIn,
+        urlForMessage,
+        describeCause,
+        timeoutMillis,
+        describe
+      })
+    ),
+  "svc-sdk's stream programs"
 )
+
+/** The stream programs; a failure to load them is the call's (`NETWORK_ERROR`), reported. */
+const streams = (state: ClientState) =>
+  Effect.tapError(Effect.mapError(streamPrograms, unloadedError), (error) =>
+    Effect.sync(() => state.report(error))
+  )
 
 /** The surface of one state: every method, on one face. */
 const surfaceOf = <F extends ClientFace>(
@@ -303,13 +311,13 @@ const surfaceOf = <F extends ClientFace>(
       send("PATCH", endpoint, body, options),
     stream: (endpoint: string, options?: StreamCallOptions) =>
       face.stream((ender, streamed) =>
-        Effect.flatMap(streams, (loaded) =>
+        Effect.flatMap(streams(state), (loaded) =>
           loaded.openStream(state, transport, endpoint, options, ender, streamed)
         )
       ),
     sse: (endpoint: string, options?: StreamCallOptions) =>
       face.sse((ender, streamed) =>
-        Effect.flatMap(streams, (loaded) =>
+        Effect.flatMap(streams(state), (loaded) =>
           loaded.openSse(state, transport, endpoint, options, ender, streamed)
         )
       ),

@@ -15,7 +15,7 @@ import * as References from "effect/References"
 import type * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import type { ClientDialect, StreamDialect, TracingDialect } from "../common/dialect.js"
-import { loadOnce } from "../common/loadOnce.js"
+import { loadOnce, unloadedError } from "../common/loadOnce.js"
 import { RETRY_RULES } from "../core/retry.js"
 import { DURATION_BOUNDARIES, DURATION_DESCRIPTION, DURATION_METRIC } from "../core/tracing.js"
 
@@ -37,10 +37,10 @@ const decoder = /*#__PURE__*/ loadOnce(async () => {
     import("effect/SchemaIssue")
   ])
   return { SchemaParser, format: SchemaIssue.makeFormatterDefault() }
-})
+}, "svc-sdk's schema decoder")
 
 /** The retries, loaded on a request's first transient failure (`retry.ts`). */
-const retries = /*#__PURE__*/ loadOnce(() => import("./retry.js"))
+const retries = /*#__PURE__*/ loadOnce(() => import("./retry.js"), "svc-sdk's retries")
 
 /** The services the facade runs every program with: the tracer off. */
 const facadeServices = /*#__PURE__*/ Context.make(References.TracerEnabled, false)
@@ -63,7 +63,9 @@ export const client: ClientDialect = {
     value !== null &&
     (value as { readonly [schemaTypeId]?: unknown })[schemaTypeId] === schemaTypeId,
   retry: (effect, plan) =>
-    Effect.flatMap(retries, (loaded) => loaded.retry(effect, plan, RETRY_RULES)),
+    Effect.flatMap(Effect.mapError(retries, unloadedError), (loaded) =>
+      loaded.retry(effect, plan, RETRY_RULES)
+    ),
   now: (clock) => clock.currentTimeMillisUnsafe(),
   timeout: (effect, millis, onTimeout) =>
     Effect.timeoutOrElse(effect, {

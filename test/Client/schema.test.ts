@@ -344,7 +344,7 @@ describe("what a program loads on first use (the schema decoder, the stream prog
         const loaded = loadOnce(async () => {
           loads++
           return { decoder: loads }
-        })
+        }, "the decoder")
         const together = yield* Effect.all([loaded, loaded, loaded], { concurrency: "unbounded" })
         const later = yield* loaded
         expect(loads).toBe(1)
@@ -353,19 +353,26 @@ describe("what a program loads on first use (the schema decoder, the stream prog
       })
   )
 
-  it.effect("a load that failed is tried again by the next run", () =>
-    Effect.gen(function* () {
-      let loads = 0
-      const loaded = loadOnce(async () => {
-        loads++
-        if (loads === 1) throw new Error("module not found")
-        return "decoder"
+  it.effect(
+    "a load that failed fails its run, naming the module, and is tried again by the next",
+    () =>
+      Effect.gen(function* () {
+        let loads = 0
+        const missing = new TypeError("Failed to fetch dynamically imported module")
+        const loaded = loadOnce(async () => {
+          loads++
+          if (loads === 1) throw missing
+          return "decoder"
+        }, "the decoder")
+        // a typed failure, not a defect
+        const failure = yield* Effect.flip(loaded)
+        expect(failure).toEqual({
+          message: "the decoder could not be loaded (Failed to fetch dynamically imported module)",
+          cause: missing
+        })
+        expect(yield* loaded).toBe("decoder")
+        expect(yield* loaded).toBe("decoder")
+        expect(loads).toBe(2)
       })
-      const first = yield* Effect.exit(loaded)
-      expect(first._tag).toBe("Failure")
-      expect(yield* loaded).toBe("decoder")
-      expect(yield* loaded).toBe("decoder")
-      expect(loads).toBe(2)
-    })
   )
 })

@@ -1,0 +1,112 @@
+/**
+ * The code svc-sdk loads on demand, in Debian's Chromium, on a page built as an app's production
+ * build splits it, served with the stream programs' and Standard Schema validation's chunks
+ * missing (a deploy that replaced them, a dropped connection): each face answers a typed failure
+ * naming what could not be loaded — the facade `NETWORK_ERROR` or `DECODE_ERROR`, the Effect API
+ * `NetworkError` or `DecodeError`, never a defect — and `onError` hears of each.
+ */
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import type { Browser } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { bundleSplit, CHROMIUM, hasChromium, LINES, launchChromium } from "./chromium.js"
+import { type ApiServer, startApiServer } from "./servers.js"
+
+if (!hasChromium) {
+  console.warn(`Skipping the lazy chunks suite: ${CHROMIUM} is absent.`)
+}
+
+/** The chunks the page server does not serve. */
+const MISSING = /^\/(streams|standardValidate)-/
+
+interface Failures {
+  readonly facade: Record<"stream" | "sse" | "standard", string>
+  readonly effectApi: Record<"stream" | "sse" | "standard", Record<string, unknown>>
+  readonly reported: ReadonlyArray<string>
+}
+
+describe.skipIf(!hasChromium).each(LINES)(
+  "code loaded on demand that cannot come, Effect %s",
+  (line) => {
+    let browser: Browser
+    let api: ApiServer
+    let files: ReadonlyMap<string, string>
+    const missed: Array<string> = []
+    let site: { url: string; close: () => void }
+
+    beforeAll(async () => {
+      files = await bundleSplit("./chunks-page.ts", line)
+      const server = createServer((request, response) => {
+        const path = new URL(request.url ?? "/", "http://page").pathname
+        if (path === "/") {
+          response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
+          response.end('<!doctype html><script type="module" src="/chunks-page.js"></script>')
+          return
+        }
+        const text = files.get(path)
+        if (text === undefined || MISSING.test(path)) {
+          missed.push(path)
+          response.writeHead(404).end()
+          return
+        }
+        response.writeHead(200, { "content-type": "text/javascript; charset=utf-8" })
+        response.end(text)
+      })
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+      site = {
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        close: () => {
+          server.closeAllConnections()
+          server.close()
+        }
+      }
+      api = await startApiServer()
+      browser = await launchChromium()
+    })
+
+    afterAll(async () => {
+      await browser?.close()
+      site?.close()
+      await api?.close()
+    })
+
+    it("each face answers a typed failure naming the module, and onError hears of it", async () => {
+      expect([...files.keys()].filter((path) => MISSING.test(path))).toHaveLength(2)
+      const context = await browser.newContext()
+      try {
+        const page = await context.newPage()
+        await page.goto(site.url)
+        await page.waitForFunction(() => "lazyFailures" in window)
+        const failures = await page.evaluate(
+          (origin) =>
+            (
+              window as unknown as { lazyFailures: (api: string) => Promise<Failures> }
+            ).lazyFailures(origin),
+          api.url
+        )
+        expect(missed.some((path) => /^\/streams-/.test(path))).toBe(true)
+        expect(missed.some((path) => /^\/standardValidate-/.test(path))).toBe(true)
+        const streams = /svc-sdk's stream programs could not be loaded \(.+\)/
+        const standard = /svc-sdk's Standard Schema validation could not be loaded \(.+\)/
+        expect(failures.facade.stream).toMatch(/^NETWORK_ERROR: /)
+        expect(failures.facade.stream).toMatch(streams)
+        expect(failures.facade.sse).toMatch(/^NETWORK_ERROR: /)
+        expect(failures.facade.sse).toMatch(streams)
+        expect(failures.facade.standard).toMatch(/^DECODE_ERROR: /)
+        expect(failures.facade.standard).toMatch(standard)
+        for (const kind of ["stream", "sse"] as const) {
+          expect(failures.effectApi[kind]).toEqual({ failure: expect.stringMatching(streams) })
+          expect(failures.effectApi[kind].failure).toMatch(/^NetworkError NETWORK_ERROR: /)
+        }
+        expect(failures.effectApi.standard).toEqual({ failure: expect.stringMatching(standard) })
+        expect(failures.effectApi.standard.failure).toMatch(/^DecodeError DECODE_ERROR: /)
+        // each call's failure, once: two streams and a decode on each face
+        expect(failures.reported.filter((message) => streams.test(message))).toHaveLength(4)
+        expect(failures.reported.filter((message) => standard.test(message))).toHaveLength(2)
+        expect(failures.reported).toHaveLength(6)
+      } finally {
+        await context.close()
+      }
+    })
+  }
+)
