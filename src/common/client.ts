@@ -721,8 +721,8 @@ interface SendSettings {
   /** `onDownloadProgress` for a streamed body, which outlives the call: told what the caller reads. */
   readonly streamProgress: ProgressCallback | undefined
   /**
-   * How to close a streamed 2xx body once it has come (`stream`, `sse`), shared by the call's
-   * tries: closed if the call does not hand it over; the caller's own when it gave one.
+   * How to close a streamed 2xx body once it has come (`stream`, `sse`), the caller's, shared by
+   * the call's tries: closed if the call does not hand the body over.
    */
   readonly streamed: StreamedBody | undefined
 }
@@ -938,10 +938,10 @@ const toHttpError = (
  * The whole request: check, prepare, interceptors, `onRequest`, send (retry, timeout), envelope,
  * response interceptors, decode, `onResponse`. The caller's signal aborts every phase; the timeout
  * bounds each try and every piece of the application's code the request waits on. With
- * `streamBody` (`stream`, `sse`), a 2xx answers once its headers are in, `data` its body as a web
- * `ReadableStream` (no envelope, no schema: a stream's events are decoded one by one); a
- * `StreamedBody` given as `streamBody` tells the caller how to close the body. `ender`: the
- * facade's, which ends the call when its signal aborts or its total limit passes.
+ * `streamed` (`stream`, `sse`), a 2xx answers once its headers are in, `data` its body as a web
+ * `ReadableStream` (no envelope, no schema: a stream's events are decoded one by one), and
+ * `streamed` tells how to close it. `ender`: the facade's, which ends the call when its signal
+ * aborts or its total limit passes.
  */
 export const request = <A>(
   state: ClientState,
@@ -950,11 +950,11 @@ export const request = <A>(
   endpoint: string,
   body: unknown,
   options: ClientRequestOptions = {},
-  streamBody: boolean | StreamedBody = false,
+  streamed?: StreamedBody,
   ender?: CallEnder
 ): Effect.Effect<ApiSuccess<A>, SvcError> =>
   state.line.withFiber((fiber) => {
-    const streaming = streamBody !== false
+    const streaming = streamed !== undefined
     const line = state.line
     const checked = checkRequest(line, endpoint, options, state)
     if ("_tag" in checked) {
@@ -985,7 +985,7 @@ export const request = <A>(
     settings.onDownloadProgress = download.callback
     settings.onUploadProgress = upload.callback
     settings.streamProgress = streaming ? onDownload : undefined
-    settings.streamed = streamBody === true ? { close: undefined } : streamBody || undefined
+    settings.streamed = streamed
     // what the message of a timeout names: the request as the caller made it
     const target = (): Target => ({ method, url: joinUrl(state.baseUrl, endpoint) })
     // a piece of the application's code the request waits on, under the timeout
@@ -1066,8 +1066,17 @@ export const request = <A>(
               Effect.flatMap((response) =>
                 responseInterceptors.length === 0
                   ? Effect.succeed(response)
-                  : runResponseInterceptors(responseInterceptors, response, config, (effect) =>
-                      bounded(effect, "the response interceptors")
+                  : Effect.map(
+                      runResponseInterceptors(responseInterceptors, response, config, (effect) =>
+                        bounded(effect, "the response interceptors")
+                      ),
+                      (answer) => {
+                        // a stream put in place of a streamed body reads it: the one to close
+                        const data = answer.data
+                        if (streamed !== undefined && data instanceof ReadableStream)
+                          streamed.close = () => cancelQuietly(data)
+                        return answer
+                      }
                     )
               ),
               // what the last response interceptor returned: a success is decoded, a failure
@@ -1136,23 +1145,14 @@ export const request = <A>(
             })
           )
     // a streamed body the call does not hand over (it failed or was interrupted after the body
-    // came, in a response interceptor or onResponse) is cancelled: its connection closes. One an
-    // interceptor replaced is the interceptor's (it may read it yet).
-    const streamed = settings.streamed
-    const released =
-      streamed === undefined
-        ? reported
-        : Effect.onExit(reported, (exit) => {
-            if (!Exit.isSuccess(exit)) streamed.close?.()
-            return Effect.void
-          })
+    // came) is closed by the call's caller, through `streamed`
     // the facade records nothing: nothing of the call's span is even described
-    if (settings.trace === undefined || state.tracing === undefined) return released
+    if (settings.trace === undefined || state.tracing === undefined) return reported
     return state.tracing.traced(
       fiber,
       settings.trace,
       { state, method, endpoint, options },
-      released
+      reported
     )
   })
 

@@ -10,6 +10,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { defaultTransport } from "#transport"
 import type { ApiFailure, ApiResponse, ApiSuccess } from "../core/ApiResponse.js"
+import type { StreamedBody } from "../core/transport.js"
 import { type CallEnder, type ClientConfig, closeEnder, foldError, makeState } from "./client.js"
 import type { ClientDialect, RunningFiber } from "./dialect.js"
 import { fromSend } from "./exchange.js"
@@ -108,12 +109,28 @@ export const mark = <A extends object>(value: A): A => {
 export const isFacade = (value: unknown): boolean =>
   typeof value === "object" && value !== null && facades.has(value)
 
+/**
+ * Runs a `stream` or `sse` program: a body that came to a call that does not succeed (however it
+ * ended: its signal, its limit, a failure after the answer) is closed.
+ */
+const runStreamed = <A>(
+  line: ClientDialect,
+  report: (error: Error) => void,
+  program: (ender: CallEnder, streamed: StreamedBody) => Effect.Effect<ApiSuccess<A>, SvcError>
+): Promise<ApiResponse<A>> => {
+  const streamed: StreamedBody = { close: undefined }
+  return run(line, report, (ender) => program(ender, streamed)).then((response) => {
+    if (!response.success) streamed.close?.()
+    return response
+  })
+}
+
 /** The facade's face: every method runs its program, resolving whatever happens. */
 const promiseFace = (line: ClientDialect, report: (error: Error) => void): Face<"promise"> => ({
   request: (program) => run(line, report, program),
-  stream: (program) => run(line, report, program),
+  stream: (program) => runStreamed(line, report, program),
   sse: (program) =>
-    run(line, report, program).then((response) =>
+    runStreamed(line, report, program).then((response) =>
       response.success ? { ...response, data: response.data.eventStream() } : response
     ),
   sessionId: (program) =>

@@ -168,20 +168,20 @@ export interface Face<F extends ClientFace> {
     program: (ender: CallEnder | undefined) => Effect.Effect<ApiSuccess<A>, SvcError>
   ) => RequestResult<F, A>
   /**
-   * A `stream` call: its response's `data` is the body as it arrives. `streamed`: told how to close
-   * the body, when the face asks (see `StreamedBody`).
+   * A `stream` call: its response's `data` is the body as it arrives. `streamed`: the face's, told
+   * how to close the body from the moment it answers (see `StreamedBody`).
    */
   readonly stream: (
     program: (
       ender: CallEnder | undefined,
-      streamed?: StreamedBody
+      streamed: StreamedBody
     ) => Effect.Effect<ApiSuccess<ReadableStream<Uint8Array>>, SvcError>
   ) => StreamResult<F>
   /** An `sse` call: its response's `data` is the events (`streamed` as for `stream`). */
   readonly sse: <A>(
     program: (
       ender: CallEnder | undefined,
-      streamed?: StreamedBody
+      streamed: StreamedBody
     ) => Effect.Effect<ApiSuccess<SseBody<A>>, SvcError>
   ) => SseResult<F, A>
   /** The session id the next request would send. */
@@ -296,7 +296,7 @@ const surfaceOf = <F extends ClientFace>(
     options: ClientRequestOptions | undefined
   ) =>
     face.request((ender) =>
-      request(state, transport, method, endpoint, body, options, false, ender)
+      request(state, transport, method, endpoint, body, options, undefined, ender)
     )
   return {
     get: (endpoint: string, options?: ClientRequestOptions) =>

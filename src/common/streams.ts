@@ -106,7 +106,7 @@ export interface SseBody<A> {
   readonly ended: Promise<SvcError | undefined>
   /** The events as the facade gives them (reading `events` from then on). */
   readonly eventStream: () => EventStream<A>
-  /** Ends the events and closes the connection, whoever reads them (quietly: nothing reported). */
+  /** Ends the events (a read that waits ends) and closes the connection; nothing is reported. */
   readonly close: () => void
 }
 
@@ -321,7 +321,7 @@ export const makeStreams = (kit: StreamKit) => {
     endpoint: string,
     options: StreamCallOptions,
     ender: CallEnder | undefined,
-    streamed: StreamedBody | undefined
+    streamed: StreamedBody
   ) =>
     request<ReadableStream<Uint8Array>>(
       state,
@@ -330,7 +330,7 @@ export const makeStreams = (kit: StreamKit) => {
       endpoint,
       options.body,
       options,
-      streamed ?? true,
+      streamed,
       ender
     )
 
@@ -344,8 +344,8 @@ export const makeStreams = (kit: StreamKit) => {
     transport: Transport,
     endpoint: string,
     options: StreamCallOptions = {},
-    ender?: CallEnder,
-    streamed?: StreamedBody
+    ender: CallEnder | undefined,
+    streamed: StreamedBody
   ): Eff.Effect<ApiSuccess<ReadableStream<Uint8Array>>, SvcError> =>
     Effect.flatMap(checked(state, options), (settings) =>
       Effect.clockWith((clock) => {
@@ -420,8 +420,8 @@ export const makeStreams = (kit: StreamKit) => {
     transport: Transport,
     endpoint: string,
     options: StreamCallOptions = {},
-    ender?: CallEnder,
-    streamed?: StreamedBody
+    ender: CallEnder | undefined,
+    streamed: StreamedBody
   ): Eff.Effect<ApiSuccess<SseBody<A>>, SvcError> =>
     Effect.flatMap(checked(state, options), (settings) =>
       Effect.flatMap(state.line.runnerInContext, (run) =>
@@ -448,7 +448,7 @@ export const makeStreams = (kit: StreamKit) => {
           // each connection: the request as the caller made it, asking for events, from the last
           // id; the first is the call's (the facade's ender ends it), a reconnection runs on a
           // fiber of its own and ends itself, as the Effect API's requests do
-          const connectWith = (ender: CallEnder | undefined, streamed?: StreamedBody) =>
+          const connectWith = (ender: CallEnder | undefined, streamed: StreamedBody) =>
             Effect.suspend(() => {
               const id = parser.lastEventId
               const asked: Record<string, string | null | undefined> = { accept: EVENT_STREAM }
@@ -472,7 +472,7 @@ export const makeStreams = (kit: StreamKit) => {
                   )
               )
             })
-          const connect = connectWith(undefined)
+          const connect = (streamed: StreamedBody) => connectWith(undefined, streamed)
           return Effect.map(connectWith(ender, streamed), (connection) => {
             const data = events<A>(
               state,
@@ -485,7 +485,7 @@ export const makeStreams = (kit: StreamKit) => {
               connect,
               options
             )
-            if (streamed !== undefined) streamed.close = data.close
+            streamed.close = data.close
             return { success: true, status: connection.status, data }
           })
         })
@@ -501,7 +501,7 @@ export const makeStreams = (kit: StreamKit) => {
     queue: Array<SseEvent<string>>,
     first: Connection,
     run: <B, E>(effect: Eff.Effect<B, E>) => RunningFiber<B, E>,
-    connect: Eff.Effect<Connection, SvcError>,
+    connect: (streamed: StreamedBody) => Eff.Effect<Connection, SvcError>,
     options: StreamCallOptions
   ): SseBody<A> => {
     const line = state.line
@@ -569,13 +569,12 @@ export const makeStreams = (kit: StreamKit) => {
       for (;;) {
         await wait(parser.retry ?? policy.delayMillis)
         if (ended) return false
-        const exit = await runToExit(connect)
-        if (ended) {
-          // closed while the answer came back: its connection is closed too
-          if (Exit.isSuccess(exit) && exit.value._tag === "Open")
-            exit.value.body.cancel().catch(() => undefined)
-          return false
-        }
+        // how to close this connection's body, from the moment it answers
+        const streamed: StreamedBody = { close: undefined }
+        const exit = await runToExit(connect(streamed))
+        // closed (or interrupted) while its answer came back: that connection is closed too
+        if (ended || !Exit.isSuccess(exit)) streamed.close?.()
+        if (ended) return false
         if (Exit.isSuccess(exit)) {
           const connection = exit.value
           status = connection.status
@@ -732,7 +731,7 @@ export const makeStreams = (kit: StreamKit) => {
       status: () => status,
       ended: endedWith,
       eventStream: () => eventStreamOf(body),
-      close: () => finish(undefined, true)
+      close: () => finish()
     }
     return body
   }

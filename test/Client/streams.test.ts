@@ -30,6 +30,7 @@ import {
 import {
   FetchHttpClient,
   fork,
+  LINE,
   NodeHttpClient,
   TestClock,
   withMaxOpsBeforeYield
@@ -836,19 +837,33 @@ describe("the Effect API on TestClock", () => {
   )
 })
 
+/** Runs `then` after `depth` turns of the microtask queue. */
+const afterMicrotasks = (depth: number, then: () => void) => {
+  let turn = Promise.resolve()
+  for (let i = 0; i < depth; i++) turn = turn.then(() => undefined)
+  void turn.then(then)
+}
+
+/** Answers sse with one event then ends on a path's first connection, and keeps later ones open. */
+const firstEndsThenOpen: Handler = (request, response) => {
+  sseHead(response)
+  const connections = seen.filter((exchange) => exchange.path === request.url).length
+  if (connections === 1) response.end("data: one\n\n")
+  else response.write(": open\n\n")
+}
+
 describe("the Effect API: a body between its answer and its first read", () => {
-  /** Runs `then` after `depth` turns of the microtask queue. */
-  const afterMicrotasks = (depth: number, then: () => void) => {
-    let turn = Promise.resolve()
-    for (let i = 0; i < depth; i++) turn = turn.then(() => undefined)
-    void turn.then(then)
-  }
   const layers = [
     ["layerDefault", (config: SvcConfig) => SvcClient.layerDefault(origin, config)],
     [
       "SvcClient.layer(NodeHttpClient.layerUndici)",
       (config: SvcConfig) =>
         SvcClient.layer(origin, config).pipe(Layer.provide(NodeHttpClient.layerUndici))
+    ],
+    [
+      "SvcClient.layer(FetchHttpClient)",
+      (config: SvcConfig) =>
+        SvcClient.layer(origin, config).pipe(Layer.provide(FetchHttpClient.layer))
     ]
   ] as const
 
@@ -886,4 +901,103 @@ describe("the Effect API: a body between its answer and its first read", () => {
       }
     }
   )
+
+  // Effect 4's FetchHttpClient body goes through Effect's own `Stream.toReadableStream` and
+  // `fromReadableStream`, which takes its reader a step before it registers its release: a body
+  // cancelled while that fiber yields in between stays open (Effect's, reached only with a budget
+  // this small), so that client is left out there
+  const reconnecting = LINE === 4 ? layers.slice(0, 2) : layers
+
+  it.each(reconnecting)(
+    "an sse whose signal aborts while a reconnection's answer comes back closes that connection (%s)",
+    async (_, layerOf) => {
+      handler = firstEndsThenOpen
+      for (const ops of [12, 16, 24, 32]) {
+        for (let depth = 0; depth < 4; depth++) {
+          const path = `/reconnecting-${ops}-${depth}`
+          const controller = new AbortController()
+          let responses = 0
+          const config = {
+            retryAttempts: 0,
+            onResponse: () => {
+              if (++responses === 2) afterMicrotasks(depth, () => controller.abort())
+            }
+          }
+          const read = Effect.flatMap(SvcClient, (client) =>
+            Stream.runDrain(
+              client.sse(path, { reconnect: { delay: 1 }, signal: controller.signal })
+            )
+          )
+          const exit = await Effect.runPromise(
+            Effect.exit(withMaxOpsBeforeYield(Effect.provide(read, layerOf(config)), ops))
+          )
+          expect(exit._tag).toBe("Failure")
+          expect(seen.filter((exchange) => exchange.path === path)).toHaveLength(2)
+          await until(() => closedEarly(path) === 1, `the reconnection of ${path} to close`)
+        }
+      }
+    }
+  )
+})
+
+describe("the facade: a body its call got but did not hand over", () => {
+  it("a signal aborted at any step between the answer and the handing over closes the connection (stream, sse)", async () => {
+    handler = (request, response) => {
+      if ((request.url ?? "").startsWith("/aborted-sse")) sseHead(response)
+      else response.writeHead(200, { "content-type": "application/octet-stream" })
+      response.write(": open\n\n")
+    }
+    for (const kind of ["stream", "sse"] as const) {
+      for (let depth = 0; depth < 8; depth++) {
+        const path = `/aborted-${kind}-${depth}`
+        const controller = new AbortController()
+        const svc = createSvc(origin, {
+          retryAttempts: 0,
+          onResponse: () => afterMicrotasks(depth, () => controller.abort())
+        })
+        const options = { signal: controller.signal }
+        const response =
+          kind === "stream" ? await svc.stream(path, options) : await svc.sse(path, options)
+        // handed over before the abort (the body's own watch of the signal closes it), or not
+        if (!response.success) expect(response.code).toBe("ABORTED")
+        await until(() => closedEarly(path) === 1, `the connection of ${path} to close`)
+      }
+    }
+  })
+})
+
+describe("a streamed body a response interceptor replaced with a stream that reads it", () => {
+  // the replacement locks the body: closing the call's body is closing the replacement
+  const piped = (response: ApiResponse<unknown>) =>
+    response.success && response.data instanceof ReadableStream
+      ? { ...response, data: response.data.pipeThrough(new TransformStream()) }
+      : response
+  const failingOnResponse = () => {
+    throw new Error("onResponse failed")
+  }
+
+  it("is closed when the call then fails, on the facade and on the Effect API", async () => {
+    handler = (_, response) => {
+      response.writeHead(200, { "content-type": "application/octet-stream" })
+      response.write("partial")
+    }
+    const config = { retryAttempts: 0, onResponse: failingOnResponse }
+    const svc = createSvc(origin, config)
+    svc.addResponseInterceptor(piped)
+    const facadeAnswer = await svc.stream("/piped-facade")
+    expect(facadeAnswer).toMatchObject({ success: false, code: "INTERCEPTOR_ERROR" })
+    await until(() => closedEarly("/piped-facade") === 1, "the facade's connection to close")
+    const effectAnswer = await Effect.runPromise(
+      Effect.flip(
+        Effect.flatMap(SvcClient, (client) =>
+          Effect.andThen(
+            client.addResponseInterceptor(piped),
+            Stream.runDrain(client.stream("/piped-effect"))
+          )
+        ).pipe(Effect.provide(SvcClient.layerDefault(origin, config)))
+      )
+    )
+    expect(effectAnswer).toMatchObject({ code: "INTERCEPTOR_ERROR" })
+    await until(() => closedEarly("/piped-effect") === 1, "the Effect API's connection to close")
+  })
 })
