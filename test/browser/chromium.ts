@@ -5,6 +5,8 @@
  */
 import { spawn } from "node:child_process"
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { createServer, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -290,4 +292,39 @@ export const bundleSplit = async (
     logLevel: "silent"
   })
   return new Map(result.outputFiles.map((file) => [file.path.replace(/^\/split/, ""), file.text]))
+}
+
+/**
+ * Serves a page split by {@link bundleSplit} on 127.0.0.1: `/` loads `/<entry>.js` as a module,
+ * and each output is served by its path, unless `intercept` answers for it (it gets the path and
+ * how to send the file, and says whether it answered); anything else is a 404.
+ */
+export const serveSplit = async (
+  files: ReadonlyMap<string, string>,
+  entry: string,
+  intercept: (path: string, send: () => void, response: ServerResponse) => boolean = () => false
+): Promise<{ readonly url: string; readonly close: () => void }> => {
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? "/", "http://page").pathname
+    if (path === "/") {
+      response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
+      response.end(`<!doctype html><script type="module" src="/${entry}.js"></script>`)
+      return
+    }
+    const text = files.get(path)
+    const send = () => {
+      if (text === undefined) return void response.writeHead(404).end()
+      response.writeHead(200, { "content-type": "text/javascript; charset=utf-8" })
+      response.end(text)
+    }
+    if (!intercept(path, send, response)) send()
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => {
+      server.closeAllConnections()
+      server.close()
+    }
+  }
 }

@@ -5,11 +5,16 @@
  * naming what could not be loaded — the facade `NETWORK_ERROR` or `DECODE_ERROR`, the Effect API
  * `NetworkError` or `DecodeError`, never a defect — and `onError` hears of each.
  */
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { bundleSplit, CHROMIUM, hasChromium, LINES, launchChromium } from "./chromium.js"
+import {
+  bundleSplit,
+  CHROMIUM,
+  hasChromium,
+  LINES,
+  launchChromium,
+  serveSplit
+} from "./chromium.js"
 import { type ApiServer, startApiServer } from "./servers.js"
 
 if (!hasChromium) {
@@ -36,30 +41,12 @@ describe.skipIf(!hasChromium).each(LINES)(
 
     beforeAll(async () => {
       files = await bundleSplit("./chunks-page.ts", line)
-      const server = createServer((request, response) => {
-        const path = new URL(request.url ?? "/", "http://page").pathname
-        if (path === "/") {
-          response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
-          response.end('<!doctype html><script type="module" src="/chunks-page.js"></script>')
-          return
-        }
-        const text = files.get(path)
-        if (text === undefined || MISSING.test(path)) {
-          missed.push(path)
-          response.writeHead(404).end()
-          return
-        }
-        response.writeHead(200, { "content-type": "text/javascript; charset=utf-8" })
-        response.end(text)
+      site = await serveSplit(files, "chunks-page", (path, _, response) => {
+        if (!MISSING.test(path)) return false
+        missed.push(path)
+        response.writeHead(404).end()
+        return true
       })
-      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-      site = {
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        close: () => {
-          server.closeAllConnections()
-          server.close()
-        }
-      }
       api = await startApiServer()
       browser = await launchChromium()
     })

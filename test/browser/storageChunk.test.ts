@@ -5,11 +5,16 @@
  * is slow (under their `timeout`, which the chunk's load counts toward, as the network does);
  * when it is missing, they go without a session and say why.
  */
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { bundleSplit, CHROMIUM, hasChromium, LINES, launchChromium } from "./chromium.js"
+import {
+  bundleSplit,
+  CHROMIUM,
+  hasChromium,
+  LINES,
+  launchChromium,
+  serveSplit
+} from "./chromium.js"
 import { type ApiServer, startApiServer } from "./servers.js"
 
 if (!hasChromium) {
@@ -35,35 +40,13 @@ describe.skipIf(!hasChromium).each(LINES)("storage detection's chunk, Effect %s"
 
   beforeAll(async () => {
     files = await bundleSplit("./detect-page.ts", line)
-    const server = createServer((request, response) => {
-      const path = new URL(request.url ?? "/", "http://page").pathname
-      if (path === "/") {
-        response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
-        response.end('<!doctype html><script type="module" src="/detect-page.js"></script>')
-        return
-      }
-      const text = files.get(path)
-      if (text === undefined) {
-        response.writeHead(404).end()
-        return
-      }
-      const send = () => {
-        response.writeHead(200, { "content-type": "text/javascript; charset=utf-8" })
-        response.end(text)
-      }
-      if (!/\/Detect-/.test(path)) return send()
+    site = await serveSplit(files, "detect-page", (path, send, response) => {
+      if (!/\/Detect-/.test(path)) return false
       chunkFetches.push(mode)
       if (mode === "missing") response.writeHead(404).end()
       else setTimeout(send, 700)
+      return true
     })
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-    site = {
-      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      close: () => {
-        server.closeAllConnections()
-        server.close()
-      }
-    }
     api = await startApiServer()
     browser = await launchChromium()
   })
