@@ -938,10 +938,10 @@ const toHttpError = (
  * The whole request: check, prepare, interceptors, `onRequest`, send (retry, timeout), envelope,
  * response interceptors, decode, `onResponse`. The caller's signal aborts every phase; the timeout
  * bounds each try and every piece of the application's code the request waits on. With
- * `streamed` (`stream`, `sse`), a 2xx answers once its headers are in, `data` its body as a web
- * `ReadableStream` (no envelope, no schema: a stream's events are decoded one by one), and
- * `streamed` tells how to close it. `ender`: the facade's, which ends the call when its signal
- * aborts or its total limit passes.
+ * `streamed` (`stream`, `sse`: the caller's, told how to close the body), a 2xx answers once its
+ * headers are in, `data` its body as a web `ReadableStream` (no envelope, no schema: a stream's
+ * events are decoded one by one). `ender`: the facade's, which ends the call when its signal aborts
+ * or its total limit passes.
  */
 export const request = <A>(
   state: ClientState,

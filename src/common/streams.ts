@@ -336,8 +336,8 @@ export const makeStreams = (kit: StreamKit) => {
 
   /**
    * `stream`: the request, answered once the final response's headers are in; on a 2xx `data` is
-   * the body as a guarded web `ReadableStream`. `streamed`: told how to close the body, whoever
-   * reads it, when the caller asks (the Effect API's `Stream`).
+   * the body as a guarded web `ReadableStream`. `streamed`: the caller's (each face gives one), told
+   * how to close the body whoever reads it, so that a call that does not hand it over closes it.
    */
   const openStream = (
     state: ClientState,
