@@ -55,11 +55,12 @@ import { isValidSessionId } from "../core/sessionId.js"
 import { isStandardSchema } from "../core/standardSchema.js"
 import type { Validation } from "../core/standardValidate.js"
 import type { CallTrace } from "../core/tracing.js"
-import type {
-  StreamedBody,
-  TransportFailure,
-  TransportRequest,
-  TransportResponse
+import {
+  closeAlso,
+  type StreamedBody,
+  type TransportFailure,
+  type TransportRequest,
+  type TransportResponse
 } from "../core/transport.js"
 import {
   absoluteUrlProblem,
@@ -508,7 +509,8 @@ const tryOnce = (
         const counter = downloadMeter(settings.streamProgress, request.method, status, headers)
         const data =
           counter === undefined ? response.stream : meteredStream(response.stream, counter)
-        if (settings.streamed !== undefined) settings.streamed.close = () => cancelQuietly(data)
+        // a meter over the body is closed too
+        if (settings.streamed !== undefined) closeAlso(settings.streamed, () => cancelQuietly(data))
         return Effect.succeed({ success: true, status, data, headers })
       }
       const body = parseBody(
@@ -839,13 +841,13 @@ const refreshes = /*#__PURE__*/ loadOnce(
         unpersistSession
       })
     ),
-  "svc-sdk's session refresh"
+  "session refresh"
 )
 
 /** Standard Schema decoding, loaded by the first request that passes such a validator. */
 const standard = /*#__PURE__*/ loadOnce(
   () => import("../core/standardValidate.js"),
-  "svc-sdk's Standard Schema validation"
+  "Standard Schema validation"
 )
 
 /**
@@ -1071,10 +1073,10 @@ export const request = <A>(
                         bounded(effect, "the response interceptors")
                       ),
                       (answer) => {
-                        // a stream put in place of a streamed body reads it: the one to close
+                        // a stream put in place of a streamed body may read it: closed too
                         const data = answer.data
                         if (streamed !== undefined && data instanceof ReadableStream)
-                          streamed.close = () => cancelQuietly(data)
+                          closeAlso(streamed, () => cancelQuietly(data))
                         return answer
                       }
                     )

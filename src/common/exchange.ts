@@ -11,6 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import {
   type Abort,
+  closeAlso,
   type Outcome,
   type Send,
   type TransportFailure,
@@ -45,10 +46,15 @@ export const exchange = (
         if (settled) return
         settled = true
         cancelTimer?.()
-        // a streamed body can be closed from the moment it answers (before the fiber resumes)
+        // a streamed body can be closed from the moment it answers (before the fiber resumes):
+        // cancelled if nothing reads it, and the exchange aborted (what reads it may never end)
         if (outcome._tag === "Response" && request.streamed !== undefined) {
           const stream = outcome.response.stream
-          if (stream !== undefined) request.streamed.close = () => cancelQuietly(stream)
+          if (stream !== undefined)
+            closeAlso(request.streamed, () => {
+              cancelQuietly(stream)
+              abort?.(new Error("Request interrupted"))
+            })
         }
         resume(
           outcome._tag === "Response" ? Effect.succeed(outcome.response) : Effect.fail(outcome)
@@ -76,7 +82,7 @@ export const exchange = (
     })
   )
 
-/** Cancels `stream`, unless something reads it (then its reader's end closes it). */
+/** Cancels `stream`, unless something reads it (then what reads it closes it). */
 export const cancelQuietly = (stream: ReadableStream<unknown>): void => {
   if (!stream.locked) stream.cancel().catch(() => undefined)
 }

@@ -19,7 +19,7 @@ export interface Unloaded {
 /**
  * `load`'s value, loaded by the program's first run (runs that start meanwhile wait for the same
  * load) and kept for every later one; a load that fails fails the run with {@link Unloaded}
- * naming `what`, and is tried again by the next run.
+ * naming `what` (svc-sdk's …), and is tried again by the next run.
  */
 export const loadOnce = <A>(load: () => Promise<A>, what: string): Effect.Effect<A, Unloaded> => {
   let loaded: Effect.Effect<A> | undefined
@@ -39,7 +39,7 @@ export const loadOnce = <A>(load: () => Promise<A>, what: string): Effect.Effect
       return loading
     },
     catch: (cause): Unloaded => ({
-      message: `${what} could not be loaded (${describeCause(cause)})`,
+      message: `svc-sdk's ${what} could not be loaded (${describeCause(cause)})`,
       cause
     })
   })

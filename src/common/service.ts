@@ -15,7 +15,7 @@ import { timeoutMillis } from "../core/options.js"
 import type { RequestInterceptor, ResponseInterceptor } from "../core/request.js"
 import type { EventStream, SseEvent } from "../core/sse.js"
 import { fetchTransport } from "../core/transport.fetch.js"
-import { describeCause, type StreamedBody } from "../core/transport.js"
+import { closeAlso, describeCause, type StreamedBody } from "../core/transport.js"
 import { joinUrl, redactUrls, redactUrlsIn, urlForMessage } from "../core/url.js"
 import { QueryBuilder, type QueryResultKind } from "../Query/index.js"
 import {
@@ -261,6 +261,7 @@ const streamPrograms = /*#__PURE__*/ loadOnce(
         invalidRequest,
         startTimer,
         whenAborted,
+        closeAlso,
         AbortedError,
         DecodeError,
         NetworkError,
@@ -274,7 +275,7 @@ const streamPrograms = /*#__PURE__*/ loadOnce(
         describe
       })
     ),
-  "svc-sdk's stream programs"
+  "stream programs"
 )
 
 /** The stream programs; a failure to load them is the call's (`NETWORK_ERROR`), reported. */

@@ -16,7 +16,7 @@ import type { describe } from "../core/describe.js"
 import type { timeoutMillis } from "../core/options.js"
 import { type EventStream, makeSseParser, type SseEvent } from "../core/sse.js"
 import { type CheckedStream, checkStream } from "../core/streamOptions.js"
-import type { describeCause, StreamedBody } from "../core/transport.js"
+import type { closeAlso, describeCause, StreamedBody } from "../core/transport.js"
 import type { joinUrl, redactUrls, redactUrlsIn, urlForMessage } from "../core/url.js"
 import type {
   CallEnder,
@@ -52,6 +52,7 @@ export interface StreamKit {
   readonly invalidRequest: typeof invalidRequest
   readonly startTimer: typeof startTimer
   readonly whenAborted: typeof whenAborted
+  readonly closeAlso: typeof closeAlso
   readonly AbortedError: typeof AbortedError
   readonly DecodeError: typeof DecodeError
   readonly NetworkError: typeof NetworkError
@@ -134,7 +135,8 @@ export const makeStreams = (kit: StreamKit) => {
     urlForMessage,
     describeCause,
     isSvcError,
-    whenAborted
+    whenAborted,
+    closeAlso
   } = kit
   const Exit = { isSuccess: kit.isSuccess }
   const timeoutMillis = kit.timeoutMillis
@@ -214,15 +216,13 @@ export const makeStreams = (kit: StreamKit) => {
       controller?.error(error)
     }
     if (streamed !== undefined) {
-      streamed.close = () => {
+      closeAlso(streamed, () => {
         if (finished) return
         settle()
         reader.cancel().catch(() => undefined)
         // a read that waits ends with the body
-        try {
-          controller?.close()
-        } catch {}
-      }
+        controller?.close()
+      })
     }
     const timedOut = (timeoutMillis: number, waitingFor?: string) =>
       new TimeoutError({
@@ -485,7 +485,7 @@ export const makeStreams = (kit: StreamKit) => {
               connect,
               options
             )
-            streamed.close = data.close
+            closeAlso(streamed, data.close)
             return { success: true, status: connection.status, data }
           })
         })

@@ -120,14 +120,26 @@ export type Outcome =
   | TransportFailure
 
 /**
- * How to close a streamed body (`stream`, `sse`), whoever reads it: `close` ends the outermost
- * stream over it, and with it the connection. Each step that wraps the body (the exchange that
- * answers it, a progress meter, the body's guard, the events) puts its own `close` there in the
- * same step, with no yield between, so a call or a `Stream` that ends at any step (interrupted
- * while its fiber yielded) can close it; closing one already ended or cancelled does nothing.
+ * How to close a streamed body (`stream`, `sse`), whoever reads it: `close` ends every stream over
+ * it, outermost first, and the exchange, and with them the connection. Each step that wraps the
+ * body (the exchange that answers it, a progress meter, a response interceptor's stream, the
+ * body's guard, the events) adds its own with {@link closeAlso} in the same step, with no yield
+ * between, so a call or a `Stream` that ends at any step (interrupted while its fiber yielded) can
+ * close it. Closing what has already ended does nothing; `close` never throws.
  */
 export interface StreamedBody {
   close: (() => void) | undefined
+}
+
+/** Adds `close` to what closes `streamed`'s body, before what was there (a throw is ignored). */
+export const closeAlso = (streamed: StreamedBody, close: () => void): void => {
+  const previous = streamed.close
+  streamed.close = () => {
+    try {
+      close()
+    } catch {}
+    previous?.()
+  }
 }
 
 /** Aborts an exchange (the deadline passed, or the fiber waiting on it was interrupted). */

@@ -37,10 +37,10 @@ const decoder = /*#__PURE__*/ loadOnce(async () => {
     import("effect/SchemaIssue")
   ])
   return { SchemaParser, format: SchemaIssue.makeFormatterDefault() }
-}, "svc-sdk's schema decoder")
+}, "schema decoder")
 
 /** The retries, loaded on a request's first transient failure (`retry.ts`). */
-const retries = /*#__PURE__*/ loadOnce(() => import("./retry.js"), "svc-sdk's retries")
+const retries = /*#__PURE__*/ loadOnce(() => import("./retry.js"), "retries")
 
 /** The services the facade runs every program with: the tracer off. */
 const facadeServices = /*#__PURE__*/ Context.make(References.TracerEnabled, false)

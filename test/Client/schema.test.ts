@@ -344,7 +344,7 @@ describe("what a program loads on first use (the schema decoder, the stream prog
         const loaded = loadOnce(async () => {
           loads++
           return { decoder: loads }
-        }, "the decoder")
+        }, "decoder")
         const together = yield* Effect.all([loaded, loaded, loaded], { concurrency: "unbounded" })
         const later = yield* loaded
         expect(loads).toBe(1)
@@ -363,11 +363,12 @@ describe("what a program loads on first use (the schema decoder, the stream prog
           loads++
           if (loads === 1) throw missing
           return "decoder"
-        }, "the decoder")
+        }, "decoder")
         // a typed failure, not a defect
         const failure = yield* Effect.flip(loaded)
         expect(failure).toEqual({
-          message: "the decoder could not be loaded (Failed to fetch dynamically imported module)",
+          message:
+            "svc-sdk's decoder could not be loaded (Failed to fetch dynamically imported module)",
           cause: missing
         })
         expect(yield* loaded).toBe("decoder")

@@ -966,38 +966,124 @@ describe("the facade: a body its call got but did not hand over", () => {
   })
 })
 
-describe("a streamed body a response interceptor replaced with a stream that reads it", () => {
-  // the replacement locks the body: closing the call's body is closing the replacement
-  const piped = (response: ApiResponse<unknown>) =>
+describe("a streamed body a response interceptor replaced, when the call then fails", () => {
+  type Interceptor = (response: ApiResponse<unknown>) => unknown
+  /** A stream in place of the body that reads it: the body is locked at once. */
+  const piped: Interceptor = (response) =>
     response.success && response.data instanceof ReadableStream
       ? { ...response, data: response.data.pipeThrough(new TransformStream()) }
+      : response
+  /** A stream in place of the body that takes its reader only when first read. */
+  const lazy: Interceptor = (response) => {
+    if (!response.success || !(response.data instanceof ReadableStream)) return response
+    const body = response.data as ReadableStream<Uint8Array>
+    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined
+    const data = new ReadableStream<Uint8Array>(
+      {
+        pull: async (controller) => {
+          reader ??= body.getReader()
+          const next = await reader.read()
+          if (next.done) controller.close()
+          else controller.enqueue(next.value)
+        },
+        cancel: (reason) => reader?.cancel(reason)
+      },
+      { highWaterMark: 0 }
+    )
+    return { ...response, data }
+  }
+  /** A stream in place of the body whose own cancel throws. */
+  class Brittle extends ReadableStream<Uint8Array> {
+    override cancel(): Promise<void> {
+      throw new Error("cancel exploded")
+    }
+  }
+  const brittle: Interceptor = (response) =>
+    response.success && response.data instanceof ReadableStream
+      ? { ...response, data: new Brittle() }
       : response
   const failingOnResponse = () => {
     throw new Error("onResponse failed")
   }
 
-  it("is closed when the call then fails, on the facade and on the Effect API", async () => {
-    handler = (_, response) => {
-      response.writeHead(200, { "content-type": "application/octet-stream" })
-      response.write("partial")
-    }
-    const config = { retryAttempts: 0, onResponse: failingOnResponse }
-    const svc = createSvc(origin, config)
-    svc.addResponseInterceptor(piped)
-    const facadeAnswer = await svc.stream("/piped-facade")
-    expect(facadeAnswer).toMatchObject({ success: false, code: "INTERCEPTOR_ERROR" })
-    await until(() => closedEarly("/piped-facade") === 1, "the facade's connection to close")
+  /** The call on each face: its code, and whether its connection closed. */
+  const onBothFaces = async (
+    path: string,
+    interceptor: Interceptor,
+    config: SvcConfig,
+    kind: "stream" | "sse",
+    options: object = {}
+  ) => {
+    const svc = createSvc(origin, { retryAttempts: 0, ...config })
+    svc.addResponseInterceptor(interceptor as never)
+    const facadeAnswer =
+      kind === "stream"
+        ? await svc.stream(`${path}-facade`, options)
+        : await svc.sse(`${path}-facade`, options)
     const effectAnswer = await Effect.runPromise(
-      Effect.flip(
-        Effect.flatMap(SvcClient, (client) =>
-          Effect.andThen(
-            client.addResponseInterceptor(piped),
-            Stream.runDrain(client.stream("/piped-effect"))
-          )
-        ).pipe(Effect.provide(SvcClient.layerDefault(origin, config)))
+      Effect.flatMap(SvcClient, (client) =>
+        Effect.andThen(
+          client.addResponseInterceptor(interceptor as never),
+          kind === "stream"
+            ? Stream.runDrain(client.stream(`${path}-effect`, options))
+            : Stream.runDrain(client.sse(`${path}-effect`, options))
+        )
+      ).pipe(
+        Effect.match({ onFailure: (error) => error.code, onSuccess: () => "success" }),
+        Effect.provide(SvcClient.layerDefault(origin, { retryAttempts: 0, ...config }))
       )
     )
-    expect(effectAnswer).toMatchObject({ code: "INTERCEPTOR_ERROR" })
-    await until(() => closedEarly("/piped-effect") === 1, "the Effect API's connection to close")
+    await until(() => closedEarly(`${path}-facade`) === 1, `the facade's ${path} to close`)
+    await until(() => closedEarly(`${path}-effect`) === 1, `the Effect API's ${path} to close`)
+    return { facade: facadeAnswer.success ? "success" : facadeAnswer.code, effect: effectAnswer }
+  }
+
+  const opened = (contentType: string) => (_: unknown, response: Http.ServerResponse) => {
+    response.writeHead(200, { "content-type": contentType })
+    response.write("partial")
+  }
+
+  it("a stream that reads it (piped, or lazily), after onResponse throws: its connection closes", async () => {
+    handler = opened("application/octet-stream")
+    for (const [name, interceptor] of [
+      ["piped", piped],
+      ["lazy", lazy]
+    ] as const) {
+      const answers = await onBothFaces(
+        `/${name}`,
+        interceptor,
+        { onResponse: failingOnResponse },
+        "stream"
+      )
+      expect(answers).toEqual({ facade: "INTERCEPTOR_ERROR", effect: "INTERCEPTOR_ERROR" })
+    }
+  })
+
+  it("a piped body past the timeout while an interceptor waits: its connection closes", async () => {
+    handler = opened("application/octet-stream")
+    const slow: Interceptor = async (response) => {
+      const replaced = piped(response)
+      await new Promise((resolve) => setTimeout(resolve, 400))
+      return replaced
+    }
+    const answers = await onBothFaces("/slow", slow, { timeout: 150 }, "stream")
+    expect(answers).toEqual({ facade: "TIMEOUT", effect: "TIMEOUT" })
+  })
+
+  it("an sse answer that is not text/event-stream, lazily wrapped: its connection closes", async () => {
+    handler = opened("application/json")
+    const answers = await onBothFaces("/lazy-json", lazy, {}, "sse")
+    expect(answers).toEqual({ facade: "DECODE_ERROR", effect: "DECODE_ERROR" })
+  })
+
+  it("a replacement whose cancel throws: the facade still answers, the Effect API still fails typed", async () => {
+    handler = opened("application/octet-stream")
+    const answers = await onBothFaces(
+      "/brittle",
+      brittle,
+      { onResponse: failingOnResponse },
+      "stream"
+    )
+    expect(answers).toEqual({ facade: "INTERCEPTOR_ERROR", effect: "INTERCEPTOR_ERROR" })
   })
 })

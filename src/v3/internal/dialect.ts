@@ -33,10 +33,7 @@ import { retry } from "./retry.js"
  * effect/ParseResult is loaded only by a request that passes a schema: an app that never does
  * neither loads nor bundles it (nor effect/Schema, which the app's own schema brings).
  */
-const decoder = /*#__PURE__*/ loadOnce(
-  () => import("effect/ParseResult"),
-  "svc-sdk's schema decoder"
-)
+const decoder = /*#__PURE__*/ loadOnce(() => import("effect/ParseResult"), "schema decoder")
 
 /**
  * The runtime the facade runs every program on: Effect's default one, without telemetry. The
