@@ -15,7 +15,7 @@ import * as References from "effect/References"
 import type * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import type { ClientDialect, StreamDialect, TracingDialect } from "../common/dialect.js"
-import { loadOnce, unloadedError } from "../common/loadOnce.js"
+import { loadOnce } from "../common/loadOnce.js"
 import { RETRY_RULES } from "../core/retry.js"
 import { DURATION_BOUNDARIES, DURATION_DESCRIPTION, DURATION_METRIC } from "../core/tracing.js"
 
@@ -62,10 +62,13 @@ export const client: ClientDialect = {
     (typeof value === "object" || typeof value === "function") &&
     value !== null &&
     (value as { readonly [schemaTypeId]?: unknown })[schemaTypeId] === schemaTypeId,
+  // without the retries (a chunk that could not come), the failure that asked for them: the
+  // server's answer, not the loader's
   retry: (effect, plan) =>
-    Effect.flatMap(Effect.mapError(retries, unloadedError), (loaded) =>
-      loaded.retry(effect, plan, RETRY_RULES)
-    ),
+    Effect.matchEffect(retries, {
+      onFailure: () => effect,
+      onSuccess: (loaded) => loaded.retry(effect, plan, RETRY_RULES)
+    }),
   now: (clock) => clock.currentTimeMillisUnsafe(),
   timeout: (effect, millis, onTimeout) =>
     Effect.timeoutOrElse(effect, {
