@@ -20,9 +20,9 @@ const streamFailure = (error: unknown): SvcError =>
  * batches with {@link fromWebBatches}.
  *
  * The body can be closed from the moment the exchange answers it: `open` keeps how in the
- * `StreamedBody` it is given, and the `Stream` closes it when it ends, however it ends — its reader
- * has cancelled it by then unless the `Stream` was interrupted at a step between the answer and
- * the reader's own finalizer (when its fiber yields there).
+ * `StreamedBody` it is given, and the `Stream` closes it when it ends, however it ends. Its reader
+ * has usually cancelled it by then; not when the `Stream` was interrupted at a step between the
+ * answer and the reader's own finalizer (when its fiber yielded there).
  */
 export const fromWebStream = <A, B>(
   open: (streamed: StreamedBody) => Effect.Effect<ApiSuccess<A>, SvcError>,

@@ -50,7 +50,7 @@ export interface TransportRequest {
    */
   readonly streamBody: boolean
   /**
-   * How to close a streamed body: the exchange puts a 2xx body's there the moment it answers
+   * How to close a streamed body: the exchange adds a 2xx body's closer the moment it answers
    * (see {@link StreamedBody}); `undefined` when nobody asks.
    */
   readonly streamed?: StreamedBody | undefined
