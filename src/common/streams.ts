@@ -1,7 +1,7 @@
 /**
  * Bodies read as they arrive (SPEC 4.8), for both faces and both Effect lines: `stream` (the body
  * as a web `ReadableStream`) and `sse` (server-sent events, reconnecting as EventSource does). Each
- * connection is one run of the request program (`client.ts`, with `streamBody`): URL, headers,
+ * connection is one run of the request program (`client.ts`, with `streamed`): URL, headers,
  * session, interceptors, redirects, retries before the body, spans. What this adds is the body's
  * guard (idle and total time, the signal, failures named after the request) and the events'
  * reconnection loop. Loaded on a stream's first call, it imports nothing the facade loads at once:
@@ -208,22 +208,25 @@ export const makeStreams = (kit: StreamKit) => {
       cancelIdle?.()
       unwatch?.()
     }
-    const fail = (error: SvcError) => {
-      if (finished) return
+    /**
+     * Stops reading the body, once (its connection closes): the source's cancel, or `undefined`
+     * when it had already stopped.
+     */
+    const stop = (reason?: unknown): Promise<void> | undefined => {
+      if (finished) return undefined
       settle()
-      reader.cancel(error).catch(() => undefined)
+      return reader.cancel(reason).catch(() => undefined)
+    }
+    const fail = (error: SvcError) => {
+      if (stop(error) === undefined) return
       guard.report(error)
       controller?.error(error)
     }
-    if (streamed !== undefined) {
+    // closed whoever reads it: a read that waits ends with the body
+    if (streamed !== undefined)
       closeAlso(streamed, () => {
-        if (finished) return
-        settle()
-        reader.cancel().catch(() => undefined)
-        // a read that waits ends with the body
-        controller?.close()
+        if (stop() !== undefined) controller?.close()
       })
-    }
     const timedOut = (timeoutMillis: number, waitingFor?: string) =>
       new TimeoutError({
         timeoutMillis,
@@ -262,11 +265,7 @@ export const makeStreams = (kit: StreamKit) => {
             (cause: unknown) => fail(toFailure(cause))
           )
         },
-        cancel: (reason) => {
-          if (finished) return
-          settle()
-          return reader.cancel(reason)
-        }
+        cancel: (reason) => stop(reason)
       },
       { highWaterMark: 0 }
     )
