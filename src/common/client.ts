@@ -509,8 +509,9 @@ const tryOnce = (
         const counter = downloadMeter(settings.streamProgress, request.method, status, headers)
         const data =
           counter === undefined ? response.stream : meteredStream(response.stream, counter)
-        // a meter over the body is closed too
-        if (settings.streamed !== undefined) closeAlso(settings.streamed, () => cancelQuietly(data))
+        // a meter over the body is closed too (the exchange closes the body itself)
+        if (counter !== undefined && settings.streamed !== undefined)
+          closeAlso(settings.streamed, () => cancelQuietly(data))
         return Effect.succeed({ success: true, status, data, headers })
       }
       const body = parseBody(
@@ -714,8 +715,6 @@ interface SendSettings {
   readonly trace: CallTrace | undefined
   /** Where the answer came from (its last hop's URL), for a client that refreshes its session. */
   readonly answered: { url: string } | undefined
-  /** Whether a 2xx body is handed over as it arrives (`stream`, `sse`), not read whole. */
-  readonly streamBody: boolean
   /** `onDownloadProgress` for the bodies the transport reads, silenced once the call ends. */
   readonly onDownloadProgress: ProgressCallback | undefined
   /** `onUploadProgress`, silenced once the call ends. */
@@ -795,7 +794,6 @@ const send = (
       followHiddenRedirects: false,
       propagateTrace: home,
       secretHeaders: Array.of(state.sessionHeader),
-      streamBody: settings.streamBody,
       streamed: settings.streamed,
       onDownloadProgress: settings.onDownloadProgress,
       onUploadProgress: settings.onUploadProgress
@@ -983,7 +981,6 @@ export const request = <A>(
     // the facade records nothing
     settings.trace = state.tracing?.start()
     settings.answered = state.refresh === undefined ? undefined : { url: "" }
-    settings.streamBody = streaming
     settings.onDownloadProgress = download.callback
     settings.onUploadProgress = upload.callback
     settings.streamProgress = streaming ? onDownload : undefined
@@ -1146,8 +1143,6 @@ export const request = <A>(
               upload.stop()
             })
           )
-    // a streamed body the call does not hand over (it failed or was interrupted after the body
-    // came) is closed by the call's caller, through `streamed`
     // the facade records nothing: nothing of the call's span is even described
     if (settings.trace === undefined || state.tracing === undefined) return reported
     return state.tracing.traced(

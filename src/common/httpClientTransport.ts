@@ -174,7 +174,7 @@ export const fromHttpClient = (
           // followed on its headers: the unread body is aborted
           return Effect.as(discard(response), redirectAnswer(response.status, "", headers))
         }
-        if (request.streamBody && response.status >= 200 && response.status < 300) {
+        if (request.streamed !== undefined && response.status >= 200 && response.status < 300) {
           // handed over as it arrives: cancelling it interrupts the platform's read
           return Effect.map(
             Stream.toReadableStreamEffect(response.stream as Stream.Stream<Uint8Array, unknown>),

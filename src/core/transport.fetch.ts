@@ -67,7 +67,7 @@ export const fetchTransport =
         response.body?.cancel().catch(() => undefined)
         return answered(redirectAnswer(response.status, response.statusText, headers))
       }
-      if (request.streamBody && response.status >= 200 && response.status < 300) {
+      if (request.streamed !== undefined && response.status >= 200 && response.status < 300) {
         // fetch decompresses as it reads; cancelling the body aborts the exchange
         const stream = response.body ?? new Blob([]).stream()
         return answered({

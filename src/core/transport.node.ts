@@ -202,7 +202,7 @@ const dispatch = (
   // not `[]`, for the reason the handler is a class's
   const chunks = Array.of<Uint8Array>()
   let size = 0
-  // a 2xx body handed over as it arrives (request.streamBody): where its bytes go
+  // a 2xx body handed over as it arrives (request.streamed): where its bytes go
   let sink: ReadableStreamDefaultController<Uint8Array> | undefined
   // download progress: a body read whole, counted as it arrives, or once decoded when encoded
   let counter: Meter | undefined
@@ -267,7 +267,7 @@ const dispatch = (
         },
         { highWaterMark: STREAM_HIGH_WATER_MARK, size: (chunk) => chunk.byteLength }
       )
-    if (request.streamBody && status >= 200 && status < 300) {
+    if (request.streamed !== undefined && status >= 200 && status < 300) {
       // read as the caller reads it
       const raw = bodyStream(() => abort(new Error("Response body cancelled")))
       finish(

@@ -44,14 +44,10 @@ export interface TransportRequest {
   /** Headers whose values never go into a span or a log (the session header). */
   readonly secretHeaders: ReadonlyArray<string>
   /**
-   * Whether a 2xx body is handed over as it arrives ({@link TransportResponse.stream}),
+   * Given when a 2xx body is handed over as it arrives ({@link TransportResponse.stream}),
    * decompressed and not bounded by `maxResponseBytes`, once the headers are in (`stream` and
-   * `sse`). Any other status is read whole, as always.
-   */
-  readonly streamBody: boolean
-  /**
-   * How to close a streamed body: the exchange adds a 2xx body's closer the moment it answers
-   * (see {@link StreamedBody}); `undefined` when nobody asks.
+   * `sse`); any other status is read whole, as always. How to close that body: the exchange adds
+   * its closer the moment it answers (see {@link StreamedBody}).
    */
   readonly streamed?: StreamedBody | undefined
   /**
@@ -79,7 +75,7 @@ export interface TransportResponse {
   /** The body, decompressed; empty for a redirect the pipeline follows, and when streamed. */
   readonly body: Uint8Array
   /**
-   * The body as it arrives, decompressed, when the request asked for it (`streamBody`) and the
+   * The body as it arrives, decompressed, when the request asked for it (`streamed`) and the
    * status is 2xx. Cancelling it aborts the exchange; a failure while it is read errors it.
    */
   readonly stream?: ReadableStream<Uint8Array>
