@@ -592,6 +592,22 @@ const endedBy = <A, E, F>(
   )
 
 /**
+ * `effect`, failed with `onTime()`'s failure (and interrupted) once `millis` have passed on the
+ * fiber's clock.
+ */
+export const within = <A, E, F>(
+  line: ClientDialect,
+  effect: Effect.Effect<A, E>,
+  millis: number,
+  onTime: () => F
+): Effect.Effect<A, E | F> =>
+  Effect.clockWith((clock) =>
+    endedBy(line, effect, (stop: (failure: F) => void) =>
+      startTimer(line, clock, millis, () => stop(onTime()))
+    )
+  )
+
+/**
  * How the facade ends a call it runs (facade.ts): `end` interrupts the call's fiber at once and,
  * once the turn that ended it is over, answers the failure (reported); `disarms` stop what watches
  * the call, called once the call has its outcome (`closeEnder`) or its fiber has ended.
@@ -833,6 +849,7 @@ const refreshes = /*#__PURE__*/ loadOnce(
         squash: Cause.squash,
         Redacted: { isRedacted: Redacted.isRedacted, make: Redacted.make, value: Redacted.value },
         isValidSessionId,
+        within,
         forgetSession,
         persistSession,
         rememberSession,

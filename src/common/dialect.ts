@@ -47,12 +47,6 @@ export interface ClientDialect extends LineValues {
   ) => Effect.Effect<A, SvcError>
   /** The clock's time, in milliseconds. */
   readonly now: (clock: Clock.Clock) => number
-  /** `effect`, or `onTimeout()`'s failure once `millis` have passed on the fiber's clock. */
-  readonly timeout: <A, E, R, E2>(
-    effect: Effect.Effect<A, E, R>,
-    millis: number,
-    onTimeout: () => E2
-  ) => Effect.Effect<A, E | E2, R>
   /** An Effect resumed by a callback; the returned Effect runs when it is interrupted. */
   readonly callback: <A, E>(
     register: (resume: (effect: Effect.Effect<A, E>) => void) => void | Effect.Effect<void>
@@ -179,6 +173,15 @@ export interface HttpClientDialect {
  */
 export interface AuthDialect<Session> {
   readonly client: ClientDialect
+  /**
+   * `effect`, or `onTimeout()`'s failure once `millis` have passed on the fiber's clock (the
+   * servers' only: a client bounds its waits with timers of its own, which its bundle carries anyway).
+   */
+  readonly timeout: <A, E, R, E2>(
+    effect: Effect.Effect<A, E, R>,
+    millis: number,
+    onTimeout: () => E2
+  ) => Effect.Effect<A, E | E2, R>
   /** The line's `SessionData` decoding. */
   readonly decodeSession: (value: unknown) => Decoded<Session>
   /** The line's clock, as a function that reads it at once. */

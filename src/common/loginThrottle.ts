@@ -109,7 +109,7 @@ const lockedFor = <TooMany>(
 
 /** Counts in this process, on Effect's `Clock` (a `TestClock` drives the windows in tests). */
 export const memoryThrottle = <TooMany>(
-  line: Pick<AuthDialect<unknown>, "client">,
+  line: Pick<AuthDialect<unknown>, "client" | "timeout">,
   tooMany: (retryAfter: Duration.Duration) => TooMany,
   options: LoginThrottleOptionsOf<unknown> | undefined
 ): Effect.Effect<LoginThrottleServiceOf<TooMany>> => {
@@ -137,14 +137,14 @@ export const memoryThrottle = <TooMany>(
  * key expiry ends the windows, on Redis's clock.
  */
 export const redisThrottle = <TooMany>(
-  line: Pick<AuthDialect<unknown>, "client">,
+  line: Pick<AuthDialect<unknown>, "client" | "timeout">,
   tooMany: (retryAfter: Duration.Duration) => TooMany,
   options: RedisThrottleOptionsOf<unknown, unknown>
 ): Effect.Effect<LoginThrottleServiceOf<TooMany>, LoginThrottleError, Scope.Scope> => {
   const settings = redisThrottleSettings(line.client.durationMillis, redisUrlOf(options), options)
   const prefix = `${settings.keyPrefix}throttle:`
   const connected = connectRedis(
-    line.client.timeout,
+    line.timeout,
     settings,
     () => throttleClient(settings),
     (description, cause) =>

@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import type { RedisConnectionSettings } from "../core/redis.js"
-import type { ClientDialect } from "./dialect.js"
+import type { AuthDialect } from "./dialect.js"
 
 /** The `url` option as given: a string, or a `Redacted` one unwrapped (checked later). */
 export const redisUrlOf = (options: unknown): unknown =>
@@ -32,7 +32,7 @@ export interface Connectable {
  * socket nor reconnects. The layer's failures are `failure(description, cause)`.
  */
 export const connectRedis = <C extends Connectable, E>(
-  timeout: ClientDialect["timeout"],
+  timeout: AuthDialect<unknown>["timeout"],
   settings: RedisConnectionSettings,
   client: () => Promise<C>,
   failure: (description: string | undefined, cause: unknown) => E

@@ -16,7 +16,7 @@ import type * as ExitT from "effect/Exit"
 import type * as RedactedT from "effect/Redacted"
 import type { ApiFailure } from "../core/ApiResponse.js"
 import type { isValidSessionId } from "../core/sessionId.js"
-import type { ClientState } from "./client.js"
+import type { ClientState, within } from "./client.js"
 import type { HttpError } from "./SvcError.js"
 import type {
   forgetSession,
@@ -45,6 +45,7 @@ export interface RefreshKit {
   readonly squash: typeof CauseT.squash
   readonly Redacted: Pick<typeof RedactedT, "isRedacted" | "make" | "value">
   readonly isValidSessionId: typeof isValidSessionId
+  readonly within: typeof within
   readonly forgetSession: typeof forgetSession
   readonly persistSession: typeof persistSession
   readonly rememberSession: typeof rememberSession
@@ -71,6 +72,7 @@ export interface Expired<A, E> {
 export const makeRefresh = (kit: RefreshKit) => {
   const { Effect, isSuccess, squash, Redacted } = kit
   const { forgetSession, persistSession, rememberSession, unpersistSession, isValidSessionId } = kit
+  const within = kit.within
 
   /**
    * What follows a 401 for the client's session: the outcome of the request sent once more with
@@ -156,7 +158,7 @@ export const makeRefresh = (kit: RefreshKit) => {
       state.refresh === undefined ? Effect.succeed(undefined) : state.refresh(expired.failed)
     const millis = expired.timeoutMillis
     const bounded =
-      millis > 0 ? state.line.timeout(run, millis, () => new RefreshTimeout(millis)) : run
+      millis > 0 ? within(state.line, run, millis, () => new RefreshTimeout(millis)) : run
     return Effect.flatMap(Effect.exit(bounded), (exit) => {
       const answer = isSuccess(exit) ? newId(exit.value) : failureOf(state, exit.cause)
       const settled =

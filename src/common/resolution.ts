@@ -125,7 +125,7 @@ export const resolver = <Session extends object>(
     const limited =
       timeoutMillis === undefined || (bound !== undefined && bound <= timeoutMillis)
         ? validation
-        : line.client.timeout(
+        : line.timeout(
             validation,
             timeoutMillis,
             () => new SessionValidatorUnavailable({ reason: "Timeout" })

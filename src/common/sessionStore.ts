@@ -50,7 +50,7 @@ export interface StoreLine<Session> {
   /** The line's `SessionData` decoding; `undefined` when a stored session does not decode. */
   readonly decodeSession: (value: unknown) => Session | undefined
   /** `self` failing with `onTimeout()` when it takes longer than `millis`. */
-  readonly timeout: AuthDialect<Session>["client"]["timeout"]
+  readonly timeout: AuthDialect<Session>["timeout"]
 }
 
 /** What the stores need of a line, from its dialect. */
@@ -60,7 +60,7 @@ const storeLineOf = <Session>(line: AuthDialect<Session>): StoreLine<Session> =>
     const decoded = line.decodeSession(value)
     return decoded._tag === "Session" ? decoded.session : undefined
   },
-  timeout: line.client.timeout
+  timeout: line.timeout
 })
 
 /** The SHA-256 of a string: at once where the runtime has `node:crypto`, else Web Crypto's. */

@@ -6,6 +6,7 @@
 import * as Cache from "effect/Cache"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as HttpEffect from "effect/http/HttpEffect"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
@@ -56,6 +57,11 @@ const noStore: HttpEffect.PreResponseHandler = (_request, response) =>
 
 export const auth: AuthDialect<SessionData> = {
   client,
+  timeout: (effect, millis, onTimeout) =>
+    Effect.timeoutOrElse(effect, {
+      duration: Duration.millis(millis),
+      orElse: () => Effect.fail(onTimeout())
+    }),
   decodeSession: (value) => {
     const decoded = decode(value)
     return decoded._tag === "Success"

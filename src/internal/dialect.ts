@@ -70,11 +70,6 @@ export const client: ClientDialect = {
       onSuccess: (loaded) => loaded.retry(effect, plan, RETRY_RULES)
     }),
   now: (clock) => clock.currentTimeMillisUnsafe(),
-  timeout: (effect, millis, onTimeout) =>
-    Effect.timeoutOrElse(effect, {
-      duration: Duration.millis(millis),
-      orElse: () => Effect.fail(onTimeout())
-    }),
   callback: (register) => Effect.callback((resume) => register(resume)),
   yieldNow: Effect.yieldNow,
   withFiber: (f) => Effect.withFiber((fiber) => f(fiber)),

@@ -10,7 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
 import { foldError } from "../../src/common/client.js"
 import { memoryStorage } from "../../src/Storage/MemoryStorage.js"
 import type { StorageAdapter } from "../../src/Storage/StorageAdapter.js"
@@ -187,8 +187,11 @@ interface Settings {
 
 /** What the refresh saw: the 401 it was called with. */
 let failures: Array<ApiFailure> = []
+/** Refreshes the Effect API's `hang` script saw interrupted. */
+let interruptedRefreshes = 0
 beforeEach(() => {
   failures = []
+  interruptedRefreshes = 0
 })
 
 /** The config both faces share: everything but `refreshSession`. */
@@ -233,7 +236,13 @@ const faces: ReadonlyArray<readonly [string, (origin: string, settings: Settings
             ...common(settings),
             refreshSession: (failed, client) => {
               failures.push(failed)
-              if (settings.script === "hang") return Effect.never
+              if (settings.script === "hang") {
+                return Effect.onInterrupt(Effect.never, () =>
+                  Effect.sync(() => {
+                    interruptedRefreshes++
+                  })
+                )
+              }
               return Effect.map(
                 client.post<{ session_id: string | null }>("/refresh"),
                 (renewed) => renewed.data.session_id
@@ -267,7 +276,7 @@ const statusOf = (response: ApiResponse<unknown>) => response.status
 const sessionOf = (response: ApiResponse<unknown>) =>
   response.success ? (response.data as { session: string }).session : undefined
 
-describe.each(faces)("refreshSession (%s)", (_face, make) => {
+describe.each(faces)("refreshSession (%s)", (face, make) => {
   it("50 concurrent requests after an expiry: exactly one refresh, all sent again with the new id", async () => {
     const storage = memoryStorage()
     const seen: Array<number> = []
@@ -382,6 +391,8 @@ describe.each(faces)("refreshSession (%s)", (_face, make) => {
     const timeouts = errors.filter((e) => /refreshSession timed out after 1000 ms/.test(e.message))
     expect(timeouts).toHaveLength(1)
     expect(errors.filter((e) => (e as { _tag?: string })._tag === "HttpError")).toHaveLength(3)
+    // the Effect API's refresh is interrupted at its timeout
+    if (face !== "facade") await vi.waitFor(() => expect(interruptedRefreshes).toBe(1))
   })
 
   it("totalTimeout covers the wait for the refresh", async () => {

@@ -10,6 +10,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as KeyValueStore from "@effect/platform/KeyValueStore"
 import * as Cache from "effect/Cache"
 import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
@@ -42,6 +43,8 @@ const noStore: HttpApp.PreResponseHandler = (_request, response) =>
 
 export const auth: AuthDialect<SessionData> = {
   client,
+  timeout: (effect, millis, onTimeout) =>
+    Effect.timeoutFail(effect, { duration: Duration.millis(millis), onTimeout }),
   decodeSession: (value) => {
     const decoded = decode(value)
     return decoded._tag === "Right"

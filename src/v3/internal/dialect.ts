@@ -67,8 +67,6 @@ export const client: ClientDialect = {
     Symbol.for("effect/Schema") in value,
   retry,
   now: (clock) => clock.unsafeCurrentTimeMillis(),
-  timeout: (effect, millis, onTimeout) =>
-    Effect.timeoutFail(effect, { duration: Duration.millis(millis), onTimeout }),
   callback: (register) => Effect.async((resume) => register(resume)),
   yieldNow: Effect.yieldNow(),
   withFiber: (f) => Effect.withFiberRuntime((fiber) => f(fiber)),
