@@ -699,6 +699,40 @@ const withSignal = <A, E>(
 }
 
 /**
+ * `effect`, what a call waits for before its request (code loaded on its first use), ended by the
+ * call's signal and its total limit as its request would be. A signal or a limit the request will
+ * refuse bounds nothing here: the request then says what is wrong with it. With the facade's
+ * `ender`, the limit holds until the call's end, counted from its start.
+ */
+export const beforeRequest = <A, E>(
+  state: ClientState,
+  effect: Effect.Effect<A, E>,
+  method: string,
+  endpoint: unknown,
+  options: { readonly signal?: unknown; readonly totalTimeout?: unknown } | undefined,
+  ender: CallEnder | undefined
+): Effect.Effect<A, E | AbortedError | TimeoutError> => {
+  const total =
+    options?.totalTimeout === undefined
+      ? state.totalTimeoutMillis
+      : timeoutMillis(state.line, options.totalTimeout)
+  return withSignal(
+    state.line,
+    withTimeout(
+      state.line,
+      effect,
+      typeof total === "number" ? total : 0,
+      () => ({ method, url: joinUrl(state.baseUrl, typeof endpoint === "string" ? endpoint : "") }),
+      undefined,
+      true,
+      ender
+    ),
+    isAbortSignal(options?.signal) ? options.signal : undefined,
+    ender
+  )
+}
+
+/**
  * Retries transient failures on the plan's schedule, honouring `Retry-After`. The retry machinery
  * is only built (and on Effect 4 loaded) after a first transient failure, whose error is fed to the
  * schedule without sending again.

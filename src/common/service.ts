@@ -20,6 +20,7 @@ import { joinUrl, redactUrls, redactUrlsIn, urlForMessage } from "../core/url.js
 import { QueryBuilder, type QueryResultKind } from "../Query/index.js"
 import {
   addInterceptor,
+  beforeRequest,
   type CallEnder,
   type ClientConfig,
   type ClientFace,
@@ -237,52 +238,75 @@ export const fromState = <F extends ClientFace>(
   )
 }
 
+/** The stream programs, once loaded. */
+let programs: ReturnType<typeof import("./streams.js").makeStreams> | undefined
+
 /** The stream programs, loaded by a stream's first call. */
 const streamPrograms = /*#__PURE__*/ loadOnce(
   () =>
-    import("./streams.js").then((loaded) =>
-      loaded.makeStreams({
-        Effect: {
-          clockWith: Effect.clockWith,
-          exit: Effect.exit,
-          fail: Effect.fail,
-          flatMap: Effect.flatMap,
-          map: Effect.map,
-          succeed: Effect.succeed,
-          suspend: Effect.suspend,
-          sync: Effect.sync,
-          tapError: Effect.tapError
-        },
-        isSuccess: Exit.isSuccess,
-        isSvcError,
-        request,
-        decode,
-        foldError,
-        invalidRequest,
-        startTimer,
-        whenAborted,
-        closeAlso,
-        AbortedError,
-        DecodeError,
-        NetworkError,
-        TimeoutError,
-        joinUrl,
-        redactUrls,
-        redactUrlsIn,
-        urlForMessage,
-        describeCause,
-        timeoutMillis,
-        describe
-      })
+    import("./streams.js").then(
+      (loaded) =>
+        (programs = loaded.makeStreams({
+          Effect: {
+            clockWith: Effect.clockWith,
+            exit: Effect.exit,
+            fail: Effect.fail,
+            flatMap: Effect.flatMap,
+            map: Effect.map,
+            succeed: Effect.succeed,
+            suspend: Effect.suspend,
+            sync: Effect.sync,
+            tapError: Effect.tapError
+          },
+          isSuccess: Exit.isSuccess,
+          isSvcError,
+          request,
+          decode,
+          foldError,
+          invalidRequest,
+          startTimer,
+          whenAborted,
+          closeAlso,
+          AbortedError,
+          DecodeError,
+          NetworkError,
+          TimeoutError,
+          joinUrl,
+          redactUrls,
+          redactUrlsIn,
+          urlForMessage,
+          describeCause,
+          timeoutMillis,
+          describe
+        }))
     ),
   "stream programs"
 )
 
-/** The stream programs; a failure to load them is the call's (`NETWORK_ERROR`), reported. */
-const streams = (state: ClientState) =>
-  Effect.tapError(Effect.mapError(streamPrograms, unloadedError), (error) =>
-    Effect.sync(() => state.report(error))
-  )
+/**
+ * The stream programs for a call; a failure to load them is the call's (`NETWORK_ERROR`),
+ * reported. Until they have come, the call waits for them within its signal and its total limit,
+ * as its request would (a chunk stalled on a bad network ends the call as an abort or a timeout).
+ */
+const streams = (
+  state: ClientState,
+  endpoint: string,
+  options: StreamCallOptions | undefined,
+  ender: CallEnder | undefined
+) =>
+  programs !== undefined
+    ? Effect.succeed(programs)
+    : Effect.tapError(
+        beforeRequest(
+          state,
+          Effect.mapError(streamPrograms, unloadedError),
+          typeof options?.method === "string" ? options.method : "GET",
+          endpoint,
+          options,
+          ender
+        ),
+        (error) => Effect.sync(() => state.report(error))
+      )
 
 /** The surface of one state: every method, on one face. */
 const surfaceOf = <F extends ClientFace>(
@@ -312,13 +336,13 @@ const surfaceOf = <F extends ClientFace>(
       send("PATCH", endpoint, body, options),
     stream: (endpoint: string, options?: StreamCallOptions) =>
       face.stream((ender, streamed) =>
-        Effect.flatMap(streams(state), (loaded) =>
+        Effect.flatMap(streams(state, endpoint, options, ender), (loaded) =>
           loaded.openStream(state, transport, endpoint, options, ender, streamed)
         )
       ),
     sse: (endpoint: string, options?: StreamCallOptions) =>
       face.sse((ender, streamed) =>
-        Effect.flatMap(streams(state), (loaded) =>
+        Effect.flatMap(streams(state, endpoint, options, ender), (loaded) =>
           loaded.openSse(state, transport, endpoint, options, ender, streamed)
         )
       ),

@@ -24,6 +24,7 @@ const shared = [
   "test/Storage/*.test.ts",
   "test/examples/{steps,streaming}.test.ts",
   "test/browser/sessionCookie.test.ts",
+  "test/chunks/*.test.ts",
   "test/Auth/{compose,crossSite,guards,http,httpApi,LoginThrottle,missingValidator,property,prototype,redaction,SessionStore,sessionCookie,sessionLifecycle,sources,spanUserId,timeout,validators,webHandler}.test.ts"
 ]
 
