@@ -100,3 +100,13 @@ export const RETRY_RULES = {
 } as const
 
 export type RetryRules = typeof RETRY_RULES
+
+/**
+ * The default backoff's wait before retry `n` (`0` for the first), in milliseconds:
+ * {@link BASE_DELAY_MILLIS} × 2ⁿ, jittered between 80 % and 120 % by `random` (in [0, 1), as
+ * Effect's `Schedule.jittered` does), capped at {@link MAX_DELAY_MILLIS}.
+ */
+export const backoffMillis = (n: number, random: number): number => {
+  const delay = BASE_DELAY_MILLIS * 2 ** n
+  return Math.min(delay * 0.8 * (1 - random) + delay * 1.2 * random, MAX_DELAY_MILLIS)
+}

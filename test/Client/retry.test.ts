@@ -5,7 +5,7 @@ import * as Fiber from "effect/Fiber"
 import * as Schedule from "effect/Schedule"
 import * as TestClock from "effect/TestClock"
 import { afterAll, beforeAll } from "vitest"
-import { parseRetryAfter } from "../../src/core/retry.js"
+import { backoffMillis, parseRetryAfter } from "../../src/core/retry.js"
 import { createSvc } from "../../src/v3/Client/index.js"
 import { awaitSleeps } from "./helpers.js"
 import { json, type Script, startServer, type TestServer } from "./server.js"
@@ -92,6 +92,67 @@ describe("retry timing (TestClock)", () => {
     })
   )
 
+  it.scoped("a retrySchedule steps from its start on every call, and Retry-After sets its wait", () =>
+    Effect.gen(function* () {
+      // each request fails once, then succeeds: /a, /b and /c are three calls
+      const counts = new Map<string, number>()
+      const server = yield* serverWith((request) => {
+        const path = request.path
+        const seen = counts.get(path) ?? 0
+        counts.set(path, seen + 1)
+        if (seen > 0) return json({ data: path, success: true })
+        return path === "/c"
+          ? json({ error: "busy" }, 429, { "retry-after": "2" })
+          : json({ error: "busy" }, 503)
+      })
+      const fiber = yield* withClient(
+        server.origin,
+        {
+          timeout: 0,
+          retrySchedule: Schedule.exponential("1 second").pipe(Schedule.intersect(Schedule.recurs(3)))
+        },
+        (client) =>
+          Effect.gen(function* () {
+            yield* client.get("/a")
+            yield* client.get("/b")
+            return yield* client.get("/c")
+          })
+      ).pipe(Effect.fork)
+      // /a's first retry waits the schedule's first delay; so does /b's: a call of its own
+      expect(yield* awaitSleeps(1)).toEqual([1000])
+      yield* TestClock.adjust("1 second")
+      expect(yield* awaitSleeps(1)).toEqual([2000])
+      yield* TestClock.adjust("1 second")
+      // /c's 429 asks for 2 s, which replaces the schedule's 1 s
+      expect(yield* awaitSleeps(1)).toEqual([4000])
+      yield* TestClock.adjust("2 seconds")
+      expect((yield* Fiber.join(fiber)).data).toBe("/c")
+      expect(server.requests.length).toBe(6)
+    })
+  )
+
+  it.scoped("a retrySchedule that is done answers the last failure", () =>
+    Effect.gen(function* () {
+      const server = yield* serverWith(failTimes(5))
+      const fiber = yield* withClient(
+        server.origin,
+        {
+          timeout: 0,
+          retrySchedule: Schedule.exponential("1 second").pipe(Schedule.intersect(Schedule.recurs(2)))
+        },
+        (client) => Effect.flip(client.get("/r"))
+      ).pipe(Effect.fork)
+      expect(yield* awaitSleeps(1)).toEqual([1000])
+      yield* TestClock.adjust("1 second")
+      // the schedule's second delay doubles
+      expect(yield* awaitSleeps(1)).toEqual([3000])
+      yield* TestClock.adjust("2 seconds")
+      const error = yield* Fiber.join(fiber)
+      expect(error).toMatchObject({ _tag: "HttpError", status: 503 })
+      expect(server.requests.length).toBe(3)
+    })
+  )
+
   it.scoped("a retrySchedule replaces the timing per client and per call", () =>
     Effect.gen(function* () {
       const server = yield* serverWith(failTimes(2))
@@ -114,6 +175,15 @@ describe("retry timing (TestClock)", () => {
       expect(server.requests.length).toBe(3)
     })
   )
+
+  it("the default backoff: 300 ms doubling, 80 % to 120 % of it, at most 30 s", () => {
+    expect(backoffMillis(0, 0)).toBe(240)
+    expect(backoffMillis(0, 0.5)).toBe(300)
+    expect(backoffMillis(1, 0.5)).toBe(600)
+    expect(backoffMillis(2, 1)).toBe(1440)
+    expect(backoffMillis(6, 0.5)).toBe(19_200)
+    expect(backoffMillis(7, 0.5)).toBe(30_000)
+  })
 
   it("parses Retry-After", () => {
     expect(parseRetryAfter("2", 0)).toBe(2_000)

@@ -18,16 +18,16 @@ import * as MetricLabel from "effect/MetricLabel"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import * as RuntimeFlags from "effect/RuntimeFlags"
-import * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import type { ClientDialect, StreamDialect, TracingDialect } from "../../common/dialect.js"
 import { loadOnce } from "../../common/loadOnce.js"
 import { DURATION_BOUNDARIES, DURATION_DESCRIPTION, DURATION_METRIC } from "../../core/tracing.js"
-// imported, not loaded on demand as on Effect 4: Effect 3's own modules (its execution plans)
-// keep effect/Schedule in what a browser loads at once whatever the client does, so a chunk of
-// its own only adds to it (measured: +147 B gzip with `Effect.retry`, +134 B with `Schedule.driver`)
+// imported, not loaded on demand as on Effect 4: it uses nothing of effect/Schedule's module
 import { retry } from "./retry.js"
+
+/** Effect 3's `Schedule` type id. */
+const scheduleTypeId = Symbol.for("effect/Schedule")
 
 /**
  * effect/ParseResult is loaded only by a request that passes a schema: an app that never does
@@ -59,7 +59,11 @@ export const client: ClientDialect = {
     const decoded = Duration.decodeUnknown(value)
     return Option.isSome(decoded) ? Duration.toMillis(decoded.value) : undefined
   },
-  isSchedule: Schedule.isSchedule,
+  // by its symbol, without importing effect/Schedule: a facade never bundles its module
+  isSchedule: (value) =>
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    scheduleTypeId in value,
   // by its symbol, without importing effect/Schema: a facade that never decodes does not bundle it
   isSchema: (value) =>
     (typeof value === "object" || typeof value === "function") &&

@@ -1,53 +1,73 @@
 /**
- * Effect 3's retries, on the plan's schedule. The dialect imports this module: Effect 3 keeps
- * effect/Schedule in what a browser loads at once whatever the client does (on Effect 4 the
- * retries load on a first transient failure: src/internal/retry.ts).
+ * Effect 3's retries, driven step by step: the default backoff computed by `core/retry.ts`, an
+ * app's `retrySchedule` stepped through its own `step`, as Effect's driver steps it. Neither
+ * `Effect.retry` nor a `Schedule` combinator: their module would be in every facade's page, used
+ * or not (a chunk loaded on demand would share it with the page, and still carry it).
  */
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Schedule from "effect/Schedule"
+import * as Random from "effect/Random"
+import type * as Schedule from "effect/Schedule"
+import * as ScheduleDecision from "effect/ScheduleDecision"
+import * as ScheduleIntervals from "effect/ScheduleIntervals"
 import type { RetryPlan } from "../../common/dialect.js"
 import type { SvcError } from "../../common/SvcError.js"
-import {
-  BASE_DELAY_MILLIS,
-  isTransient,
-  MAX_DELAY_MILLIS,
-  retryAfterMillis
-} from "../../core/retry.js"
+import { backoffMillis, isTransient, retryAfterMillis } from "../../core/retry.js"
 
-/** A schedule whose waits a `Retry-After` header on an `HttpError` sets, capped. */
-const honourRetryAfter = (
-  schedule: Schedule.Schedule<unknown, SvcError>
-): Schedule.Schedule<SvcError, SvcError> =>
-  schedule.pipe(
-    Schedule.zipRight(Schedule.identity<SvcError>()),
-    Schedule.modifyDelayEffect((error, delay) =>
-      Effect.map(Clock.currentTimeMillis, (now) => {
-        const wait = retryAfterMillis(error, now)
-        return wait === undefined ? delay : Duration.millis(wait)
-      })
+/** The wait before the next try after `error` (ms), at `now`; `undefined`: no more tries. */
+type NextWait = (error: SvcError, now: number) => Effect.Effect<number | undefined>
+
+/** The default backoff: `attempts` retries. */
+const backoff = (attempts: number): NextWait => {
+  let retries = 0
+  return () =>
+    retries >= attempts
+      ? Effect.succeed(undefined)
+      : Effect.map(Random.next, (random) => backoffMillis(retries++, random))
+}
+
+/** An app's schedule, from its initial state: its decision for each failure. */
+const stepping = (schedule: Schedule.Schedule<unknown, SvcError>): NextWait => {
+  let state = schedule.initial
+  return (error, now) =>
+    Effect.map(
+      Effect.suspend(() => schedule.step(now, error, state)),
+      ([next, , decision]) => {
+        state = next
+        return ScheduleDecision.isDone(decision)
+          ? undefined
+          : ScheduleIntervals.start(decision.intervals) - now
+      }
     )
-  )
+}
 
-/** The default schedule: exponential backoff with jitter, capped, `attempts` retries. */
-const backoff = (attempts: number): Schedule.Schedule<unknown, SvcError> =>
-  Schedule.exponential(Duration.millis(BASE_DELAY_MILLIS), 2).pipe(
-    Schedule.jittered,
-    Schedule.modifyDelay((_, delay) => Duration.min(delay, Duration.millis(MAX_DELAY_MILLIS))),
-    Schedule.intersect(Schedule.recurs(attempts))
-  )
-
-/** `effect` again on the plan's schedule while it fails transiently. */
+/**
+ * `effect` again on the plan's schedule while it fails transiently, a `Retry-After` setting the
+ * wait (capped); once the schedule is done, its last failure.
+ */
 export const retry = <A>(
   effect: Effect.Effect<A, SvcError>,
   plan: RetryPlan
 ): Effect.Effect<A, SvcError> =>
-  Effect.retry(effect, {
-    schedule: honourRetryAfter(
+  Effect.suspend(() => {
+    const nextWait =
       "schedule" in plan
-        ? (plan.schedule as Schedule.Schedule<unknown, SvcError>)
+        ? stepping(plan.schedule as Schedule.Schedule<unknown, SvcError>)
         : backoff(plan.attempts)
-    ),
-    while: isTransient
+    const loop: Effect.Effect<A, SvcError> = Effect.catchAll(effect, (error) =>
+      isTransient(error)
+        ? Effect.flatMap(Clock.currentTimeMillis, (now) =>
+            Effect.flatMap(nextWait(error, now), (wait) => {
+              if (wait === undefined) return Effect.fail(error)
+              const millis = retryAfterMillis(error, now) ?? wait
+              // flatMap, not zipRight: Effect 3's zipRight brings its concurrent variants along
+              return millis > 0
+                ? Effect.flatMap(Effect.sleep(Duration.millis(millis)), () => loop)
+                : loop
+            })
+          )
+        : Effect.fail(error)
+    )
+    return loop
   })
