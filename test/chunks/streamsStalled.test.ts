@@ -31,9 +31,11 @@ it.each(methods)("the facade's %s ends by its signal while its programs load", a
 })
 
 it.each(methods)("the facade's %s ends by an aborted signal at once", async (method) => {
-  const svc = createSvc(origin)
+  const reported: Array<unknown> = []
+  const svc = createSvc(origin, { onError: (error) => reported.push(error) })
   const answer = await svc[method]("/x", { signal: AbortSignal.abort() })
   expect(answer).toMatchObject({ success: false, code: "ABORTED" })
+  expect(reported).toEqual([expect.objectContaining({ _tag: "AbortedError" })])
 })
 
 it.each(methods)(
@@ -70,9 +72,13 @@ it.each(methods)("the facade's %s with no limit keeps waiting", async (method) =
 for (const method of methods) {
   effectIt.effect(`the Effect API's ${method} ends by totalTimeout on the test clock`, () =>
     Effect.gen(function* () {
+      const reported: Array<unknown> = []
       const client = yield* Effect.provide(
         SvcClient,
-        SvcClient.layerDefault(origin, { totalTimeout: "10 seconds" })
+        SvcClient.layerDefault(origin, {
+          totalTimeout: "10 seconds",
+          onError: (error) => reported.push(error)
+        })
       )
       const fiber = yield* fork(
         Effect.flip(Stream.runDrain(client[method]("/x") as Stream.Stream<unknown, SvcError>))
@@ -86,6 +92,7 @@ for (const method of methods) {
         total: true,
         method: "GET"
       })
+      expect(reported).toEqual([error])
     })
   )
 
