@@ -701,16 +701,16 @@ const withSignal = <A, E>(
 /**
  * `effect`, what a call waits for before its request (code loaded on its first use), ended by the
  * call's signal and its total limit as its request would be. A signal or a limit the request will
- * refuse bounds nothing here: the request then says what is wrong with it. With the facade's
- * `ender`, the limit holds until the call's end, counted from its start.
+ * refuse bounds nothing here: the request then says what is wrong with it. It watches them on a
+ * fiber of its own, not through the facade's ender: its watch ends with `effect`, before anything
+ * after it reports (an `onError` that aborts the signal is late).
  */
 export const beforeRequest = <A, E>(
   state: ClientState,
   effect: Effect.Effect<A, E>,
   method: string,
   endpoint: unknown,
-  options: { readonly signal?: unknown; readonly totalTimeout?: unknown } | undefined,
-  ender: CallEnder | undefined
+  options: { readonly signal?: unknown; readonly totalTimeout?: unknown } | undefined
 ): Effect.Effect<A, E | AbortedError | TimeoutError> => {
   const total =
     options?.totalTimeout === undefined
@@ -724,11 +724,9 @@ export const beforeRequest = <A, E>(
       typeof total === "number" ? total : 0,
       () => ({ method, url: joinUrl(state.baseUrl, typeof endpoint === "string" ? endpoint : "") }),
       undefined,
-      true,
-      ender
+      true
     ),
-    isAbortSignal(options?.signal) ? options.signal : undefined,
-    ender
+    isAbortSignal(options?.signal) ? options.signal : undefined
   )
 }
 

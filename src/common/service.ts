@@ -239,7 +239,8 @@ export const fromState = <F extends ClientFace>(
 }
 
 /** The stream programs, once loaded. */
-let programs: ReturnType<typeof import("./streams.js").makeStreams> | undefined
+type StreamPrograms = ReturnType<typeof import("./streams.js").makeStreams>
+let programs: StreamPrograms | undefined
 
 /** The stream programs, loaded by a stream's first call. */
 const streamPrograms = /*#__PURE__*/ loadOnce(
@@ -284,29 +285,33 @@ const streamPrograms = /*#__PURE__*/ loadOnce(
 )
 
 /**
- * The stream programs for a call; a failure to load them is the call's (`NETWORK_ERROR`),
+ * A stream call over the stream programs; a failure to load them is the call's (`NETWORK_ERROR`),
  * reported. Until they have come, the call waits for them within its signal and its total limit,
- * as its request would (a chunk stalled on a bad network ends the call as an abort or a timeout).
+ * as its request would (a chunk stalled on a bad network ends the call as an abort or a timeout),
+ * and its total limit counts from its start (`since`).
  */
-const streams = (
+const withStreams = <A>(
   state: ClientState,
   endpoint: string,
   options: StreamCallOptions | undefined,
-  ender: CallEnder | undefined
-) =>
+  open: (loaded: StreamPrograms, since?: number) => Effect.Effect<A, SvcError>
+): Effect.Effect<A, SvcError> =>
   programs !== undefined
-    ? Effect.succeed(programs)
-    : Effect.tapError(
-        beforeRequest(
+    ? open(programs)
+    : Effect.clockWith((clock) => {
+        const since = state.line.now(clock)
+        const loading = beforeRequest(
           state,
           Effect.mapError(streamPrograms, unloadedError),
           typeof options?.method === "string" ? options.method : "GET",
           endpoint,
-          options,
-          ender
-        ),
-        (error) => Effect.sync(() => state.report(error))
-      )
+          options
+        )
+        return Effect.flatMap(
+          Effect.tapError(loading, (error) => Effect.sync(() => state.report(error))),
+          (loaded) => open(loaded, since)
+        )
+      })
 
 /** The surface of one state: every method, on one face. */
 const surfaceOf = <F extends ClientFace>(
@@ -336,14 +341,14 @@ const surfaceOf = <F extends ClientFace>(
       send("PATCH", endpoint, body, options),
     stream: (endpoint: string, options?: StreamCallOptions) =>
       face.stream((ender, streamed) =>
-        Effect.flatMap(streams(state, endpoint, options, ender), (loaded) =>
-          loaded.openStream(state, transport, endpoint, options, ender, streamed)
+        withStreams(state, endpoint, options, (loaded, since) =>
+          loaded.openStream(state, transport, endpoint, options, ender, streamed, since)
         )
       ),
     sse: (endpoint: string, options?: StreamCallOptions) =>
       face.sse((ender, streamed) =>
-        Effect.flatMap(streams(state, endpoint, options, ender), (loaded) =>
-          loaded.openSse(state, transport, endpoint, options, ender, streamed)
+        withStreams(state, endpoint, options, (loaded, since) =>
+          loaded.openSse(state, transport, endpoint, options, ender, streamed, since)
         )
       ),
     query: (endpoint: string) =>

@@ -337,6 +337,8 @@ export const makeStreams = (kit: StreamKit) => {
    * `stream`: the request, answered once the final response's headers are in; on a 2xx `data` is
    * the body as a guarded web `ReadableStream`. `streamed`: the caller's (each face gives one), told
    * how to close the body whoever reads it, so that a call that does not hand it over closes it.
+   * `since`: when the call began on the fiber's clock, if before now (it waited for these
+   * programs): its total limit counts from then.
    */
   const openStream = (
     state: ClientState,
@@ -344,7 +346,8 @@ export const makeStreams = (kit: StreamKit) => {
     endpoint: string,
     options: StreamCallOptions = {},
     ender: CallEnder | undefined,
-    streamed: StreamedBody
+    streamed: StreamedBody,
+    since?: number
   ): Eff.Effect<ApiSuccess<ReadableStream<Uint8Array>>, SvcError> =>
     Effect.flatMap(checked(state, options), (settings) =>
       Effect.clockWith((clock) => {
@@ -356,11 +359,16 @@ export const makeStreams = (kit: StreamKit) => {
           settings.method,
           endpoint,
           settings.idleTimeoutMillis,
-          { now, started: now() },
+          { now, started: since ?? now() },
           (millis, onTime) => startTimer(line, clock, millis, onTime)
         )
+        // what is left of the call's limit, when it began before now
+        const limited =
+          since === undefined || guard.deadline === undefined
+            ? options
+            : { ...options, totalTimeout: Math.max(1, guard.deadline - now()) }
         return Effect.map(
-          bodyRequest(state, transport, settings.method, endpoint, options, ender, streamed),
+          bodyRequest(state, transport, settings.method, endpoint, limited, ender, streamed),
           (response) => {
             if (!(response.data instanceof ReadableStream)) return response
             return { ...response, data: guardBody(response.data, guard, streamed) }
@@ -412,7 +420,7 @@ export const makeStreams = (kit: StreamKit) => {
 
   /**
    * `sse`: the first connection, answered once its headers are in; on a 2xx `data` is the stream's
-   * events, which reconnect as EventSource does (SPEC 4.8).
+   * events, which reconnect as EventSource does (SPEC 4.8). `since`: as `openStream`'s.
    */
   const openSse = <A>(
     state: ClientState,
@@ -420,7 +428,8 @@ export const makeStreams = (kit: StreamKit) => {
     endpoint: string,
     options: StreamCallOptions = {},
     ender: CallEnder | undefined,
-    streamed: StreamedBody
+    streamed: StreamedBody,
+    since?: number
   ): Eff.Effect<ApiSuccess<SseBody<A>>, SvcError> =>
     Effect.flatMap(checked(state, options), (settings) =>
       Effect.flatMap(state.line.runnerInContext, (run) =>
@@ -435,7 +444,7 @@ export const makeStreams = (kit: StreamKit) => {
             settings.method,
             endpoint,
             settings.idleTimeoutMillis,
-            { now, started: now() },
+            { now, started: since ?? now() },
             timer
           )
           const parser = makeSseParser({
