@@ -92,43 +92,47 @@ describe("retry timing (TestClock)", () => {
     })
   )
 
-  it.scoped("a retrySchedule steps from its start on every call, and Retry-After sets its wait", () =>
-    Effect.gen(function* () {
-      // each request fails once, then succeeds: /a, /b and /c are three calls
-      const counts = new Map<string, number>()
-      const server = yield* serverWith((request) => {
-        const path = request.path
-        const seen = counts.get(path) ?? 0
-        counts.set(path, seen + 1)
-        if (seen > 0) return json({ data: path, success: true })
-        return path === "/c"
-          ? json({ error: "busy" }, 429, { "retry-after": "2" })
-          : json({ error: "busy" }, 503)
+  it.scoped(
+    "a retrySchedule steps from its start on every call, and Retry-After sets its wait",
+    () =>
+      Effect.gen(function* () {
+        // each request fails once, then succeeds: /a, /b and /c are three calls
+        const counts = new Map<string, number>()
+        const server = yield* serverWith((request) => {
+          const path = request.path
+          const seen = counts.get(path) ?? 0
+          counts.set(path, seen + 1)
+          if (seen > 0) return json({ data: path, success: true })
+          return path === "/c"
+            ? json({ error: "busy" }, 429, { "retry-after": "2" })
+            : json({ error: "busy" }, 503)
+        })
+        const fiber = yield* withClient(
+          server.origin,
+          {
+            timeout: 0,
+            retrySchedule: Schedule.exponential("1 second").pipe(
+              Schedule.intersect(Schedule.recurs(3))
+            )
+          },
+          (client) =>
+            Effect.gen(function* () {
+              yield* client.get("/a")
+              yield* client.get("/b")
+              return yield* client.get("/c")
+            })
+        ).pipe(Effect.fork)
+        // /a's first retry waits the schedule's first delay; so does /b's: a call of its own
+        expect(yield* awaitSleeps(1)).toEqual([1000])
+        yield* TestClock.adjust("1 second")
+        expect(yield* awaitSleeps(1)).toEqual([2000])
+        yield* TestClock.adjust("1 second")
+        // /c's 429 asks for 2 s, which replaces the schedule's 1 s
+        expect(yield* awaitSleeps(1)).toEqual([4000])
+        yield* TestClock.adjust("2 seconds")
+        expect((yield* Fiber.join(fiber)).data).toBe("/c")
+        expect(server.requests.length).toBe(6)
       })
-      const fiber = yield* withClient(
-        server.origin,
-        {
-          timeout: 0,
-          retrySchedule: Schedule.exponential("1 second").pipe(Schedule.intersect(Schedule.recurs(3)))
-        },
-        (client) =>
-          Effect.gen(function* () {
-            yield* client.get("/a")
-            yield* client.get("/b")
-            return yield* client.get("/c")
-          })
-      ).pipe(Effect.fork)
-      // /a's first retry waits the schedule's first delay; so does /b's: a call of its own
-      expect(yield* awaitSleeps(1)).toEqual([1000])
-      yield* TestClock.adjust("1 second")
-      expect(yield* awaitSleeps(1)).toEqual([2000])
-      yield* TestClock.adjust("1 second")
-      // /c's 429 asks for 2 s, which replaces the schedule's 1 s
-      expect(yield* awaitSleeps(1)).toEqual([4000])
-      yield* TestClock.adjust("2 seconds")
-      expect((yield* Fiber.join(fiber)).data).toBe("/c")
-      expect(server.requests.length).toBe(6)
-    })
   )
 
   it.scoped("a retrySchedule that is done answers the last failure", () =>
@@ -138,7 +142,9 @@ describe("retry timing (TestClock)", () => {
         server.origin,
         {
           timeout: 0,
-          retrySchedule: Schedule.exponential("1 second").pipe(Schedule.intersect(Schedule.recurs(2)))
+          retrySchedule: Schedule.exponential("1 second").pipe(
+            Schedule.intersect(Schedule.recurs(2))
+          )
         },
         (client) => Effect.flip(client.get("/r"))
       ).pipe(Effect.fork)
