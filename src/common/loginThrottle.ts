@@ -109,7 +109,7 @@ const lockedFor = <TooMany>(
 
 /** Counts in this process, on Effect's `Clock` (a `TestClock` drives the windows in tests). */
 export const memoryThrottle = <TooMany>(
-  line: Pick<AuthDialect<unknown>, "client" | "timeout">,
+  line: Pick<AuthDialect<unknown>, "client">,
   tooMany: (retryAfter: Duration.Duration) => TooMany,
   options: LoginThrottleOptionsOf<unknown> | undefined
 ): Effect.Effect<LoginThrottleServiceOf<TooMany>> => {
