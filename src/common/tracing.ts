@@ -34,6 +34,14 @@ const SPAN_OPTIONS = { kind: "client", captureStackTrace: false } as const
 /** A span's end time when Effect's span timing is off. */
 const NO_TIME = /*#__PURE__*/ BigInt(0)
 
+/**
+ * What a successful call's span ends with: a success without the response. Tracers read a span's
+ * exit for its status (OpenTelemetry's `OK` or the failure's cause), never a success's value, and
+ * V8 makes Effect's record of a span's end in the old generation, where the response would stay
+ * until a full collection.
+ */
+const SUCCEEDED = /*#__PURE__*/ Exit.void
+
 /** What a call ended with. */
 const outcomeOf = <A>(line: ClientDialect, exit: Exit.Exit<ApiSuccess<A>, SvcError>): Outcome => {
   if (Exit.isSuccess(exit)) return { status: exit.value.status, errorType: undefined }
@@ -94,7 +102,10 @@ const traced = <A>(
         const outcome = outcomeOf(line, exit)
         setAll(span, outcomeAttributes(trace, outcome))
         record(outcome)
-        span.end(dialect.timingEnabled(fiber) ? now() : NO_TIME, exit)
+        span.end(
+          dialect.timingEnabled(fiber) ? now() : NO_TIME,
+          Exit.isSuccess(exit) ? SUCCEEDED : exit
+        )
         return Effect.void
       })
     }
