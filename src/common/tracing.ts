@@ -40,7 +40,7 @@ const NO_TIME = /*#__PURE__*/ BigInt(0)
  * V8 makes Effect's record of a span's end in the old generation, where the response would stay
  * until a full collection.
  */
-const SUCCEEDED = /*#__PURE__*/ Exit.void
+const SUCCEEDED = Exit.void
 
 /** What a call ended with. */
 const outcomeOf = <A>(line: ClientDialect, exit: Exit.Exit<ApiSuccess<A>, SvcError>): Outcome => {
