@@ -699,6 +699,21 @@ const withSignal = <A, E>(
 }
 
 /**
+ * A call's total limit in milliseconds: its own `totalTimeout`, else the client's; `0` for none,
+ * and for a value the request will refuse (INVALID_REQUEST).
+ */
+export const totalMillisOf = (
+  state: ClientState,
+  options: { readonly totalTimeout?: unknown } | undefined
+): number => {
+  const given =
+    options?.totalTimeout === undefined
+      ? state.totalTimeoutMillis
+      : timeoutMillis(state.line, options.totalTimeout)
+  return typeof given === "number" ? given : 0
+}
+
+/**
  * `effect`, what a call waits for before its request (code loaded on its first use), ended by the
  * call's signal and its total limit as its request would be. A signal or a limit the request will
  * refuse bounds nothing here: the request then says what is wrong with it. It watches them on a
@@ -711,24 +726,19 @@ export const beforeRequest = <A, E>(
   method: string,
   endpoint: unknown,
   options: { readonly signal?: unknown; readonly totalTimeout?: unknown } | undefined
-): Effect.Effect<A, E | AbortedError | TimeoutError> => {
-  const total =
-    options?.totalTimeout === undefined
-      ? state.totalTimeoutMillis
-      : timeoutMillis(state.line, options.totalTimeout)
-  return withSignal(
+): Effect.Effect<A, E | AbortedError | TimeoutError> =>
+  withSignal(
     state.line,
     withTimeout(
       state.line,
       effect,
-      typeof total === "number" ? total : 0,
+      totalMillisOf(state, options),
       () => ({ method, url: joinUrl(state.baseUrl, typeof endpoint === "string" ? endpoint : "") }),
       undefined,
       true
     ),
     isAbortSignal(options?.signal) ? options.signal : undefined
   )
-}
 
 /**
  * Retries transient failures on the plan's schedule, honouring `Retry-After`. The retry machinery

@@ -32,7 +32,8 @@ import {
   invalidRequest,
   removeHeader,
   request,
-  setHeader
+  setHeader,
+  totalMillisOf
 } from "./client.js"
 import type { ClientDialect } from "./dialect.js"
 import { fromSend, startTimer, type Transport } from "./exchange.js"
@@ -278,7 +279,8 @@ const streamPrograms = /*#__PURE__*/ loadOnce(
           urlForMessage,
           describeCause,
           timeoutMillis,
-          describe
+          describe,
+          totalMillisOf
         }))
     ),
   "stream programs"

@@ -25,7 +25,8 @@ import type {
   decode,
   foldError,
   invalidRequest,
-  request
+  request,
+  totalMillisOf
 } from "./client.js"
 import type { RunningFiber } from "./dialect.js"
 import type { startTimer, Transport } from "./exchange.js"
@@ -64,6 +65,7 @@ export interface StreamKit {
   readonly describeCause: typeof describeCause
   readonly timeoutMillis: typeof timeoutMillis
   readonly describe: typeof describe
+  readonly totalMillisOf: typeof totalMillisOf
 }
 
 /** Options of `stream` and `sse`, as the program reads them. */
@@ -139,7 +141,7 @@ export const makeStreams = (kit: StreamKit) => {
     closeAlso
   } = kit
   const Exit = { isSuccess: kit.isSuccess }
-  const timeoutMillis = kit.timeoutMillis
+  const totalMillisOf = kit.totalMillisOf
 
   /**
    * Watches what ends a body from outside: the signal and the call's total deadline (`guard`).
@@ -294,11 +296,7 @@ export const makeStreams = (kit: StreamKit) => {
     startTimer: BodyGuard["startTimer"]
   ): BodyGuard => {
     // a bad value fails the request itself (INVALID_REQUEST)
-    const given =
-      options.totalTimeout === undefined
-        ? state.totalTimeoutMillis
-        : timeoutMillis(state.line, options.totalTimeout)
-    const totalMillis = typeof given === "number" ? given : 0
+    const totalMillis = totalMillisOf(state, options)
     return {
       method,
       url: joinUrl(state.baseUrl, typeof endpoint === "string" ? endpoint : ""),
