@@ -310,6 +310,15 @@ export const makeStreams = (kit: StreamKit) => {
     }
   }
 
+  /**
+   * `options` with what is left of the call's total limit, when it has one; without one (none, or a
+   * value the request will refuse, for it to say so) as they are.
+   */
+  const withLeft = (options: StreamCallOptions, guard: BodyGuard): StreamCallOptions =>
+    guard.deadline === undefined
+      ? options
+      : { ...options, totalTimeout: Math.max(1, guard.deadline - guard.now()) }
+
   /** A request whose 2xx body is handed over as it arrives, as the web stream the transport gives. */
   const bodyRequest = (
     state: ClientState,
@@ -361,10 +370,7 @@ export const makeStreams = (kit: StreamKit) => {
           (millis, onTime) => startTimer(line, clock, millis, onTime)
         )
         // what is left of the call's limit, when it began before now
-        const limited =
-          since === undefined || guard.deadline === undefined
-            ? options
-            : { ...options, totalTimeout: Math.max(1, guard.deadline - now()) }
+        const limited = since === undefined ? options : withLeft(options, guard)
         return Effect.map(
           bodyRequest(state, transport, settings.method, endpoint, limited, ender, streamed),
           (response) => {
@@ -461,14 +467,13 @@ export const makeStreams = (kit: StreamKit) => {
               if (headers !== undefined) Object.assign(asked, headers)
               if (id !== "") asked["last-event-id"] = id
               // the call's limit bounds every connection: what is left of it
-              const left = guard.deadline === undefined ? 0 : Math.max(1, guard.deadline - now())
               return Effect.flatMap(
                 bodyRequest(
                   state,
                   transport,
                   settings.method,
                   endpoint,
-                  { ...options, headers: asked, totalTimeout: left },
+                  { ...withLeft(options, guard), headers: asked },
                   ender,
                   streamed
                 ),

@@ -746,7 +746,8 @@ describe("sse on the facade: EventStream", () => {
       [{ method: "TRACE" }, "options.method"],
       [{ reconnect: { attempts: -1 } }, "options.reconnect.attempts"],
       [{ lastEventId: "a\r\nx-injected: 1" }, "options.lastEventId"],
-      [{ idleTimeout: -5 }, "options.idleTimeout"]
+      [{ idleTimeout: -5 }, "options.idleTimeout"],
+      [{ totalTimeout: "abc" }, "options.totalTimeout"]
     ] as const
     for (const [options, name] of bad) {
       const response = await svc.sse("/events", options as never)
