@@ -367,14 +367,35 @@ export const makeSseParser = (options: SseParserOptions): SseParser => {
     blockRetry = undefined
   }
 
-  return {
+  return new Parser(
     push,
     end,
-    get lastEventId() {
-      return lastEventId
-    },
-    get retry() {
-      return retry
-    }
+    () => lastEventId,
+    () => retry
+  )
+}
+
+/**
+ * A parser as its caller holds it, made by a class: as an object literal with getters over the
+ * parser's state, each parser got a hidden class of its own, which V8 makes in the old generation,
+ * keeping the getters and all that they reach until a full collection.
+ */
+class Parser implements SseParser {
+  readonly #lastEventId: () => string
+  readonly #retry: () => number | undefined
+  constructor(
+    readonly push: (bytes: Uint8Array) => void,
+    readonly end: () => void,
+    lastEventId: () => string,
+    retry: () => number | undefined
+  ) {
+    this.#lastEventId = lastEventId
+    this.#retry = retry
+  }
+  get lastEventId(): string {
+    return this.#lastEventId()
+  }
+  get retry(): number | undefined {
+    return this.#retry()
   }
 }
