@@ -94,8 +94,10 @@ export interface TracingDialect {
   readonly histogram: (attributes: Readonly<Record<string, string>>) => DurationRecorder
   /** The span's name, as the line's own `HttpClient` names its client spans. */
   readonly spanName: (method: string) => string
-  /** The fiber's clock, in nanoseconds. */
+  /** The fiber's clock, in nanoseconds: a span's times. */
   readonly nanos: (fiber: unknown) => () => bigint
+  /** The fiber's clock's monotonic time, in nanoseconds: a call's duration. */
+  readonly monotonicNanos: (fiber: unknown) => () => bigint
   /** Whether the fiber's tracer is on, and whether its spans are timed. */
   readonly tracerEnabled: (fiber: unknown) => boolean
   readonly timingEnabled: (fiber: unknown) => boolean

@@ -15,6 +15,7 @@ import type { ApiSuccess } from "../core/ApiResponse.js"
 import {
   type Attributes,
   CallTrace,
+  callServer,
   DurationSeries,
   errorType,
   failureStatus,
@@ -51,6 +52,44 @@ const outcomeOf = <A>(line: ClientDialect, exit: Exit.Exit<ApiSuccess<A>, SvcErr
 }
 
 /**
+ * A call whose caller's spans are off (`Effect.withTracerEnabled(false)`): its duration only,
+ * recorded by server, method and outcome without describing the call (no URL is built). A call
+ * its caller interrupts is not recorded (no exit handler, which would cost every call more than
+ * the record).
+ */
+const timed = <A>(
+  line: ClientDialect,
+  dialect: TracingDialect,
+  durations: DurationSeries<ReturnType<TracingDialect["histogram"]>>,
+  fiber: unknown,
+  call: CallOf,
+  program: Effect.Effect<ApiSuccess<A>, SvcError>
+): Effect.Effect<ApiSuccess<A>, SvcError> => {
+  const elapsed = dialect.monotonicNanos(fiber)
+  const started = elapsed()
+  const server = callServer(call.state.baseUrl, call.endpoint)
+  // in the step that ends the call: no Effect of its own
+  const record = (outcome: Outcome): void => {
+    const seconds = Number(elapsed() - started) / 1e9
+    const series =
+      server === undefined
+        ? durations.of(requestAttributes(call.method, describeCall(call).url()), outcome)
+        : durations.ofServer(call.method, server, outcome)
+    series.record(seconds, fiber)
+  }
+  return Effect.matchCauseEffect(program, {
+    onFailure: (cause) => {
+      record(outcomeOf(line, Exit.failCause(cause)))
+      return Effect.failCause(cause)
+    },
+    onSuccess: (response) => {
+      record({ status: response.status, errorType: undefined })
+      return Effect.succeed(response)
+    }
+  })
+}
+
+/**
  * The call as the Effect API's caller sees it: a span around it, its duration recorded. `fiber` is
  * the caller's, which the request program has at hand (no step of its own to get it).
  */
@@ -64,26 +103,12 @@ const traced = <A>(
   program: Effect.Effect<ApiSuccess<A>, SvcError>
 ): Effect.Effect<ApiSuccess<A>, SvcError> => {
   const now = dialect.nanos(fiber)
-  const started = now()
+  const elapsed = dialect.monotonicNanos(fiber)
+  const started = elapsed()
   const request = requestAttributes(call.method, call.url())
-  // in the step that ends the call: no Effect of its own
   const record = (outcome: Outcome): void => {
-    const seconds = Number(now() - started) / 1e9
+    const seconds = Number(elapsed() - started) / 1e9
     durations.of(request, outcome).record(seconds, fiber)
-  }
-  if (!dialect.tracerEnabled(fiber)) {
-    // the duration only: a call its caller interrupts is not recorded (no exit handler, which
-    // would cost every call more than the record)
-    return Effect.matchCauseEffect(program, {
-      onFailure: (cause) => {
-        record(outcomeOf(line, Exit.failCause(cause)))
-        return Effect.failCause(cause)
-      },
-      onSuccess: (response) => {
-        record({ status: response.status, errorType: undefined })
-        return Effect.succeed(response)
-      }
-    })
   }
   // made and ended here rather than by Effect.useSpan: one exit handler per call, not two
   return Effect.flatMap(
@@ -125,6 +150,8 @@ export const callTracing = (line: ClientDialect, dialect: TracingDialect): CallT
   return {
     start: () => new CallTrace(),
     traced: (fiber, trace, call: CallOf, program) =>
-      traced(line, dialect, durations, fiber, trace, describeCall(call), program)
+      dialect.tracerEnabled(fiber)
+        ? traced(line, dialect, durations, fiber, trace, describeCall(call), program)
+        : timed(line, dialect, durations, fiber, call, program)
   }
 }

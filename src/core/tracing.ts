@@ -9,6 +9,7 @@
  */
 import { record } from "./record.js"
 import type { TransportRequest } from "./transport.js"
+import { isAbsoluteUrl } from "./url.js"
 
 /** What a redacted query value reads as (OpenTelemetry's word for it). */
 export const REDACTED = "REDACTED"
@@ -108,7 +109,7 @@ const serverOf = (url: URL): Server => {
 }
 
 /** A server whose port is known. */
-interface KnownServer {
+export interface KnownServer {
   readonly address: string
   readonly port: number
 }
@@ -119,6 +120,7 @@ const servers = new Map<string, KnownServer>()
 /**
  * The server of an `http(s)://origin/path` URL with nothing to redact (no query, fragment or
  * user info) whose origin was parsed before, without parsing it again; `undefined` otherwise.
+ * The same origin always gives the same object.
  */
 const plainServer = (url: string): KnownServer | undefined => {
   const start = url.indexOf("//")
@@ -198,6 +200,8 @@ export const metricAttributes = (request: Attributes, outcome: Outcome): Record<
  */
 export class DurationSeries<M> {
   private readonly series = new Map<string, M>()
+  /** The same series by server (a {@link plainServer}), method and outcome: no key to build. */
+  private readonly byServer = new Map<KnownServer, Map<string, Map<number | string, M>>>()
   constructor(private readonly make: (attributes: Readonly<Record<string, string>>) => M) {}
 
   of(request: Attributes, outcome: Outcome): M {
@@ -211,7 +215,49 @@ export class DurationSeries<M> {
     }
     return series
   }
+
+  /**
+   * {@link of} for a call whose server is known ({@link callServer}), without its request's
+   * attributes: what a call records when its caller's spans are off.
+   */
+  ofServer(method: string, server: KnownServer, outcome: Outcome): M {
+    let byMethod = this.byServer.get(server)
+    if (byMethod === undefined) {
+      byMethod = new Map()
+      this.byServer.set(server, byMethod)
+    }
+    let byOutcome = byMethod.get(method)
+    if (byOutcome === undefined) {
+      byOutcome = new Map()
+      byMethod.set(method, byOutcome)
+    }
+    // a success by its status alone; a failure (rarer) by its status and error type
+    const key =
+      outcome.errorType === undefined
+        ? (outcome.status ?? -1)
+        : `${outcome.status} ${outcome.errorType}`
+    let series = byOutcome.get(key)
+    if (series === undefined) {
+      const request = record<Attributes>()
+      request["http.request.method"] = method
+      request["server.address"] = server.address
+      request["server.port"] = server.port
+      const known = this.series.size
+      series = this.of(request, outcome)
+      // kept here only when `of` kept it: the same bound on both
+      if (this.series.size > known) byOutcome.set(key, series)
+    }
+    return series
+  }
 }
+
+/**
+ * The server a call to `endpoint` on `baseUrl` reaches, when its origin was seen before and
+ * nothing in it needs parsing: an endpoint that is not an absolute URL goes to the base URL's
+ * server (`joinUrl`), whatever its path and params. `undefined` otherwise.
+ */
+export const callServer = (baseUrl: string, endpoint: string): KnownServer | undefined =>
+  plainServer(isAbsoluteUrl(endpoint) ? endpoint : baseUrl)
 
 const MAX_SERIES = 512
 

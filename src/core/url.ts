@@ -33,13 +33,16 @@ export const parseBaseUrl = (baseUrl: unknown): URL => {
   return url
 }
 
+/** Whether `endpoint` is an absolute URL (it has a scheme), which `joinUrl` uses as it is. */
+export const isAbsoluteUrl = (endpoint: string): boolean => ABSOLUTE.test(endpoint)
+
 /**
  * `http://h/api/v1` + `/users` and `http://h/api/v1/` + `users` both give `http://h/api/v1/users`;
  * slashes where the two meet count once (`/foo//` + `//bar` is `/foo/bar`, as in ky), so an
  * endpoint never reaches another host. An absolute endpoint URL is used as it is.
  */
 export const joinUrl = (baseUrl: string, endpoint: string): string => {
-  if (ABSOLUTE.test(endpoint)) return endpoint
+  if (isAbsoluteUrl(endpoint)) return endpoint
   if (endpoint === "") return baseUrl
   const base = baseUrl.endsWith("/") ? baseUrl.replace(/\/+$/, "") : baseUrl
   if (endpoint.startsWith("?") || endpoint.startsWith("#")) return base + endpoint

@@ -107,6 +107,10 @@ export const tracing: TracingDialect = {
     const clock = (fiber as Fiber.Fiber<unknown, unknown>).getRef(Clock)
     return () => clock.currentTimeNanosUnsafe()
   },
+  monotonicNanos: (fiber) => {
+    const clock = (fiber as Fiber.Fiber<unknown, unknown>).getRef(Clock)
+    return () => clock.monotonicTimeNanosUnsafe()
+  },
   tracerEnabled: (fiber) =>
     (fiber as Fiber.Fiber<unknown, unknown>).getRef(References.TracerEnabled),
   timingEnabled: (fiber) =>

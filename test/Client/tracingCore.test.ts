@@ -5,12 +5,15 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import {
+  callServer,
+  DurationSeries,
   errorType,
   metricAttributes,
   redactUrl,
   requestAttributes,
   traceHeaders
 } from "../../src/core/tracing.js"
+import { appendParams, joinUrl } from "../../src/core/url.js"
 
 describe("redactUrl", () => {
   it.each([
@@ -58,6 +61,66 @@ describe("requestAttributes", () => {
         }
       )
     )
+  })
+})
+
+describe("the duration metric without the request's attributes (spans off)", () => {
+  const endpoint = fc.oneof(
+    fc.stringMatching(/^\/{0,3}[a-zA-Z0-9._~%@:?#=&-]{0,12}$/),
+    fc.constantFrom("http://other.test:9/x", "https://other.test/y?q=1", "HTTP://Other.Test:81")
+  )
+
+  it("a call's server is the one its URL names", () => {
+    let known = 0
+    fc.assert(
+      fc.property(
+        fc.constantFrom("http://h.test", "https://h.test:8443/api", "http://127.0.0.1:9/v1/"),
+        endpoint,
+        fc.constantFrom(undefined, { q: "x" }),
+        (baseUrl, path, params) => {
+          const url = appendParams(joinUrl(baseUrl, path), params)
+          // a first call with spans on has seen the origin
+          const attributes = requestAttributes("GET", url)
+          requestAttributes("GET", baseUrl)
+          const server = callServer(baseUrl, path)
+          if (server === undefined) return
+          known++
+          expect([server.address, server.port]).toEqual([
+            attributes["server.address"],
+            attributes["server.port"]
+          ])
+        }
+      ),
+      { numRuns: 300 }
+    )
+    expect(known).toBeGreaterThan(100)
+  })
+
+  it("records in the series its attributes name, a success by status, a failure by its error too", () => {
+    const made: Array<Readonly<Record<string, string>>> = []
+    const series = new DurationSeries((attributes) => {
+      made.push(attributes)
+      return { attributes }
+    })
+    const url = "http://h.test:81/x"
+    // the origin seen once: its server is then known
+    requestAttributes("GET", url)
+    const server = callServer("http://h.test:81", "/x")!
+    const ok = { status: 200, errorType: undefined }
+    const failed = { status: 200, errorType: "DECODE_ERROR" }
+    expect(series.ofServer("GET", server, ok)).toBe(series.of(requestAttributes("GET", url), ok))
+    expect(series.ofServer("GET", server, ok)).toBe(series.ofServer("GET", server, ok))
+    expect(series.ofServer("GET", server, failed)).not.toBe(series.ofServer("GET", server, ok))
+    expect(series.ofServer("POST", server, ok)).not.toBe(series.ofServer("GET", server, ok))
+    expect(series.ofServer("GET", server, { status: undefined, errorType: "TIMEOUT" })).toEqual({
+      attributes: {
+        "http.request.method": "GET",
+        "server.address": "h.test",
+        "server.port": "81",
+        "error.type": "TIMEOUT"
+      }
+    })
+    expect(made).toHaveLength(4)
   })
 })
 

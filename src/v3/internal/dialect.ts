@@ -95,6 +95,14 @@ export const client: ClientDialect = {
   runPromise: /*#__PURE__*/ Runtime.runPromise(facadeRuntime)
 }
 
+const clockNanos = (fiber: unknown): (() => bigint) => {
+  const clock = Context.get(
+    (fiber as Fiber.RuntimeFiber<unknown, unknown>).currentDefaultServices,
+    Clock.Clock
+  )
+  return () => clock.unsafeCurrentTimeNanos()
+}
+
 export const tracing: TracingDialect = {
   histogram: (attributes) => {
     const metric = Metric.fromMetricKey(
@@ -112,13 +120,9 @@ export const tracing: TracingDialect = {
     }
   },
   spanName: (method) => `http.client ${method}`,
-  nanos: (fiber) => {
-    const clock = Context.get(
-      (fiber as Fiber.RuntimeFiber<unknown, unknown>).currentDefaultServices,
-      Clock.Clock
-    )
-    return () => clock.unsafeCurrentTimeNanos()
-  },
+  nanos: (fiber) => clockNanos(fiber),
+  // Effect 3's clock is monotonic already: a fixed origin plus the process's high-resolution time
+  monotonicNanos: (fiber) => clockNanos(fiber),
   tracerEnabled: (fiber) =>
     (fiber as Fiber.RuntimeFiber<unknown, unknown>).getFiberRef(FiberRef.currentTracerEnabled),
   timingEnabled: (fiber) =>

@@ -421,6 +421,35 @@ export const tracingSuite = (line: TracingLine): void => {
         expect(count(after, "200") - count(before, "200")).toBe(1)
         expect(count(after, "404", "404") - count(before, "404", "404")).toBe(1)
       })
+
+      it("spans off: the duration histogram still records each call by method, status and server", async () => {
+        const points = async (port: number, status: string, error?: string) =>
+          (await line.durations())
+            .filter(
+              (point) =>
+                point.attributes["server.port"] === String(port) &&
+                point.attributes["server.address"] === "127.0.0.1" &&
+                point.attributes["http.request.method"] === "GET" &&
+                point.attributes["http.response.status_code"] === status &&
+                point.attributes["error.type"] === error &&
+                Object.keys(point.attributes).length === (error === undefined ? 4 : 5)
+            )
+            .reduce((sum, point) => sum + point.count, 0)
+        const before = [
+          await points(server.port, "200"),
+          await points(server.port, "404", "404"),
+          await points(other.port, "200")
+        ]
+        await get("/ok", {}, false)
+        await get("/ok", { params: { q: "x" } }, false)
+        await get("/missing", {}, false)
+        // an absolute endpoint: the server it names, not the base URL's
+        await get(`${other.origin}/ok`, {}, false)
+        expect(line.spans()).toEqual([])
+        expect(await points(server.port, "200")).toBe(before[0]! + 2)
+        expect(await points(server.port, "404", "404")).toBe(before[1]! + 1)
+        expect(await points(other.port, "200")).toBe(before[2]! + 1)
+      })
     })
 
     it("the Promise facade records nothing: no span, no metric, no trace context", async () => {
