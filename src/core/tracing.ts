@@ -205,13 +205,18 @@ export class DurationSeries<M> {
   constructor(private readonly make: (attributes: Readonly<Record<string, string>>) => M) {}
 
   of(request: Attributes, outcome: Outcome): M {
+    return this.kept(request, outcome) ?? this.make(metricAttributes(request, outcome))
+  }
+
+  /** The series kept for these values, made and kept while there is room; else `undefined`. */
+  private kept(request: Attributes, outcome: Outcome): M | undefined {
     const key = `${request["http.request.method"]} ${request["server.address"]} ${
       request["server.port"]
     } ${outcome.status} ${outcome.errorType}`
     let series = this.series.get(key)
-    if (series === undefined) {
+    if (series === undefined && this.series.size < MAX_SERIES) {
       series = this.make(metricAttributes(request, outcome))
-      if (this.series.size < MAX_SERIES) this.series.set(key, series)
+      this.series.set(key, series)
     }
     return series
   }
@@ -236,17 +241,15 @@ export class DurationSeries<M> {
       outcome.errorType === undefined
         ? (outcome.status ?? -1)
         : `${outcome.status} ${outcome.errorType}`
-    let series = byOutcome.get(key)
-    if (series === undefined) {
-      const request = record<Attributes>()
-      request["http.request.method"] = method
-      request["server.address"] = server.address
-      request["server.port"] = server.port
-      const known = this.series.size
-      series = this.of(request, outcome)
-      // kept here only when `of` kept it: the same bound on both
-      if (this.series.size > known) byOutcome.set(key, series)
-    }
+    const found = byOutcome.get(key)
+    if (found !== undefined) return found
+    const request = record<Attributes>()
+    request["http.request.method"] = method
+    request["server.address"] = server.address
+    request["server.port"] = server.port
+    const series = this.kept(request, outcome)
+    if (series === undefined) return this.make(metricAttributes(request, outcome))
+    byOutcome.set(key, series)
     return series
   }
 }
