@@ -3,7 +3,8 @@
  * whose accessor is a fresh closure (a getter over a call's state) a hidden class of its own, made
  * in the old generation: it keeps the closure, and all that the closure reaches (a facade call's
  * fiber, request and response), alive until a full collection, so that young-generation
- * collections copy and promote every call. An accessor belongs on a class.
+ * collections copy and promote every call. An accessor belongs on a class, but for the few
+ * objects handed to the application whose own properties are part of what it sees (`KEPT`).
  */
 import { readdirSync, readFileSync } from "node:fs"
 import { join, relative } from "node:path"
@@ -21,7 +22,19 @@ const sources = (dir: string): Array<string> =>
         : []
   )
 
-/** `file:line` of each getter or setter written in an object literal. */
+/**
+ * The literals that keep their getters: objects handed to the application, one per `sse` call or
+ * connection, whose own properties (a getter's included) are what a spread, a `Proxy` (Vue's
+ * `reactive`) or `JSON.stringify` of them see. A class's prototype getter would not be copied by
+ * a spread, and a private field would not be read through a proxy.
+ */
+const KEPT = [
+  "common/streams.ts lastEventId (EventStream)",
+  "core/sse.ts lastEventId (SseParser)",
+  "core/sse.ts retry (SseParser)"
+]
+
+/** `file name` of each getter or setter written in an object literal. */
 const literalAccessors = (file: string, text: string): Array<string> => {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true)
   const found: Array<string> = []
@@ -30,8 +43,7 @@ const literalAccessors = (file: string, text: string): Array<string> => {
       (ts.isGetAccessorDeclaration(node) || ts.isSetAccessorDeclaration(node)) &&
       ts.isObjectLiteralExpression(node.parent)
     ) {
-      const { line } = source.getLineAndCharacterOfPosition(node.getStart())
-      found.push(`${relative(SRC, file)}:${line + 1}`)
+      found.push(`${relative(SRC, file)} ${node.name.getText(source)}`)
     }
     ts.forEachChild(node, visit)
   }
@@ -42,13 +54,15 @@ const literalAccessors = (file: string, text: string): Array<string> => {
 describe("src", () => {
   it("finds an accessor in an object literal (the check itself)", () => {
     const text = "const make = (x: number) => ({ get x() { return x }, set y(v: number) {} })"
-    expect(literalAccessors(join(SRC, "probe.ts"), text)).toEqual(["probe.ts:1", "probe.ts:1"])
+    expect(literalAccessors(join(SRC, "probe.ts"), text)).toEqual(["probe.ts x", "probe.ts y"])
     expect(literalAccessors(join(SRC, "probe.ts"), "class A { get x() { return 1 } }")).toEqual([])
   })
 
-  it("has no getter or setter in an object literal", () => {
+  it("has no getter or setter in an object literal, but for the application's sse objects", () => {
     const files = sources(SRC)
     expect(files.length).toBeGreaterThan(50)
-    expect(files.flatMap((file) => literalAccessors(file, readFileSync(file, "utf8")))).toEqual([])
+    expect(files.flatMap((file) => literalAccessors(file, readFileSync(file, "utf8")))).toEqual(
+      KEPT.map((kept) => kept.replace(/ \(.*\)$/, ""))
+    )
   })
 })

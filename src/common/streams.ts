@@ -113,31 +113,6 @@ export interface SseBody<A> {
   readonly close: () => void
 }
 
-/**
- * The facade's `EventStream`, made by a class: as an object literal with a getter over the call's
- * state, each call's stream got a hidden class of its own, which V8 makes in the old generation,
- * keeping the getter and all that it reaches until a full collection.
- */
-class Events<A> implements EventStream<A> {
-  readonly #iterator: AsyncIterableIterator<SseEvent<A>>
-  readonly #lastEventId: () => string
-  constructor(
-    iterator: AsyncIterableIterator<SseEvent<A>>,
-    readonly close: () => void,
-    lastEventId: () => string,
-    readonly closed: Promise<ApiResponse<undefined>>
-  ) {
-    this.#iterator = iterator
-    this.#lastEventId = lastEventId
-  }
-  [Symbol.asyncIterator](): AsyncIterableIterator<SseEvent<A>> {
-    return this.#iterator
-  }
-  get lastEventId(): string {
-    return this.#lastEventId()
-  }
-}
-
 /** What one connection of an `sse` call gave. */
 type Connection =
   | { readonly _tag: "Open"; readonly status: number; readonly body: ReadableStream<Uint8Array> }
@@ -829,17 +804,21 @@ export const makeStreams = (kit: StreamKit) => {
       },
       [Symbol.asyncIterator]: () => iterator
     }
-    return new Events(
-      iterator,
+    // a literal with a getter, kept so (test/accessors.test.ts): its own properties are what a
+    // spread, a `Proxy` (Vue's `reactive`) or `JSON.stringify` of the stream see; one per call
+    return {
+      [Symbol.asyncIterator]: () => iterator,
       close,
-      body.lastEventId,
-      body.ended.then(
+      get lastEventId() {
+        return body.lastEventId()
+      },
+      closed: body.ended.then(
         (error): ApiResponse<undefined> =>
           error === undefined
             ? { success: true, status: body.status(), data: undefined }
             : foldError(error)
       )
-    )
+    }
   }
 
   return { openStream, openSse }

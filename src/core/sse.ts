@@ -367,35 +367,16 @@ export const makeSseParser = (options: SseParserOptions): SseParser => {
     blockRetry = undefined
   }
 
-  return new Parser(
+  // a literal with getters, kept so (test/accessors.test.ts): its own properties are what a
+  // spread, a `Proxy` or `JSON.stringify` of the parser see; one per connection
+  return {
     push,
     end,
-    () => lastEventId,
-    () => retry
-  )
-}
-
-/**
- * A parser as its caller holds it, made by a class: as an object literal with getters over the
- * parser's state, each parser got a hidden class of its own, which V8 makes in the old generation,
- * keeping the getters and all that they reach until a full collection.
- */
-class Parser implements SseParser {
-  readonly #lastEventId: () => string
-  readonly #retry: () => number | undefined
-  constructor(
-    readonly push: (bytes: Uint8Array) => void,
-    readonly end: () => void,
-    lastEventId: () => string,
-    retry: () => number | undefined
-  ) {
-    this.#lastEventId = lastEventId
-    this.#retry = retry
-  }
-  get lastEventId(): string {
-    return this.#lastEventId()
-  }
-  get retry(): number | undefined {
-    return this.#retry()
+    get lastEventId() {
+      return lastEventId
+    },
+    get retry() {
+      return retry
+    }
   }
 }

@@ -662,6 +662,31 @@ describe("sse on the facade: EventStream", () => {
     await until(() => closedEarly("/events") === 1, "the connection to close")
   })
 
+  it("is read through a Proxy (Vue's reactive) and copied by a spread, lastEventId included", async () => {
+    handler = (_, response) => {
+      sseHead(response)
+      response.end("id: 1\ndata: a\n\nid: 2\ndata: b\n\n")
+    }
+    const open = async () => {
+      const feed = await createSvc(origin).sse("/events", { reconnect: false })
+      if (!feed.success) throw new Error(feed.error)
+      return feed.data
+    }
+    const read = async (events: AsyncIterable<SseEvent<unknown>>) => {
+      const data: Array<unknown> = []
+      for await (const event of events) data.push(event.data)
+      return data
+    }
+    const proxied = new Proxy(await open(), {})
+    expect(await read(proxied)).toEqual(["a", "b"])
+    expect(proxied.lastEventId).toBe("2")
+    const stream = await open()
+    expect(Object.keys(stream)).toEqual(["close", "lastEventId", "closed"])
+    const copy = { ...stream, label: "feed" }
+    expect(await read(copy)).toEqual(["a", "b"])
+    expect({ ...stream }.lastEventId).toBe("2")
+  })
+
   it("close() while a reconnection's answer comes back closes that connection too", async () => {
     // the first connection of each path ends after one event; its reconnection is kept open
     handler = (request, response) => {

@@ -238,6 +238,14 @@ describe("WPT eventsource/ parsing", () => {
 })
 
 describe("makeSseParser", () => {
+  it("its lastEventId and retry are own properties: read through a Proxy, copied by a spread", () => {
+    const parser = run().push("retry: 5\nid: 9\ndata: x\n\n").parser
+    const proxied = new Proxy(parser, {})
+    expect([proxied.lastEventId, proxied.retry]).toEqual(["9", 5])
+    const copy = { ...parser }
+    expect([copy.lastEventId, copy.retry]).toEqual(["9", 5])
+  })
+
   it("keeps a CRLF split between chunks as one line end, not a blank line", () => {
     const r = run().push("data:a\r", "\ndata:b\r", "", "\n\r", "\n")
     expect(r.events).toEqual([{ event: "message", data: "a\nb", id: "" }])
