@@ -23,16 +23,13 @@ const sources = (dir: string): Array<string> =>
   )
 
 /**
- * The literals that keep their getters: objects handed to the application, one per `sse` call or
- * connection, whose own properties (a getter's included) are what a spread, a `Proxy` (Vue's
- * `reactive`) or `JSON.stringify` of them see. A class's prototype getter would not be copied by
- * a spread, and a private field would not be read through a proxy.
+ * The literal that keeps its getter: `sse`'s `EventStream`, handed to the application (one per
+ * call), whose own properties (the getter's included) are what a spread, a `Proxy` (Vue's
+ * `reactive`) or `JSON.stringify` of it see, and whose `lastEventId` is the parser's at each read.
+ * A class's prototype getter would not be copied by a spread, and a private field would not be read
+ * through a proxy.
  */
-const KEPT = [
-  "common/streams.ts lastEventId (EventStream)",
-  "core/sse.ts lastEventId (SseParser)",
-  "core/sse.ts retry (SseParser)"
-]
+const KEPT = ["common/streams.ts lastEventId (EventStream)"]
 
 /** `file name` of each getter or setter written in an object literal. */
 const literalAccessors = (file: string, text: string): Array<string> => {

@@ -164,7 +164,9 @@ export const makeSseParser = (options: SseParserOptions): SseParser => {
   let held: Uint8Array | undefined
   let atStart = true
   let lastEventId = options.lastEventId ?? ""
-  let retry: number | undefined
+  // the parser as its caller holds it: `lastEventId` and `retry` are its own data properties,
+  // copies kept current here (a caller's write to them changes nothing of the parse)
+  const parser = new Parser(lastEventId)
   // the block being read (the standard's buffers)
   let idBuffer = lastEventId
   let data = ""
@@ -178,6 +180,7 @@ export const makeSseParser = (options: SseParserOptions): SseParser => {
 
   const endBlock = (): void => {
     lastEventId = idBuffer
+    parser.lastEventId = lastEventId
     const blockData = data
     const lines = dataLines
     const type = eventType
@@ -246,7 +249,7 @@ export const makeSseParser = (options: SseParserOptions): SseParser => {
           // digits beyond what a number holds exactly would not be the delay the server meant
           const value = Number(text.slice(valueStart, end))
           if (Number.isSafeInteger(value)) {
-            retry = value
+            parser.retry = value
             blockRetry = value
           }
         }
@@ -367,16 +370,25 @@ export const makeSseParser = (options: SseParserOptions): SseParser => {
     blockRetry = undefined
   }
 
-  // a literal with getters, kept so (test/accessors.test.ts): its own properties are what a
-  // spread, a `Proxy` or `JSON.stringify` of the parser see; one per connection
-  return {
-    push,
-    end,
-    get lastEventId() {
-      return lastEventId
-    },
-    get retry() {
-      return retry
-    }
+  parser.push = push
+  parser.end = end
+  return parser
+}
+
+const unset = (): void => undefined
+
+/**
+ * A parser, made by a class whose fields are all data: a spread, a `Proxy` or `JSON.stringify`
+ * sees its `lastEventId` and `retry`. Written as an object literal with getters, each parser got a
+ * hidden class of its own, which V8 makes in the old generation, keeping the parser's state alive
+ * until a full collection (test/accessors.test.ts).
+ */
+class Parser implements SseParser {
+  push: (bytes: Uint8Array) => void = unset
+  end: () => void = unset
+  lastEventId: string
+  retry: number | undefined = undefined
+  constructor(lastEventId: string) {
+    this.lastEventId = lastEventId
   }
 }

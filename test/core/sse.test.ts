@@ -239,11 +239,17 @@ describe("WPT eventsource/ parsing", () => {
 
 describe("makeSseParser", () => {
   it("its lastEventId and retry are own properties: read through a Proxy, copied by a spread", () => {
-    const parser = run().push("retry: 5\nid: 9\ndata: x\n\n").parser
+    const stream = run().push("retry: 5\nid: 9\ndata: x\n\n")
+    const parser = stream.parser
     const proxied = new Proxy(parser, {})
     expect([proxied.lastEventId, proxied.retry]).toEqual(["9", 5])
     const copy = { ...parser }
     expect([copy.lastEventId, copy.retry]).toEqual(["9", 5])
+    // what a caller writes there is not the parse's
+    ;(parser as { lastEventId: string }).lastEventId = "forged"
+    stream.push("data: y\n\n")
+    expect(stream.events.map((event) => event.id)).toEqual(["9", "9"])
+    expect(parser.lastEventId).toBe("9")
   })
 
   it("keeps a CRLF split between chunks as one line end, not a blank line", () => {
