@@ -95,6 +95,7 @@ export const client: ClientDialect = {
   runPromise: /*#__PURE__*/ Runtime.runPromise(facadeRuntime)
 }
 
+/** The fiber's clock, in nanoseconds. */
 const clockNanos = (fiber: unknown): (() => bigint) => {
   const clock = Context.get(
     (fiber as Fiber.RuntimeFiber<unknown, unknown>).currentDefaultServices,
@@ -120,9 +121,9 @@ export const tracing: TracingDialect = {
     }
   },
   spanName: (method) => `http.client ${method}`,
-  nanos: (fiber) => clockNanos(fiber),
+  nanos: clockNanos,
   // Effect 3's clock is monotonic already: a fixed origin plus the process's high-resolution time
-  monotonicNanos: (fiber) => clockNanos(fiber),
+  monotonicNanos: clockNanos,
   tracerEnabled: (fiber) =>
     (fiber as Fiber.RuntimeFiber<unknown, unknown>).getFiberRef(FiberRef.currentTracerEnabled),
   timingEnabled: (fiber) =>
