@@ -27,7 +27,7 @@ const effectFace = (streams: StreamDialect): Face<"effect"> => ({
     fromWebBatches(
       (streamed) => program(undefined, streamed),
       (body) => body.events,
-      streams.flattenIterables
+      streams.flattenBatches
     ),
   sessionId: (program) => program,
   hasSession: (program) => program,

@@ -51,5 +51,5 @@ export const fromWebStream = <A, B>(
 export const fromWebBatches = <A, B>(
   open: (streamed: StreamedBody) => Effect.Effect<ApiSuccess<A>, SvcError>,
   readable: (data: A) => ReadableStream<ReadonlyArray<B>>,
-  flattenIterables: StreamDialect["flattenIterables"]
-): Stream.Stream<B, SvcError> => flattenIterables(fromWebStream(open, readable))
+  flattenBatches: StreamDialect["flattenBatches"]
+): Stream.Stream<B, SvcError> => flattenBatches(fromWebStream(open, readable))

@@ -3,6 +3,7 @@
  * otherwise. Member for member in the order of `common/dialect.ts`, as `src/v3/internal/dialect.ts`
  * gives Effect 3's: a `diff` of the two files is the list of differences.
  */
+import type { NonEmptyReadonlyArray } from "effect/Array"
 import * as Cause from "effect/Cause"
 import { Clock } from "effect/Clock"
 import * as Context from "effect/Context"
@@ -120,5 +121,7 @@ export const tracing: TracingDialect = {
 }
 
 export const streams: StreamDialect = {
-  flattenIterables: Stream.flattenIterable
+  // a batch is a chunk as it is: the batches are never empty
+  flattenBatches: <A, E>(stream: Stream.Stream<ReadonlyArray<A>, E>) =>
+    Stream.flattenArray(stream as Stream.Stream<NonEmptyReadonlyArray<A>, E>)
 }

@@ -783,6 +783,28 @@ describe("sse on the facade: EventStream", () => {
   })
 })
 
+describe("the Effect API's sse: chunks", () => {
+  it("the events of one read reach the Stream as one chunk, in order", async () => {
+    handler = (_, response) => {
+      sseHead(response)
+      response.end("data: a\n\nid: 2\ndata: b\n\nevent: c\ndata: c\n\n")
+    }
+    const client = await Effect.runPromise(
+      Effect.provide(SvcClient, SvcClient.layerDefault(origin))
+    )
+    const chunks = await Effect.runPromise(
+      Stream.runCollect(Stream.chunks(client.sse("/one-read", { reconnect: false })))
+    )
+    const read = Array.from(chunks, (chunk) => Array.from(chunk))
+    expect(read.map((chunk) => chunk.map((event) => event.data))).toEqual([["a", "b", "c"]])
+    expect(read[0]).toEqual([
+      { event: "message", data: "a", id: "" },
+      { event: "message", data: "b", id: "2" },
+      { event: "c", data: "c", id: "2" }
+    ])
+  })
+})
+
 describe("the Effect API on TestClock", () => {
   effectIt.effect("reconnects after reconnect.delay on the test clock, not before", () =>
     Effect.gen(function* () {

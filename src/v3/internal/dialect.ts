@@ -134,5 +134,5 @@ export const tracing: TracingDialect = {
 }
 
 export const streams: StreamDialect = {
-  flattenIterables: Stream.flattenIterables
+  flattenBatches: Stream.flattenIterables
 }
