@@ -111,11 +111,16 @@ export interface TracingDialect {
 /** What only the Effect API's `Stream`s (`stream`, `sse`) need of a line. */
 export interface StreamDialect {
   /**
-   * The elements of a stream of batches (never empty), each batch handed on as one chunk: `sse`'s
-   * events. A `Stream` per batch (`flatMap` to `fromIterable`) costs far more: on Effect 3 some
-   * 100× (a few milliseconds a batch), on Effect 4 a third of the Effect API's CPU per event.
+   * The elements of a web stream of batches (never empty), read when the `Stream` runs, each batch
+   * handed on as one chunk, its reader cancelled when the `Stream` ends: `sse`'s events. A `Stream`
+   * per batch (`flatMap` to `fromIterable`) costs far more: on Effect 3 some 100× (a few
+   * milliseconds a batch), on Effect 4 a third of the Effect API's CPU per event; on Effect 3 each
+   * stage after `fromReadableStream` (a `map`, `flattenChunks`) costs a few µs a batch.
    */
-  readonly flattenBatches: <A, E>(stream: Stream.Stream<ReadonlyArray<A>, E>) => Stream.Stream<A, E>
+  readonly fromBatches: <A, E>(
+    readable: () => ReadableStream<ReadonlyArray<A>>,
+    onError: (error: unknown) => E
+  ) => Stream.Stream<A, E>
 }
 
 /** An `HttpClient`, as the adapter sends with it (both lines spell it alike). */

@@ -18,16 +18,12 @@ import { callTracing } from "./tracing.js"
 /** The Effect API's face on a line: every method gives its program. */
 const effectFace = (streams: StreamDialect): Face<"effect"> => ({
   request: (program) => program(undefined),
-  stream: (program) =>
-    fromWebStream(
-      (streamed) => program(undefined, streamed),
-      (body) => body
-    ),
+  stream: (program) => fromWebStream((streamed) => program(undefined, streamed)),
   sse: (program) =>
     fromWebBatches(
       (streamed) => program(undefined, streamed),
       (body) => body.events,
-      streams.flattenBatches
+      streams.fromBatches
     ),
   sessionId: (program) => program,
   hasSession: (program) => program,

@@ -16,40 +16,40 @@ const streamFailure = (error: unknown): SvcError =>
     : new NetworkError({ reason: `the stream failed (${String(error)})`, cause: error })
 
 /**
- * A `Stream` of what `open` answers as a web stream, read when the `Stream` runs; a stream of
- * batches with {@link fromWebBatches}.
+ * A `Stream` of what `open` answers, read by `read` when the `Stream` runs.
  *
  * The body can be closed from the moment the exchange answers it: `open` keeps how in the
  * `StreamedBody` it is given, and the `Stream` closes it when it ends, however it ends. Its reader
  * has usually cancelled it by then; not when the `Stream` was interrupted at a step between the
  * answer and the reader's own finalizer (when its fiber yielded there).
  */
-export const fromWebStream = <A, B>(
+const fromAnswer = <A, B>(
   open: (streamed: StreamedBody) => Effect.Effect<ApiSuccess<A>, SvcError>,
-  readable: (data: A) => ReadableStream<B>
+  read: (data: A) => Stream.Stream<B, SvcError>
 ): Stream.Stream<B, SvcError> =>
   Stream.suspend(() => {
     const streamed: StreamedBody = { close: undefined }
-    const read = Stream.unwrap(
-      Effect.map(open(streamed), (response) =>
-        Stream.fromReadableStream({
-          evaluate: () => readable(response.data),
-          onError: streamFailure
-        })
-      )
-    )
     return Stream.ensuring(
-      read,
+      Stream.unwrap(Effect.map(open(streamed), (response) => read(response.data))),
       Effect.sync(() => streamed.close?.())
     )
   })
 
+/** A `Stream` of the bytes of the web stream `open` answers. */
+export const fromWebStream = (
+  open: (streamed: StreamedBody) => Effect.Effect<ApiSuccess<ReadableStream<Uint8Array>>, SvcError>
+): Stream.Stream<Uint8Array, SvcError> =>
+  fromAnswer(open, (body) =>
+    Stream.fromReadableStream({ evaluate: () => body, onError: streamFailure })
+  )
+
 /**
- * A `Stream` of the elements of what `open` answers as a web stream of batches (`sse`'s events):
- * a batch read at once, its elements handed on together.
+ * A `Stream` of the elements of the web stream of batches `open` answers (`sse`'s events, through
+ * `data`'s `events`): a batch read at once, its elements handed on together.
  */
 export const fromWebBatches = <A, B>(
   open: (streamed: StreamedBody) => Effect.Effect<ApiSuccess<A>, SvcError>,
-  readable: (data: A) => ReadableStream<ReadonlyArray<B>>,
-  flattenBatches: StreamDialect["flattenBatches"]
-): Stream.Stream<B, SvcError> => flattenBatches(fromWebStream(open, readable))
+  batches: (data: A) => ReadableStream<ReadonlyArray<B>>,
+  fromBatches: StreamDialect["fromBatches"]
+): Stream.Stream<B, SvcError> =>
+  fromAnswer(open, (data) => fromBatches(() => batches(data), streamFailure))

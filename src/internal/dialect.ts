@@ -122,6 +122,14 @@ export const tracing: TracingDialect = {
 
 export const streams: StreamDialect = {
   // a batch is a chunk as it is: the batches are never empty
-  flattenBatches: <A, E>(stream: Stream.Stream<ReadonlyArray<A>, E>) =>
-    Stream.flattenArray(stream as Stream.Stream<NonEmptyReadonlyArray<A>, E>)
+  fromBatches: <A, E>(
+    readable: () => ReadableStream<ReadonlyArray<A>>,
+    onError: (error: unknown) => E
+  ) =>
+    Stream.flattenArray(
+      Stream.fromReadableStream({ evaluate: readable, onError }) as Stream.Stream<
+        NonEmptyReadonlyArray<A>,
+        E
+      >
+    )
 }

@@ -4,6 +4,7 @@
  * gives Effect 4's: a `diff` of the two files is the list of differences.
  */
 import * as Cause from "effect/Cause"
+import * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
@@ -134,5 +135,27 @@ export const tracing: TracingDialect = {
 }
 
 export const streams: StreamDialect = {
-  flattenBatches: Stream.flattenIterables
+  // `Stream.fromReadableStream`'s own steps, each batch the chunk it reads (no stage after it)
+  fromBatches: (readable, onError) =>
+    Stream.unwrapScoped(
+      Effect.map(
+        Effect.acquireRelease(
+          Effect.sync(() => readable().getReader()),
+          (reader) => Effect.promise(() => reader.cancel())
+        ),
+        (reader) =>
+          Stream.repeatEffectChunkOption(
+            Effect.flatMap(
+              Effect.tryPromise({
+                try: () => reader.read(),
+                catch: (error) => Option.some(onError(error))
+              }),
+              (read) =>
+                read.done
+                  ? Effect.fail(Option.none())
+                  : Effect.succeed(Chunk.unsafeFromArray(read.value))
+            )
+          )
+      )
+    )
 }
