@@ -72,6 +72,7 @@ import {
   redactUrlsIn,
   urlForMessage
 } from "../core/url.js"
+import { BodyDecodeError } from "./BodyDecodeError.js"
 import type { ClientDialect, RetryPlan } from "./dialect.js"
 import { cancelQuietly, startTimer, type Transport } from "./exchange.js"
 import { runObserver, runRequestInterceptors, runResponseInterceptors } from "./interceptors.js"
@@ -524,7 +525,7 @@ const tryOnce = (
       const statusText = statusTextOf(status, response.statusText)
       if (body instanceof UnreadableBody) {
         return Effect.fail(
-          new DecodeError({
+          new BodyDecodeError({
             status,
             body: body.text,
             detail: `the body is not JSON: ${body.detail}`,

@@ -18,6 +18,7 @@ import { fetchTransport } from "../core/transport.fetch.js"
 import { closeAlso, describeCause, type StreamedBody } from "../core/transport.js"
 import { joinUrl, redactUrls, redactUrlsIn, urlForMessage } from "../core/url.js"
 import { QueryBuilder, type QueryResultKind } from "../Query/index.js"
+import { BodyDecodeError } from "./BodyDecodeError.js"
 import {
   addInterceptor,
   beforeRequest,
@@ -271,6 +272,7 @@ const streamPrograms = /*#__PURE__*/ loadOnce(
           closeAlso,
           AbortedError,
           DecodeError,
+          BodyDecodeError,
           NetworkError,
           TimeoutError,
           joinUrl,

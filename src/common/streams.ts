@@ -18,6 +18,7 @@ import { type EventStream, makeSseParser, type SseEvent } from "../core/sse.js"
 import { type CheckedStream, checkStream } from "../core/streamOptions.js"
 import type { closeAlso, describeCause, StreamedBody } from "../core/transport.js"
 import type { joinUrl, redactUrls, redactUrlsIn, urlForMessage } from "../core/url.js"
+import type { BodyDecodeError } from "./BodyDecodeError.js"
 import type {
   CallEnder,
   ClientRequestOptions,
@@ -56,6 +57,7 @@ export interface StreamKit {
   readonly closeAlso: typeof closeAlso
   readonly AbortedError: typeof AbortedError
   readonly DecodeError: typeof DecodeError
+  readonly BodyDecodeError: typeof BodyDecodeError
   readonly NetworkError: typeof NetworkError
   readonly TimeoutError: typeof TimeoutError
   readonly joinUrl: typeof joinUrl
@@ -129,6 +131,7 @@ export const makeStreams = (kit: StreamKit) => {
     startTimer,
     AbortedError,
     DecodeError,
+    BodyDecodeError,
     NetworkError,
     TimeoutError,
     joinUrl,
@@ -401,7 +404,7 @@ export const makeStreams = (kit: StreamKit) => {
     if (media !== EVENT_STREAM || !(body instanceof ReadableStream)) {
       if (body instanceof ReadableStream) body.cancel().catch(() => undefined)
       return Effect.fail(
-        new DecodeError({
+        new BodyDecodeError({
           status: response.status,
           body: undefined,
           detail: `the response is not ${EVENT_STREAM}: its Content-Type is ${
@@ -620,7 +623,7 @@ export const makeStreams = (kit: StreamKit) => {
         parsed = JSON.parse(event.data)
       } catch (cause) {
         return Effect.succeed(
-          new DecodeError({
+          new BodyDecodeError({
             status,
             body: event.data,
             detail: `the event's data is not JSON: ${cause instanceof Error ? cause.message : String(cause)}`,

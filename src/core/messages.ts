@@ -32,6 +32,9 @@ export const aborted = "Request aborted"
 export const decode = (error: { readonly detail: string }): string =>
   `Response data does not match the schema: ${error.detail}`
 
+export const undecodable = (error: { readonly detail: string }): string =>
+  `Response could not be decoded: ${error.detail}`
+
 export const interceptor = (error: {
   readonly phase: "request" | "response"
   readonly detail: string

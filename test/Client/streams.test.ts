@@ -20,6 +20,7 @@ import { foldError } from "../../src/common/client.js"
 import {
   type ApiResponse,
   createSvc,
+  DecodeError,
   type EventStream,
   type SseEvent,
   SvcClient,
@@ -406,7 +407,9 @@ describe.each(faces)("sse, $name", (face) => {
     }
     const read = await face.sse("/events")
     expect(read.outcome).toMatchObject({ success: false, code: "DECODE_ERROR", status: 200 })
-    expect((read.outcome as { error: string }).error).toMatch(/application\/json/)
+    expect((read.outcome as { error: string }).error).toMatch(
+      /^Response could not be decoded: the response is not text\/event-stream: its Content-Type is "application\/json"$/
+    )
   })
 
   it("a reconnect answered with a non-2xx ends the stream with that failure (401 included)", async () => {
@@ -468,7 +471,25 @@ describe.each(faces)("sse, $name", (face) => {
     expect(read.events.map((event) => event.data)).toEqual([{ token: "Hi" }, { token: "there" }])
     expect(validated).toEqual([{ token: "Hi" }, { token: "there" }, { token: 42 }])
     expect(read.outcome).toMatchObject({ success: false, code: "DECODE_ERROR" })
-    expect((read.outcome as { error: string }).error).toMatch(/token must be a string/)
+    expect((read.outcome as { error: string }).error).toMatch(
+      /^Response data does not match the schema: .*token must be a string/
+    )
+  })
+
+  it("with a schema, an event whose data is not JSON ends the stream with DECODE_ERROR saying so", async () => {
+    handler = (_, response) => {
+      sseHead(response)
+      response.end('data: {"token":"Hi"}\n\ndata: [DONE]\n\n')
+    }
+    const schema = {
+      "~standard": { version: 1, vendor: "test", validate: (value: unknown) => ({ value }) }
+    }
+    const read = await face.sse("/events", { schema, reconnect: false })
+    expect(read.events.map((event) => event.data)).toEqual([{ token: "Hi" }])
+    expect(read.outcome).toMatchObject({ success: false, code: "DECODE_ERROR", status: 200 })
+    expect((read.outcome as { error: string }).error).toMatch(
+      /^Response could not be decoded: the event's data is not JSON: /
+    )
   })
 
   it("the signal closes the connection", async () => {
@@ -780,6 +801,24 @@ describe("sse on the facade: EventStream", () => {
       expect((response as { error: string }).error).toContain(name)
     }
     expect(seen).toHaveLength(0)
+  })
+})
+
+describe("the Effect API's sse: a body that is not an event stream", () => {
+  it("fails with a DecodeError like any other, whose message names the body's fault, not a schema", async () => {
+    handler = (_, response) => {
+      response.writeHead(200, { "content-type": "text/html" })
+      response.end("<p>hi</p>")
+    }
+    const client = await Effect.runPromise(
+      Effect.provide(SvcClient, SvcClient.layerDefault(origin))
+    )
+    const error = await Effect.runPromise(Effect.flip(Stream.runDrain(client.sse("/html"))))
+    expect(error).toBeInstanceOf(DecodeError)
+    expect(error).toMatchObject({ _tag: "DecodeError", code: "DECODE_ERROR", status: 200 })
+    expect(error.message).toBe(
+      'Response could not be decoded: the response is not text/event-stream: its Content-Type is "text/html"'
+    )
   })
 })
 
