@@ -99,8 +99,9 @@ export class AbortedError extends Data.TaggedError("AbortedError")<{
 /**
  * A 2xx response whose `data` did not match `options.schema` (the message: "Response data does not
  * match the schema: …"), or a body not as asked: JSON that `responseType: "json"` could not parse,
- * an `sse` answer that is not `text/event-stream`, an event's data that is not JSON under a schema
- * ("Response could not be decoded: …"). `headers` are the response's, names in lower case.
+ * an `sse` answer that is not `text/event-stream`, an event's data that is not JSON under a schema,
+ * or a schema whose decoder could not be loaded ("Response could not be decoded: …"). `headers` are
+ * the response's, names in lower case.
  *
  * @since 0.1.0
  * @category errors

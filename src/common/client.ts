@@ -72,11 +72,10 @@ import {
   redactUrlsIn,
   urlForMessage
 } from "../core/url.js"
-import { BodyDecodeError } from "./BodyDecodeError.js"
 import type { ClientDialect, RetryPlan } from "./dialect.js"
 import { cancelQuietly, startTimer, type Transport } from "./exchange.js"
 import { runObserver, runRequestInterceptors, runResponseInterceptors } from "./interceptors.js"
-import { loadOnce, unloadedError } from "./loadOnce.js"
+import { loadOnce, Unloaded, unloadedError } from "./loadOnce.js"
 import {
   AbortedError,
   DecodeError,
@@ -98,6 +97,7 @@ import {
   type SessionState,
   unpersistSession
 } from "./session.js"
+import { UndecodedError } from "./UndecodedError.js"
 
 /**
  * The two faces of a client: `"effect"`, the Effect API; `"promise"`, the Promise facade.
@@ -525,7 +525,7 @@ const tryOnce = (
       const statusText = statusTextOf(status, response.statusText)
       if (body instanceof UnreadableBody) {
         return Effect.fail(
-          new BodyDecodeError({
+          new UndecodedError({
             status,
             body: body.text,
             detail: `the body is not JSON: ${body.detail}`,
@@ -918,8 +918,9 @@ export const decode = <A>(
   schema: unknown
 ): Effect.Effect<ApiSuccess<A>, DecodeError> => {
   if (schema === undefined) return Effect.succeed(response as ApiSuccess<A>)
-  const failed = (detail: string, cause: unknown) =>
-    new DecodeError({
+  // a schema's verdict, or (`Unloaded`) no verdict: its decoder could not be loaded
+  const failed = (detail: string, cause: unknown, failure?: unknown) =>
+    new (failure instanceof Unloaded ? UndecodedError : DecodeError)({
       status: response.status,
       body: response.data,
       detail,
@@ -931,7 +932,9 @@ export const decode = <A>(
       "value" in validation
         ? Effect.succeed({ ...response, data: validation.value as A })
         : Effect.fail(failed(validation.problem, validation.cause))
-    const loaded = Effect.mapError(standard, (unloaded) => failed(unloaded.message, unloaded.cause))
+    const loaded = Effect.mapError(standard, (unloaded) =>
+      failed(unloaded.message, unloaded.cause, unloaded)
+    )
     return Effect.flatMap(loaded, ({ validateStandard }) =>
       Effect.suspend(() => {
         const validation = validateStandard(schema, response.data)
@@ -946,7 +949,7 @@ export const decode = <A>(
   }
   return line.decodeSchema(schema, response.data).pipe(
     Effect.map((data): ApiSuccess<A> => ({ ...response, data: data as A })),
-    Effect.mapError((failure) => failed(failure.message, failure.cause))
+    Effect.mapError((failure) => failed(failure.message, failure.cause, failure))
   )
 }
 

@@ -11,9 +11,11 @@ import { NetworkError } from "./SvcError.js"
  * Why a module could not be loaded (a browser's chunk that did not come: offline, or gone after a
  * deploy): what it was and what the loader said. Each program turns it into its own typed failure.
  */
-export interface Unloaded {
-  readonly message: string
-  readonly cause: unknown
+export class Unloaded {
+  constructor(
+    readonly message: string,
+    readonly cause: unknown
+  ) {}
 }
 
 /**
@@ -38,10 +40,8 @@ export const loadOnce = <A>(load: () => Promise<A>, what: string): Effect.Effect
       )
       return loading
     },
-    catch: (cause): Unloaded => ({
-      message: `svc-sdk's ${what} could not be loaded (${describeCause(cause)})`,
-      cause
-    })
+    catch: (cause) =>
+      new Unloaded(`svc-sdk's ${what} could not be loaded (${describeCause(cause)})`, cause)
   })
   return Effect.suspend(() => loaded ?? first)
 }

@@ -18,7 +18,6 @@ import { fetchTransport } from "../core/transport.fetch.js"
 import { closeAlso, describeCause, type StreamedBody } from "../core/transport.js"
 import { joinUrl, redactUrls, redactUrlsIn, urlForMessage } from "../core/url.js"
 import { QueryBuilder, type QueryResultKind } from "../Query/index.js"
-import { BodyDecodeError } from "./BodyDecodeError.js"
 import {
   addInterceptor,
   beforeRequest,
@@ -55,6 +54,7 @@ import {
   unpersistSession
 } from "./session.js"
 import type { SseBody, StreamCallOptions } from "./streams.js"
+import { UndecodedError } from "./UndecodedError.js"
 
 export type { ClientFace }
 
@@ -272,7 +272,7 @@ const streamPrograms = /*#__PURE__*/ loadOnce(
           closeAlso,
           AbortedError,
           DecodeError,
-          BodyDecodeError,
+          UndecodedError,
           NetworkError,
           TimeoutError,
           joinUrl,

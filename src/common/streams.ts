@@ -18,7 +18,6 @@ import { type EventStream, makeSseParser, type SseEvent } from "../core/sse.js"
 import { type CheckedStream, checkStream } from "../core/streamOptions.js"
 import type { closeAlso, describeCause, StreamedBody } from "../core/transport.js"
 import type { joinUrl, redactUrls, redactUrlsIn, urlForMessage } from "../core/url.js"
-import type { BodyDecodeError } from "./BodyDecodeError.js"
 import type {
   CallEnder,
   ClientRequestOptions,
@@ -39,6 +38,7 @@ import type {
   SvcError,
   TimeoutError
 } from "./SvcError.js"
+import type { UndecodedError } from "./UndecodedError.js"
 
 /** What the stream programs use of Effect and of the client, handed over by `service.ts`. */
 export interface StreamKit {
@@ -57,7 +57,7 @@ export interface StreamKit {
   readonly closeAlso: typeof closeAlso
   readonly AbortedError: typeof AbortedError
   readonly DecodeError: typeof DecodeError
-  readonly BodyDecodeError: typeof BodyDecodeError
+  readonly UndecodedError: typeof UndecodedError
   readonly NetworkError: typeof NetworkError
   readonly TimeoutError: typeof TimeoutError
   readonly joinUrl: typeof joinUrl
@@ -131,7 +131,7 @@ export const makeStreams = (kit: StreamKit) => {
     startTimer,
     AbortedError,
     DecodeError,
-    BodyDecodeError,
+    UndecodedError,
     NetworkError,
     TimeoutError,
     joinUrl,
@@ -404,7 +404,7 @@ export const makeStreams = (kit: StreamKit) => {
     if (media !== EVENT_STREAM || !(body instanceof ReadableStream)) {
       if (body instanceof ReadableStream) body.cancel().catch(() => undefined)
       return Effect.fail(
-        new BodyDecodeError({
+        new UndecodedError({
           status: response.status,
           body: undefined,
           detail: `the response is not ${EVENT_STREAM}: its Content-Type is ${
@@ -623,7 +623,7 @@ export const makeStreams = (kit: StreamKit) => {
         parsed = JSON.parse(event.data)
       } catch (cause) {
         return Effect.succeed(
-          new BodyDecodeError({
+          new UndecodedError({
             status,
             body: event.data,
             detail: `the event's data is not JSON: ${cause instanceof Error ? cause.message : String(cause)}`,
