@@ -9,6 +9,10 @@ import * as messages from "../core/messages.js"
 import { DecodeError } from "./SvcError.js"
 
 export class UndecodedError extends DecodeError {
+  static {
+    // what a log names (Node's `inspect`, a logger's `constructor.name`): a DecodeError
+    Object.defineProperty(UndecodedError, "name", { value: "DecodeError" })
+  }
   override get message(): string {
     return messages.undecodable(this)
   }

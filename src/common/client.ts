@@ -523,24 +523,25 @@ const tryOnce = (
         settings.responseType
       )
       const statusText = statusTextOf(status, response.statusText)
-      if (body instanceof UnreadableBody) {
-        return Effect.fail(
-          new UndecodedError({
-            status,
-            body: body.text,
-            detail: `the body is not JSON: ${body.detail}`,
-            headers
-          })
-        )
-      }
       if (status >= 200 && status < 300) {
-        return Effect.succeed(toApiSuccess(status, liftEnvelope(body), headers))
+        return body instanceof UnreadableBody
+          ? Effect.fail(
+              new UndecodedError({
+                status,
+                body: body.text,
+                detail: `the body is not JSON: ${body.detail}`,
+                headers
+              })
+            )
+          : Effect.succeed(toApiSuccess(status, liftEnvelope(body), headers))
       }
+      // a failure is its status's, whatever its body: one that is not the JSON asked for is text
+      const failed = body instanceof UnreadableBody ? body.text : body
       return Effect.fail(
         new HttpError({
           status,
-          error: errorText(liftEnvelope(body), status, statusText),
-          body,
+          error: errorText(liftEnvelope(failed), status, statusText),
+          body: failed,
           headers
         })
       )

@@ -638,7 +638,7 @@ export const makeStreams = (kit: StreamKit) => {
           const error = line.failureOf(exit.cause)
           return error instanceof DecodeError
             ? error
-            : new DecodeError({
+            : new UndecodedError({
                 status,
                 body: event.data,
                 detail: "the event could not be decoded"
@@ -678,7 +678,7 @@ export const makeStreams = (kit: StreamKit) => {
       if (batch.length > 0) controller.enqueue(batch)
       const failure = Exit.isSuccess(exit)
         ? exit.value
-        : new DecodeError({
+        : new UndecodedError({
             status,
             body: parsed[batch.length]?.data,
             detail: "the event could not be decoded"

@@ -83,6 +83,46 @@ describe("response parsing", () => {
   })
 })
 
+describe('responseType "json" on a body that does not parse', () => {
+  const html = { "content-type": "text/html" }
+
+  it("a 2xx: DECODE_ERROR with its status, saying the body is not JSON", async () => {
+    const svc = answering({ body: "<p>hi</p>", headers: html })
+    const response = await svc.get("/", { responseType: "json" })
+    expect(response).toMatchObject({ success: false, status: 200, code: "DECODE_ERROR" })
+    expect(!response.success && response.error).toMatch(
+      /^Response could not be decoded: the body is not JSON: /
+    )
+  })
+
+  it("a non-2xx: its status's HTTP_ERROR, the body's text as data", async () => {
+    const svc = answering({ status: 403, body: "<p>no</p>", headers: html })
+    expect(await svc.get("/", { responseType: "json" })).toMatchObject({
+      success: false,
+      status: 403,
+      code: "HTTP_ERROR",
+      error: "HTTP 403 Forbidden",
+      data: "<p>no</p>"
+    })
+  })
+
+  it("a retryable status is retried, as with any other body (a proxy's HTML 503)", async () => {
+    let answered = 0
+    server.script = () =>
+      answered++ === 0
+        ? { status: 503, body: "<p>busy</p>", headers: { ...html, "retry-after": "0" } }
+        : json({ ok: true })
+    const before = server.requests.length
+    const svc = createSvc(server.origin, { retryAttempts: 1 })
+    expect(await svc.get("/", { responseType: "json" })).toMatchObject({
+      success: true,
+      status: 200,
+      data: { ok: true }
+    })
+    expect(server.requests.length - before).toBe(2)
+  })
+})
+
 describe("envelopes", () => {
   it("a success is a plain object, its fields in the envelope's order", async () => {
     const svc = answering(
