@@ -920,23 +920,20 @@ export const decode = <A>(
 ): Effect.Effect<ApiSuccess<A>, DecodeError> => {
   if (schema === undefined) return Effect.succeed(response as ApiSuccess<A>)
   // a schema's verdict, or (`Unloaded`) no verdict: its decoder could not be loaded
-  const failed = (detail: string, cause: unknown, failure?: unknown) =>
+  const failed = (failure: { readonly message: string; readonly cause: unknown }) =>
     new (failure instanceof Unloaded ? UndecodedError : DecodeError)({
       status: response.status,
       body: response.data,
-      detail,
-      cause,
+      detail: failure.message,
+      cause: failure.cause,
       ...(response.headers === undefined ? {} : { headers: response.headers })
     })
   if (isStandardSchema(schema)) {
     const settled = (validation: Validation): Effect.Effect<ApiSuccess<A>, DecodeError> =>
       "value" in validation
         ? Effect.succeed({ ...response, data: validation.value as A })
-        : Effect.fail(failed(validation.problem, validation.cause))
-    const loaded = Effect.mapError(standard, (unloaded) =>
-      failed(unloaded.message, unloaded.cause, unloaded)
-    )
-    return Effect.flatMap(loaded, ({ validateStandard }) =>
+        : Effect.fail(failed({ message: validation.problem, cause: validation.cause }))
+    return Effect.flatMap(Effect.mapError(standard, failed), ({ validateStandard }) =>
       Effect.suspend(() => {
         const validation = validateStandard(schema, response.data)
         return validation instanceof Promise
@@ -950,7 +947,7 @@ export const decode = <A>(
   }
   return line.decodeSchema(schema, response.data).pipe(
     Effect.map((data): ApiSuccess<A> => ({ ...response, data: data as A })),
-    Effect.mapError((failure) => failed(failure.message, failure.cause, failure))
+    Effect.mapError(failed)
   )
 }
 
