@@ -6,8 +6,7 @@
  */
 import { constants } from "node:buffer"
 import type { Duplex } from "node:stream"
-import { promisify } from "node:util"
-import * as zlib from "node:zlib"
+import type * as Zlib from "node:zlib"
 import type { Dispatcher } from "undici"
 import { codingsOf, type Decoder, decompressWith, isZlibWrapped } from "./decompress.js"
 import { downloadMeter, type Meter, uploadChunks, uploadMeter, uploadSent } from "./progress.js"
@@ -29,48 +28,68 @@ import {
   tooLarge
 } from "./transport.js"
 
+/**
+ * zlib, imported with the first encoded body: most programs never see one, and importing svc-sdk
+ * without it is a few milliseconds faster.
+ */
+let zlibModule: Promise<typeof Zlib> | undefined
+const loadZlib = (): Promise<typeof Zlib> => (zlibModule ??= import("node:zlib"))
+
+type OneShot = (
+  bytes: Uint8Array,
+  options: Zlib.ZlibOptions | Zlib.BrotliOptions,
+  callback: (error: Error | null, result: Buffer) => void
+) => void
+
 /** A zlib decoder under `limit`: a larger output is `TooLarge`. */
 const zlibDecoder =
-  (decode: (bytes: Uint8Array, options: zlib.ZlibOptions) => Promise<Buffer>): Decoder =>
+  (pick: (zlib: typeof Zlib) => OneShot): Decoder =>
   async (bytes, limit) => {
-    try {
-      return await decode(bytes, { maxOutputLength: Math.min(limit, constants.MAX_LENGTH) })
-    } catch (cause) {
-      if ((cause as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") return "TooLarge"
-      throw cause
-    }
+    const decode = pick(await loadZlib())
+    return new Promise((resolve, reject) =>
+      decode(bytes, { maxOutputLength: Math.min(limit, constants.MAX_LENGTH) }, (error, result) => {
+        if (error === null) resolve(result)
+        else if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") resolve("TooLarge")
+        else reject(error)
+      })
+    )
   }
 
-const gunzip = zlibDecoder(promisify(zlib.gunzip))
-const inflate = zlibDecoder(promisify(zlib.inflate))
-const inflateRaw = zlibDecoder(promisify(zlib.inflateRaw))
+const gunzip = zlibDecoder((zlib) => zlib.gunzip)
+const inflate = zlibDecoder((zlib) => zlib.inflate)
+const inflateRaw = zlibDecoder((zlib) => zlib.inflateRaw)
 
 /** Undoes `content-encoding` with zlib: gzip, deflate (wrapped or raw) and br. */
 export const decompress = decompressWith({
   gzip: gunzip,
   "x-gzip": gunzip,
   deflate: (bytes, limit) => (isZlibWrapped(bytes) ? inflate : inflateRaw)(bytes, limit),
-  br: zlibDecoder(promisify(zlib.brotliDecompress) as (bytes: Uint8Array) => Promise<Buffer>)
+  br: zlibDecoder((zlib) => zlib.brotliDecompress)
 })
 
+type StreamDecoder = Zlib.Zlib & Duplex
+
 /** zlib's streaming decoders, by coding; deflate's decides on its first bytes (wrapped or raw). */
-const streamDecoders: Readonly<Record<string, (first: Uint8Array) => zlib.Zlib & Duplex>> = {
-  gzip: () => zlib.createGunzip(),
-  "x-gzip": () => zlib.createGunzip(),
-  deflate: (first) => (isZlibWrapped(first) ? zlib.createInflate() : zlib.createInflateRaw()),
-  br: () => zlib.createBrotliDecompress()
+const streamDecoders: Readonly<
+  Record<string, (zlib: typeof Zlib, first: Uint8Array) => StreamDecoder>
+> = {
+  gzip: (zlib) => zlib.createGunzip(),
+  "x-gzip": (zlib) => zlib.createGunzip(),
+  deflate: (zlib, first) => (isZlibWrapped(first) ? zlib.createInflate() : zlib.createInflateRaw()),
+  br: (zlib) => zlib.createBrotliDecompress()
 }
 
 /** One coding undone as the bytes arrive, its decoder made when the first bytes come. */
 const decodeCoding = (
-  make: (first: Uint8Array) => zlib.Zlib & Duplex
+  make: (zlib: typeof Zlib, first: Uint8Array) => StreamDecoder
 ): TransformStream<Uint8Array, Uint8Array> => {
-  let decoder: (zlib.Zlib & Duplex) | undefined
+  let decoder: StreamDecoder | undefined
   const started = (
+    zlib: typeof Zlib,
     first: Uint8Array,
     controller: TransformStreamDefaultController<Uint8Array>
-  ): zlib.Zlib & Duplex => {
-    const made = make(first)
+  ): StreamDecoder => {
+    const made = make(zlib, first)
     made.on("data", (chunk: Buffer) => {
       try {
         controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
@@ -83,12 +102,18 @@ const decodeCoding = (
     made.on("error", () => undefined)
     return made
   }
+  const write = (into: StreamDecoder, chunk: Uint8Array) =>
+    new Promise<void>((resolve, reject) =>
+      into.write(chunk, (error) => (error ? reject(error) : resolve()))
+    )
   return new TransformStream<Uint8Array, Uint8Array>({
     transform: (chunk, controller) =>
-      new Promise<void>((resolve, reject) => {
-        decoder ??= started(chunk, controller)
-        decoder.write(chunk, (error) => (error ? reject(error) : resolve()))
-      }),
+      decoder !== undefined
+        ? write(decoder, chunk)
+        : loadZlib().then((zlib) => {
+            decoder = started(zlib, chunk, controller)
+            return write(decoder, chunk)
+          }),
     flush: () =>
       decoder === undefined
         ? undefined

@@ -117,7 +117,7 @@ describe.each(lines)(
       expect((await run("node", ["same.cjs"], scratch)).trim()).toBe("true")
     }, 120_000)
 
-    it("importing the main entry loads none of what only some calls use (streams, refresh, validators, the adapter)", async () => {
+    it("importing the main entry loads none of what only some calls use (streams, refresh, validators, the adapter, undici, zlib)", async () => {
       // a loader hook (module.register: Node ≥ 20.6) notes each module loaded; a line marks the
       // end of the import, after which an sse call loads the stream programs
       writeFileSync(
@@ -157,6 +157,14 @@ describe.each(lines)(
       expect(onDemand(atImport)).toEqual([])
       // the check can see them: the sse call loaded the stream programs
       expect(onDemand(later)).toContain("makeStreams")
+      // zlib comes with the first encoded body (Node's transport), undici with the first request
+      const builtins = atImport.split("\n").filter((url) => url.startsWith("node:"))
+      expect(builtins).not.toContain("node:zlib")
+      expect(builtins).not.toContain("node:util")
+      expect(atImport).not.toMatch(/\/undici\//)
+      // the check can see them: the transport's own builtin, and undici once a request is sent
+      expect(builtins).toContain("node:buffer")
+      expect(later).toMatch(/\/undici\//)
     }, 120_000)
 
     it("runs the facade from the tarball on Node (undici transport) and never rejects", async () => {
