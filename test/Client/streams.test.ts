@@ -14,6 +14,7 @@ import { it as effectIt } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { foldError } from "../../src/common/client.js"
@@ -490,6 +491,26 @@ describe.each(faces)("sse, $name", (face) => {
     expect((read.outcome as { error: string }).error).toMatch(
       /^Response could not be decoded: the event's data is not JSON: /
     )
+  })
+
+  it("with an effect/Schema whose decoding dies, the stream ends with DECODE_ERROR after the events before it", async () => {
+    handler = (_, response) => {
+      sseHead(response)
+      response.end('data: "Hi"\n\ndata: "boom"\n\ndata: "after"\n\n')
+    }
+    // a guard that throws is a defect of the schema's run, not a verdict (the same on both lines)
+    const schema = Schema.declare((value: unknown): value is string => {
+      if (value === "boom") throw new Error("the guard threw")
+      return typeof value === "string"
+    })
+    const read = await face.sse("/events", { schema, reconnect: false })
+    expect(read.events.map((event) => event.data)).toEqual(["Hi"])
+    expect(read.outcome).toEqual({
+      success: false,
+      status: 200,
+      code: "DECODE_ERROR",
+      error: "Response could not be decoded: the event could not be decoded"
+    })
   })
 
   it("the signal closes the connection", async () => {
