@@ -166,7 +166,8 @@ export class InvalidRequestError extends Data.TaggedError("InvalidRequestError")
 
 /**
  * The response body was larger than `maxResponseBytes` (after decompression): the read stopped
- * there. `status` is the status the response came with.
+ * there. On `sse`, an event was (its data lines, or a line that did not end): the connection
+ * closed after the events before it. `status` is the status the response came with.
  *
  * @since 0.1.0
  * @category errors

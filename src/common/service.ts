@@ -43,6 +43,7 @@ import {
   DecodeError,
   isSvcError,
   NetworkError,
+  ResponseTooLargeError,
   type SvcError,
   TimeoutError
 } from "./SvcError.js"
@@ -273,6 +274,7 @@ const streamPrograms = /*#__PURE__*/ loadOnce(
           AbortedError,
           DecodeError,
           UndecodedError,
+          ResponseTooLargeError,
           NetworkError,
           TimeoutError,
           joinUrl,

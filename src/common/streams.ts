@@ -35,6 +35,7 @@ import type {
   DecodeError,
   isSvcError,
   NetworkError,
+  ResponseTooLargeError,
   SvcError,
   TimeoutError
 } from "./SvcError.js"
@@ -58,6 +59,7 @@ export interface StreamKit {
   readonly AbortedError: typeof AbortedError
   readonly DecodeError: typeof DecodeError
   readonly UndecodedError: typeof UndecodedError
+  readonly ResponseTooLargeError: typeof ResponseTooLargeError
   readonly NetworkError: typeof NetworkError
   readonly TimeoutError: typeof TimeoutError
   readonly joinUrl: typeof joinUrl
@@ -132,6 +134,7 @@ export const makeStreams = (kit: StreamKit) => {
     AbortedError,
     DecodeError,
     UndecodedError,
+    ResponseTooLargeError,
     NetworkError,
     TimeoutError,
     joinUrl,
@@ -526,6 +529,7 @@ export const makeStreams = (kit: StreamKit) => {
       first._tag === "Open" ? guardBody(first.body, bodyGuard).getReader() : undefined
     let ended = first._tag === "End"
     let failures = 0
+    let oversized: ResponseTooLargeError | undefined
     let controller: ReadableStreamDefaultController<ReadonlyArray<SseEvent<A>>> | undefined
     let fiber: unknown
     let cancelWait: (() => void) | undefined
@@ -690,6 +694,7 @@ export const makeStreams = (kit: StreamKit) => {
       for (;;) {
         if (controller === undefined) return
         if (queue.length > 0) return deliver(controller)
+        if (oversized !== undefined) return finish(oversized)
         if (reader === undefined) {
           if (!(await reconnect())) return
           continue
@@ -711,6 +716,17 @@ export const makeStreams = (kit: StreamKit) => {
           continue
         }
         parser.push(result.value)
+        // an event (or a line) that goes on past maxResponseBytes: its connection closes at once,
+        // and the events end with its failure after those before it
+        if (parser.buffered > state.maxResponseBytes) {
+          parser.end()
+          reader.cancel().catch(() => undefined)
+          reader = undefined
+          oversized = new ResponseTooLargeError({
+            maxResponseBytes: state.maxResponseBytes,
+            status
+          })
+        }
       }
     }
     const stream = new ReadableStream<ReadonlyArray<SseEvent<A>>>(

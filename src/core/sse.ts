@@ -104,6 +104,13 @@ export interface SseParser {
   readonly lastEventId: string
   /** The last valid `retry` field (the reconnection delay in ms the server asked for), if any. */
   readonly retry: number | undefined
+  /**
+   * What the parser holds between pushes, in UTF-16 code units: the event being read (its data and
+   * type) and a line whose end has not arrived. Set by each `push`, `0` after `end`. It grows for as
+   * long as a server sends an event without its blank line, or a line without its end: a caller
+   * bounds it (svc-sdk ends an `sse` call past `maxResponseBytes`).
+   */
+  readonly buffered: number
 }
 
 const LF = 10
@@ -353,6 +360,7 @@ export const makeSseParser = (options: SseParserOptions): SseParser => {
       if (cr !== -1 && cr < next) cr = text.indexOf("\r", next)
     }
     if (pos < length) pending += pos === 0 ? text : text.slice(pos)
+    parser.buffered = pending.length + data.length + eventType.length
   }
 
   const end = (): void => {
@@ -368,6 +376,7 @@ export const makeSseParser = (options: SseParserOptions): SseParser => {
     dataLines = 0
     eventType = ""
     blockRetry = undefined
+    parser.buffered = 0
   }
 
   parser.push = push
@@ -388,6 +397,7 @@ class Parser implements SseParser {
   end: () => void = unset
   lastEventId: string
   retry: number | undefined = undefined
+  buffered = 0
   constructor(lastEventId: string) {
     this.lastEventId = lastEventId
   }

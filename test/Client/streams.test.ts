@@ -513,6 +513,58 @@ describe.each(faces)("sse, $name", (face) => {
     })
   })
 
+  it.each([
+    ["data lines without the blank line that ends their event", `data: ${"x".repeat(1000)}\n`],
+    ["a line without its end", "x".repeat(1000)]
+  ])(
+    "an event past maxResponseBytes (%s) ends the stream with RESPONSE_TOO_LARGE after the events before it, closes its connection, and is not reconnected",
+    async (_, piece) => {
+      handler = (_, response) => {
+        sseHead(response)
+        response.write("data: before\n\n")
+        // up to 64 MiB, more than loopback buffers hold, as the socket takes it: a client that
+        // stops reading closes the exchange before it ends
+        let sent = 0
+        const more = () => {
+          while (!response.destroyed && sent < 64 * 1024 * 1024) {
+            sent += piece.length
+            if (!response.write(piece)) return void response.once("drain", more)
+          }
+          if (!response.destroyed) response.end()
+        }
+        more()
+      }
+      const read = await face.sse(
+        "/events",
+        { reconnect: { delay: 10 } },
+        { maxResponseBytes: 65_536 }
+      )
+      expect(read.events.map((event) => event.data)).toEqual(["before"])
+      expect(read.outcome).toEqual({
+        success: false,
+        status: 200,
+        code: "RESPONSE_TOO_LARGE",
+        error: "Response body larger than 65536 bytes (maxResponseBytes)"
+      })
+      await until(() => closedEarly("/events") === 1, "the exchange to close")
+      expect(seen).toHaveLength(1)
+    }
+  )
+
+  it("an event just within maxResponseBytes is read whole", async () => {
+    const data = "x".repeat(60_000)
+    handler = (_, response) => {
+      sseHead(response)
+      for (let at = 0; at < data.length; at += 1000) {
+        response.write(at === 0 ? `data: ${data.slice(0, 1000)}` : data.slice(at, at + 1000))
+      }
+      response.end("\n\ndata: after\n\n")
+    }
+    const read = await face.sse("/events", { reconnect: false }, { maxResponseBytes: 65_536 })
+    expect(read.events.map((event) => event.data)).toEqual([data, "after"])
+    expect(read.outcome).toMatchObject({ success: true })
+  })
+
   it("the signal closes the connection", async () => {
     handler = (_, response) => {
       sseHead(response)

@@ -371,4 +371,24 @@ describe("makeSseParser", () => {
     expect(r.events).toHaveLength(1000)
     expect(r.events[999]).toEqual({ event: "message", data: '{"i":999}', id: "999" })
   })
+
+  it("says what it holds between pushes: the event being read and a line not yet ended", () => {
+    const parser = makeSseParser({ onEvent: () => undefined })
+    const push = (text: string) => {
+      parser.push(bytesOf(text))
+      return parser.buffered
+    }
+    expect(parser.buffered).toBe(0)
+    expect(push("data: abc\n")).toBe(3)
+    // the line in progress counts as it arrived ("data: de"), with the data before it
+    expect(push("data: de")).toBe(11)
+    expect(push("f\nevent: update\n")).toBe(3 + 1 + 3 + 6)
+    // a blank line ends the block: nothing is held
+    expect(push("\n")).toBe(0)
+    // an id is the stream's, not the block's; a comment is not held
+    expect(push("id: 7\n: ping\n")).toBe(0)
+    expect(push(": a comment without its end")).toBe(": a comment without its end".length)
+    parser.end()
+    expect(parser.buffered).toBe(0)
+  })
 })
