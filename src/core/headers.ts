@@ -38,6 +38,13 @@ export const getHeader = (
   return undefined
 }
 
+/**
+ * What a header value may hold: tab, visible ASCII and space, and U+0080 to U+00FF (one byte each),
+ * as HTTP's field values and undici take them. Anything else (a control character, a character past
+ * U+00FF) cannot be sent, on any runtime.
+ */
+const UNSENDABLE_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/
+
 /** Checks a header name and value given to `setHeader` or `config.headers`. */
 export const checkHeader = (name: unknown, value: unknown): void => {
   if (typeof name !== "string" || !/^[!#$%&'*+\-.^_`|~\w]+$/.test(name)) {
@@ -47,7 +54,9 @@ export const checkHeader = (name: unknown, value: unknown): void => {
     throw new TypeError(`header value for ${name} must be a string, got ${typeof value}`)
   }
   // the value stays out of the message: it may be a credential
-  if (/[\r\n\0]/.test(value)) {
-    throw new TypeError(`header value for ${name} must not contain CR, LF or NUL`)
+  if (UNSENDABLE_HEADER_VALUE.test(value)) {
+    throw new TypeError(
+      `header value for ${name} must not contain control characters (tab aside) or characters past U+00FF`
+    )
   }
 }

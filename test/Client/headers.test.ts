@@ -50,6 +50,20 @@ describe("headers", () => {
     expect(() => svc.setHeader("X-Ok", 1 as unknown as string)).toThrow(/X-Ok/)
     expect(() => createSvc(server.origin, { headers: { "a b": "x" } })).toThrow(TypeError)
   })
+
+  it("rejects header values HTTP cannot carry, and keeps those it can (tab, U+0080 to U+00FF)", async () => {
+    const svc = createSvc(server.origin)
+    const unsendable =
+      /must not contain control characters \(tab aside\) or characters past U\+00FF$/
+    for (const value of ["日本", "bell\u0007", "del\u007f", "nul\u0000", "cr\r"]) {
+      expect(() => svc.setHeader("X-A", value)).toThrow(unsendable)
+      expect(() => createSvc(server.origin, { headers: { "X-A": value } })).toThrow(unsendable)
+    }
+    svc.setHeader("X-Name", "Jos\u00e9\tM")
+    await svc.get("/h")
+    // sent as its one byte each, which Node reads back as latin1
+    expect(last().headers["x-name"]).toBe("Jos\u00e9\tM")
+  })
 })
 
 describe("response headers a server names after Object.prototype's keys", () => {

@@ -60,7 +60,17 @@ const badOptions: ReadonlyArray<readonly [string, RequestOptions, RegExp]> = [
   [
     "headers with a CR LF in a value",
     { headers: { "x-a": "1\r\nx-b: 2" } },
-    /^options\.headers are invalid: header value for x-a must not contain CR, LF or NUL$/
+    /^options\.headers are invalid: header value for x-a must not contain control characters \(tab aside\) or characters past U\+00FF$/
+  ],
+  [
+    "headers with a character HTTP cannot carry (past U+00FF)",
+    { headers: { "x-a": "日本" } },
+    /^options\.headers are invalid: header value for x-a must not contain control characters \(tab aside\) or characters past U\+00FF$/
+  ],
+  [
+    "headers with a control character",
+    { headers: { "x-a": "bell\u0007" } },
+    /^options\.headers are invalid: header value for x-a must not contain control characters/
   ],
   [
     "headers with a bad name",

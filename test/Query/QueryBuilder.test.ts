@@ -250,8 +250,18 @@ describe("validation", () => {
     throwsNaming(() => b().param("a", [{}]), TypeError, "value[0]")
     // @ts-expect-error params is a record
     throwsNaming(() => b().params(null), TypeError, "params must be an object")
-    throwsNaming(() => b().header("bad name", "x"), TypeError, "name must be an HTTP header name")
-    throwsNaming(() => b().header("X-A", "a\r\nb"), TypeError, 'value of header "X-A"')
+    throwsNaming(
+      () => b().header("bad name", "x"),
+      TypeError,
+      'QueryBuilder.header: header name must be a valid HTTP token, got "bad name"'
+    )
+    // @ts-expect-error values are strings
+    throwsNaming(() => b().header("X-A", 1), TypeError, "header value for X-A must be a string")
+    const unsendable =
+      "QueryBuilder.header: header value for X-A must not contain control characters (tab aside) or characters past U+00FF"
+    throwsNaming(() => b().header("X-A", "a\r\nb"), TypeError, unsendable)
+    throwsNaming(() => b().header("X-A", "日本"), TypeError, unsendable)
+    throwsNaming(() => b().header("X-A", "a\u0007"), TypeError, unsendable)
     // @ts-expect-error headers is a record
     throwsNaming(() => b().headers("x"), TypeError, "headers must be an object")
     // @ts-expect-error the endpoint is a string

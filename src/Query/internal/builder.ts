@@ -2,6 +2,7 @@
  * The state of a query builder and the functions that change and read it. Every value is checked
  * and percent-encoded when it is given; serializing is concatenation in the pinned order.
  */
+import { checkHeader } from "../../core/headers.js"
 import type { HttpMethod } from "../../core/http.js"
 import type { QueryRequest } from "../QueryBuilder.js"
 import {
@@ -203,28 +204,20 @@ export const setParams = (state: BuilderState, record: unknown, where: string): 
   }
 }
 
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
-const HEADER_VALUE_FORBIDDEN = /[\r\n\0]/
-
 export const setHeader = (
   state: BuilderState,
   name: unknown,
   value: unknown,
   where: string
 ): void => {
-  if (typeof name !== "string" || !HEADER_NAME.test(name)) {
-    throw new TypeError(`${where}: name must be an HTTP header name (a non-empty token)`)
+  try {
+    checkHeader(name, value)
+  } catch (cause) {
+    throw new TypeError(`${where}: ${(cause as Error).message}`)
   }
-  if (typeof value !== "string") {
-    throw new TypeError(
-      `${where}: value of header "${name}" must be a string, got ${describeType(value)}`
-    )
-  }
-  if (HEADER_VALUE_FORBIDDEN.test(value)) {
-    throw new TypeError(`${where}: value of header "${name}" must not contain CR, LF or NUL`)
-  }
+  const checked = name as string
   state.headers ??= new Map()
-  state.headers.set(name.toLowerCase(), [name, value])
+  state.headers.set(checked.toLowerCase(), [checked, value as string])
 }
 
 export const setHeaders = (state: BuilderState, record: unknown, where: string): void => {
