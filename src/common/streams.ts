@@ -15,7 +15,12 @@ import type { whenAborted } from "../core/abort.js"
 import type { describe } from "../core/describe.js"
 import type { timeoutMillis } from "../core/options.js"
 import { type EventStream, makeSseParser, type SseEvent } from "../core/sse.js"
-import { type CheckedStream, checkStream } from "../core/streamOptions.js"
+import {
+  type CheckedStream,
+  checkStream,
+  lastEventIdHeader,
+  UNSENDABLE_EVENT_ID
+} from "../core/streamOptions.js"
 import type { closeAlso, describeCause, StreamedBody } from "../core/transport.js"
 import type { joinUrl, redactUrls, redactUrlsIn, urlForMessage } from "../core/url.js"
 import type {
@@ -471,7 +476,7 @@ export const makeStreams = (kit: StreamKit) => {
               const id = parser.lastEventId
               const asked: Record<string, string | null | undefined> = { accept: EVENT_STREAM }
               if (headers !== undefined) Object.assign(asked, headers)
-              if (id !== "") asked["last-event-id"] = id
+              if (id !== "") asked["last-event-id"] = lastEventIdHeader(id)
               // the call's limit bounds every connection: what is left of it
               return Effect.flatMap(
                 bodyRequest(
@@ -582,6 +587,18 @@ export const makeStreams = (kit: StreamKit) => {
       const policy = settings.reconnect
       if (policy === false) {
         finish()
+        return false
+      }
+      // an id that cannot go back to the server: resuming without it would replay the events
+      if (UNSENDABLE_EVENT_ID.test(parser.lastEventId)) {
+        finish(
+          new UndecodedError({
+            status,
+            body: parser.lastEventId,
+            detail:
+              "the event id the server set cannot be sent back as Last-Event-ID: it holds a control character"
+          })
+        )
         return false
       }
       for (;;) {

@@ -391,8 +391,9 @@ export interface SseOptionsOf<Schema, DurationInput, RetrySchedule>
    */
   readonly schema?: Schema | undefined
   /**
-   * The stream's last event id before the server sets one: sent as `Last-Event-ID` on the first
-   * request and on reconnects until the server sends an `id:`.
+   * The stream's last event id before the server sets one: sent as `Last-Event-ID` (its UTF-8
+   * bytes) on the first request and on reconnects until the server sends an `id:`. It may not hold
+   * a control character other than tab (`INVALID_REQUEST`).
    * @default ""
    */
   readonly lastEventId?: string | undefined

@@ -41,6 +41,21 @@ export interface CheckedStream {
 }
 
 /**
+ * What an event id cannot hold to go back in `Last-Event-ID`: a control character other than tab (an
+ * id never holds NUL, CR or LF). Its other characters go as their UTF-8 bytes, as EventSource sends
+ * them ({@link lastEventIdHeader}).
+ */
+export const UNSENDABLE_EVENT_ID = /[\0-\x08\n-\x1f\x7f]/
+
+/** `id` as the `Last-Event-ID` header's value: its UTF-8 bytes, one character each. */
+export const lastEventIdHeader = (id: string): string => {
+  if (!/[^\0-\x7f]/.test(id)) return id
+  let value = ""
+  for (const byte of new TextEncoder().encode(id)) value += String.fromCharCode(byte)
+  return value
+}
+
+/**
  * Checks what `stream` and `sse` add to a request's options (`method`, `idleTimeout`, and for
  * `sse` `lastEventId` and `reconnect`); the request's own options are checked with the request.
  */
@@ -66,11 +81,10 @@ export const checkStream = (
     idle = checked
   }
   const lastEventId = options.lastEventId ?? ""
-  // sent as a header: nothing that could end it or start another
-  if (typeof lastEventId !== "string" || /[\0\r\n]/.test(lastEventId)) {
+  if (typeof lastEventId !== "string" || UNSENDABLE_EVENT_ID.test(lastEventId)) {
     return invalid(
       "options.lastEventId",
-      `must be a string without NUL, CR or LF, got ${describe(lastEventId)}`
+      `must be a string without control characters (tab aside), got ${describe(lastEventId)}`
     )
   }
   const reconnect = options.reconnect ?? {}

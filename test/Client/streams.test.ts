@@ -565,6 +565,51 @@ describe.each(faces)("sse, $name", (face) => {
     expect(read.outcome).toMatchObject({ success: true })
   })
 
+  it("an event id beyond ASCII goes back in Last-Event-ID as its UTF-8 bytes, as EventSource sends it", async () => {
+    const id = "caf\u00e9-\u65e5\u672c-\u{1F600}"
+    handler = (_, response, index) => {
+      sseHead(response)
+      response.end(index === 0 ? `id: ${id}\ndata: first\n\n` : "data: second\n\n")
+    }
+    const read = await face.sse("/events", { reconnect: { delay: 10 } }, undefined, 2)
+    expect(read.events).toEqual([
+      { event: "message", data: "first", id },
+      { event: "message", data: "second", id }
+    ])
+    // Node reads a header's bytes as latin1: the server decodes them as UTF-8
+    const sent = seen[1]?.headers["last-event-id"] as string
+    expect(Buffer.from(sent, "latin1").toString("utf8")).toBe(id)
+  })
+
+  it("a lastEventId option beyond ASCII goes as its UTF-8 bytes on the first request", async () => {
+    handler = (_, response) => {
+      sseHead(response)
+      response.end("data: only\n\n")
+    }
+    const read = await face.sse("/events", { lastEventId: "\u00e9t\u00e9", reconnect: false })
+    expect(read.events.map((event) => event.id)).toEqual(["\u00e9t\u00e9"])
+    const sent = seen[0]?.headers["last-event-id"] as string
+    expect(Buffer.from(sent, "latin1").toString("utf8")).toBe("\u00e9t\u00e9")
+  })
+
+  it("an event id with a control character ends the stream with DECODE_ERROR saying why, instead of reconnecting without it", async () => {
+    handler = (_, response) => {
+      sseHead(response)
+      response.end("id: a\u0007b\ndata: first\n\n")
+    }
+    // unlimited reconnects: each would have failed to send, for ever
+    const read = await face.sse("/events", { reconnect: { delay: 10 } })
+    expect(read.events.map((event) => event.data)).toEqual(["first"])
+    expect(read.outcome).toEqual({
+      success: false,
+      status: 200,
+      code: "DECODE_ERROR",
+      error:
+        "Response could not be decoded: the event id the server set cannot be sent back as Last-Event-ID: it holds a control character"
+    })
+    expect(seen).toHaveLength(1)
+  })
+
   it("the signal closes the connection", async () => {
     handler = (_, response) => {
       sseHead(response)
@@ -865,6 +910,7 @@ describe("sse on the facade: EventStream", () => {
       [{ method: "TRACE" }, "options.method"],
       [{ reconnect: { attempts: -1 } }, "options.reconnect.attempts"],
       [{ lastEventId: "a\r\nx-injected: 1" }, "options.lastEventId"],
+      [{ lastEventId: "a\u0007b" }, "options.lastEventId"],
       [{ idleTimeout: -5 }, "options.idleTimeout"],
       [{ totalTimeout: "abc" }, "options.totalTimeout"]
     ] as const
