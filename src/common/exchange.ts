@@ -9,6 +9,7 @@ import type * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import { MAX_TIMEOUT_MILLIS } from "../core/options.js"
 import {
   type Abort,
   closeAlso,
@@ -94,14 +95,16 @@ const liveClock = /*#__PURE__*/ Effect.runSync(Effect.clockWith(Effect.succeed))
  * Calls `onTime` after `millis` on `clock`; returns how to cancel. On Effect's live `Clock` that is
  * the plain timer its own `sleep` sets (a sleep on a fiber of its own would add ~9 µs to every try,
  * and Effect's own timeout ~22 µs: measured); on any other `Clock` it is that Clock's `sleep`, on a
- * fiber of its own.
+ * fiber of its own. A wait longer than a timer can hold (a server's `retry:`, which nothing checks)
+ * waits that long: `setTimeout` would fire at once, and Effect 3's `sleep` never.
  */
 export const startTimer = (
   line: ClientDialect,
   clock: Clock.Clock,
-  millis: number,
+  wanted: number,
   onTime: () => void
 ): (() => void) => {
+  const millis = Math.min(wanted, MAX_TIMEOUT_MILLIS)
   if (clock === liveClock) {
     const timer = setTimeout(onTime, millis)
     return () => clearTimeout(timer)

@@ -801,6 +801,22 @@ describe("sse on the facade: EventStream", () => {
     await until(() => closedEarly("/events") === 1, "the connection to close")
   })
 
+  it("a server's retry: longer than a timer holds is not a reconnect at once", async () => {
+    handler = (_, response) => {
+      sseHead(response)
+      response.end("retry: 3000000000\ndata: one\n\n")
+    }
+    const feed = await createSvc(origin).sse("/events")
+    if (!feed.success) throw new Error(feed.error)
+    const events: Array<SseEvent<unknown>> = []
+    // the body has ended: a timer that overflowed would reconnect within a millisecond, again and
+    // again (the test clock serves the Effect API's case, below)
+    setTimeout(() => feed.data.close(), 100)
+    for await (const event of feed.data) events.push(event)
+    expect(events).toEqual([{ event: "message", data: "one", id: "", retry: 3_000_000_000 }])
+    expect(seen).toHaveLength(1)
+  })
+
   it("is read through a Proxy (Vue's reactive) and copied by a spread, lastEventId included", async () => {
     handler = (_, response) => {
       sseHead(response)
@@ -991,6 +1007,33 @@ describe("the Effect API on TestClock", () => {
       expect(events).toEqual(["connection 0", "connection 1"])
       expect(seen).toHaveLength(2)
     })
+  )
+
+  effectIt.effect(
+    "a server's retry: longer than a timer holds waits the longest a timer holds (2³¹ − 1 ms)",
+    () =>
+      Effect.gen(function* () {
+        seen.length = 0
+        handler = (_, response, index) => {
+          sseHead(response)
+          response.end(`retry: 3000000000\ndata: connection ${index}\n\n`)
+        }
+        const client = yield* Effect.provide(SvcClient, SvcClient.layerDefault(origin))
+        const events: Array<string> = []
+        const fiber = yield* fork(
+          Stream.runForEach(Stream.take(client.sse("/events"), 2), (event) =>
+            Effect.sync(() => events.push(event.data))
+          )
+        )
+        while (events.length === 0)
+          yield* Effect.promise(() => new Promise((r) => setTimeout(r, 5)))
+        yield* TestClock.adjust(2 ** 31 - 2)
+        yield* Effect.promise(() => new Promise((r) => setTimeout(r, 50)))
+        expect(seen).toHaveLength(1)
+        yield* TestClock.adjust(1)
+        yield* Fiber.join(fiber)
+        expect(events).toEqual(["connection 0", "connection 1"])
+      })
   )
 
   effectIt.effect("idleTimeout on the test clock fails a silent stream with TimeoutError", () =>
