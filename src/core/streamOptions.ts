@@ -45,11 +45,11 @@ export interface CheckedStream {
  * id never holds NUL, CR or LF). Its other characters go as their UTF-8 bytes, as EventSource sends
  * them ({@link lastEventIdHeader}).
  */
-export const UNSENDABLE_EVENT_ID = /[\0-\x08\n-\x1f\x7f]/
+export const UNSENDABLE_EVENT_ID = /[^\t\x20-\x7e\x80-\uffff]/
 
 /** `id` as the `Last-Event-ID` header's value: its UTF-8 bytes, one character each. */
 export const lastEventIdHeader = (id: string): string => {
-  if (!/[^\0-\x7f]/.test(id)) return id
+  if (!/[\x80-\uffff]/.test(id)) return id
   let value = ""
   for (const byte of new TextEncoder().encode(id)) value += String.fromCharCode(byte)
   return value
