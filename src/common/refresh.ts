@@ -86,17 +86,30 @@ export const makeRefresh = (kit: RefreshKit) => {
     Effect.suspend(() => {
       const under = state.session.refreshing
       if (under !== undefined) return afterFlight(state, under, expired)
-      return Effect.flatMap(expired.current, (current) => {
-        if (current === undefined) return Effect.fail(expired.error)
-        if (Redacted.value(current) !== Redacted.value(expired.sent)) return expired.resend(current)
-        // the lookup may have let another request start the refresh
-        return Effect.flatMap(joinOrStart(state, expired), (flight) =>
-          afterFlight(state, flight, expired)
-        )
-      })
+      // the lookup may have let another request start the refresh
+      return withCurrent(expired, () =>
+        Effect.flatMap(joinOrStart(state, expired), (flight) => afterFlight(state, flight, expired))
+      )
     })
 
-  /** The request, once `flight` is over: sent once more with its id, or its own 401. */
+  /**
+   * The request by the session as it is now: its own 401 when there is none, sent once more when
+   * it is another id than the one the 401 answered, else `same`.
+   */
+  const withCurrent = <A, E>(
+    expired: Expired<A, E>,
+    same: () => Eff.Effect<A, E | HttpError>
+  ): Eff.Effect<A, E | HttpError> =>
+    Effect.flatMap(expired.current, (current) => {
+      if (current === undefined) return Effect.fail(expired.error)
+      if (Redacted.value(current) !== Redacted.value(expired.sent)) return expired.resend(current)
+      return same()
+    })
+
+  /**
+   * The request, once `flight` is over: sent once more with its id, or its own 401; when the
+   * application set or cleared the session meanwhile, by the session as it is now.
+   */
   const afterFlight = <A, E>(
     state: ClientState,
     flight: RefreshFlight,
@@ -105,7 +118,11 @@ export const makeRefresh = (kit: RefreshKit) => {
     Effect.flatMap(
       outcomeOf(state, flight),
       (id): Eff.Effect<A, E | HttpError> =>
-        id === null ? Effect.fail(expired.error) : expired.resend(id)
+        flight.superseded
+          ? withCurrent(expired, () => Effect.fail(expired.error))
+          : id === null
+            ? Effect.fail(expired.error)
+            : expired.resend(id)
     )
 
   /** Waits for the flight's answer. */
@@ -134,7 +151,7 @@ export const makeRefresh = (kit: RefreshKit) => {
       Effect.suspend(() => {
         const under = state.session.refreshing
         if (under !== undefined) return Effect.succeed(under)
-        const flight: RefreshFlight = { outcome: undefined, waiters: new Set() }
+        const flight: RefreshFlight = { outcome: undefined, superseded: false, waiters: new Set() }
         state.session.refreshing = flight
         // the refresh itself stays interruptible: its timeout interrupts it
         const program = Effect.interruptible(refresh(state, flight, expired))
@@ -161,8 +178,13 @@ export const makeRefresh = (kit: RefreshKit) => {
       millis > 0 ? within(state.line, run, millis, () => new RefreshTimeout(millis)) : run
     return Effect.flatMap(Effect.exit(bounded), (exit) => {
       const answer = isSuccess(exit) ? newId(exit.value) : failureOf(state, exit.cause)
-      const settled =
-        answer instanceof Error
+      // the session it renewed was set or cleared meanwhile: the answer changes nothing of it
+      const settled = flight.superseded
+        ? Effect.sync(() => {
+            if (answer instanceof Error) state.report(answer)
+            return null
+          })
+        : answer instanceof Error
           ? Effect.flatMap(
               Effect.sync(() => {
                 state.report(answer)

@@ -52,6 +52,7 @@ import {
   persistSession,
   rememberSession,
   resolveSession,
+  supersedeRefresh,
   unpersistSession
 } from "./session.js"
 import type { SseBody, StreamCallOptions } from "./streams.js"
@@ -373,6 +374,7 @@ const surfaceOf = <F extends ClientFace>(
       face.changeThen(
         () => {
           const checked = checkedSessionId(id)
+          supersedeRefresh(state.session)
           rememberSession(state.session, checked)
           return checked
         },
@@ -380,7 +382,10 @@ const surfaceOf = <F extends ClientFace>(
       ),
     clearSession: () =>
       face.changeThen(
-        () => forgetSession(state.session),
+        () => {
+          supersedeRefresh(state.session)
+          forgetSession(state.session)
+        },
         () => unpersistSession(state.session)
       ),
     setHeader: (name: string, value: string) => face.change(() => setHeader(state, name, value)),

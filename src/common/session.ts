@@ -47,6 +47,8 @@ export interface SessionState {
  */
 export interface RefreshFlight {
   outcome: Redacted.Redacted<string> | null | undefined
+  /** The application set or cleared the session since it started: its answer applies to nothing. */
+  superseded: boolean
   readonly waiters: Set<(outcome: Redacted.Redacted<string> | null) => void>
 }
 
@@ -189,6 +191,18 @@ export const resolveSession = (
       id === undefined ? fromStorage(state) : Effect.succeed(id)
     )
   })
+
+/**
+ * The application changed the session (`setSessionId`, `clearSession`): the refresh under way was
+ * renewing the session it replaced, so its answer, a new id or none, changes nothing (`refresh.ts`),
+ * and a 401 for the new session may start a refresh of its own.
+ */
+export const supersedeRefresh = (state: SessionState): void => {
+  const flight = state.refreshing
+  if (flight === undefined) return
+  flight.superseded = true
+  state.refreshing = undefined
+}
 
 /** Remembers an id at once, before any storage write. */
 export const rememberSession = (state: SessionState, id: Redacted.Redacted<string>): void => {

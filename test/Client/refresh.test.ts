@@ -172,6 +172,7 @@ type Script = "endpoint" | "hang"
 interface Client {
   readonly get: (endpoint: string, options?: RequestOptions) => Promise<ApiResponse<unknown>>
   readonly getSessionId: () => Promise<string | null>
+  readonly setSessionId: (id: string) => Promise<void>
   readonly clearSession: () => Promise<void>
 }
 
@@ -222,6 +223,7 @@ const faces: ReadonlyArray<readonly [string, (origin: string, settings: Settings
       return {
         get: (endpoint, options) => svc.get(endpoint, options),
         getSessionId: () => svc.getSessionId(),
+        setSessionId: (id) => svc.setSessionId(id),
         clearSession: () => svc.clearSession()
       }
     }
@@ -266,6 +268,7 @@ const faces: ReadonlyArray<readonly [string, (origin: string, settings: Settings
               Option.isSome(id) ? Redacted.value(id.value) : null
             )
           ),
+        setSessionId: (id) => run(api.setSessionId(id)),
         clearSession: () => run(api.clearSession())
       }
     }
@@ -336,6 +339,57 @@ describe.each(faces)("refreshSession (%s)", (face, make) => {
     expect(failures).toHaveLength(0)
     expect(server.hitsOf("/held")).toHaveLength(1)
   })
+
+  /** Until the refresh's request has reached the server (it answers after `state.delay`). */
+  const refreshUnderWay = async () => {
+    while (server.state.refreshes === 0) await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+
+  it("clearSession while the refresh is under way: its new id is dropped, nothing stored, the request its own 401", async () => {
+    const storage = memoryStorage([["svc_session_id", FIRST_ID]])
+    const client = make(server.origin, { storage })
+    server.expire()
+    server.state.delay = 100
+    const pending = client.get("/data")
+    await refreshUnderWay()
+    await client.clearSession()
+    expect(await pending).toMatchObject({ success: false, status: 401, code: "HTTP_ERROR" })
+    expect(await client.getSessionId()).toBeNull()
+    expect(await storage.getItem("svc_session_id")).toBeNull()
+    expect(server.hitsOf("/data")).toHaveLength(1)
+    // the renewed session is not sent either
+    await client.get("/data")
+    expect(server.hitsOf("/data").map((hit) => hit.session)).toEqual([FIRST_ID, undefined])
+  })
+
+  it.each([
+    ["succeeds", "rotate" as const],
+    ["fails", "fail" as const]
+  ])(
+    "setSessionId while the refresh is under way (it %s): the session set stays, and the request is sent once more with it",
+    async (_what, mode) => {
+      const storage = memoryStorage([["svc_session_id", FIRST_ID]])
+      const client = make(server.origin, { storage, onError: () => undefined })
+      server.expire()
+      server.state.mode = mode
+      server.state.delay = 100
+      const pending = client.get("/data")
+      await refreshUnderWay()
+      await client.setSessionId("signed-in-again")
+      server.state.valid = "signed-in-again"
+      const response = await pending
+      expect(await client.getSessionId()).toBe("signed-in-again")
+      expect(await storage.getItem("svc_session_id")).toBe("signed-in-again")
+      expect(server.hitsOf("/data").map((hit) => hit.session)).toEqual([
+        FIRST_ID,
+        "signed-in-again"
+      ])
+      // a refresh that succeeded made the server rotate past it: the request's outcome is the
+      // server's answer to the session set, whatever it is
+      if (mode === "fail") expect(sessionOf(response)).toBe("signed-in-again")
+      else expect(response).toMatchObject({ success: false, status: 401 })
+    }
+  )
 
   it.each([
     ["fails", "fail" as const, /^refreshSession failed: .*(refresh store down)/],
