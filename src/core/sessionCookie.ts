@@ -131,6 +131,19 @@ export const sessionCookie = (
       `${fn}: options.sameSite "none" needs secure: true (browsers drop a SameSite=None cookie that is not Secure)`
     )
   }
+  // browsers refuse a cookie whose name's prefix promises what its attributes do not (RFC 6265bis):
+  // the login would not stick, and nothing would say why
+  const prefix = /^__(secure|host)-/i.exec(name)?.[0]
+  if (prefix !== undefined && !secure) {
+    throw new TypeError(
+      `${fn}: options.name "${name}" needs secure: true (browsers refuse a ${prefix} cookie that is not Secure)`
+    )
+  }
+  if (prefix?.toLowerCase() === "__host-" && (domain !== undefined || path !== "/")) {
+    throw new TypeError(
+      `${fn}: options.name "${name}" needs path "/" and no domain (browsers refuse a ${prefix} cookie with either)`
+    )
+  }
   const persistent = options?.persistent
   let maxAgeSeconds: number | undefined
   if (persistent === true) maxAgeSeconds = THIRTY_DAYS_SECONDS

@@ -44,15 +44,22 @@ describe("setSessionCookie", () => {
       `session_id=${ID}; Path=/; HttpOnly; Secure; SameSite=Lax`
     ])
     const options: SessionCookieOptions = {
-      name: "__Host-sid",
+      name: "sid",
       sameSite: "strict",
       path: "/app",
       domain: "example.com",
       secure: false
     }
     expect(await setCookies(setSessionCookie(empty(), ID, options))).toEqual([
-      `__Host-sid=${ID}; Domain=example.com; Path=/app; HttpOnly; SameSite=Strict`
+      `sid=${ID}; Domain=example.com; Path=/app; HttpOnly; SameSite=Strict`
     ])
+    // the prefixes, with what they promise
+    expect(await setCookies(setSessionCookie(empty(), ID, { name: "__Host-sid" }))).toEqual([
+      `__Host-sid=${ID}; Path=/; HttpOnly; Secure; SameSite=Lax`
+    ])
+    expect(
+      await setCookies(setSessionCookie(empty(), ID, { name: "__Secure-sid", path: "/app" }))
+    ).toEqual([`__Secure-sid=${ID}; Path=/app; HttpOnly; Secure; SameSite=Lax`])
     expect(
       await setCookies(setSessionCookie(empty(), ID, { sameSite: "none", persistent: "1 day" }))
     ).toEqual([`session_id=${ID}; Max-Age=86400; Path=/; HttpOnly; Secure; SameSite=None`])
@@ -84,6 +91,10 @@ describe("setSessionCookie", () => {
       [{ secure: "yes" }, /options\.secure/],
       [{ sameSite: "None" }, /options\.sameSite/],
       [{ sameSite: "none", secure: false }, /sameSite "none" needs secure: true/],
+      [{ name: "__Secure-sid", secure: false }, /options\.name "__Secure-sid" needs secure: true/],
+      [{ name: "__host-sid", secure: false }, /options\.name "__host-sid" needs secure: true/],
+      [{ name: "__Host-sid", domain: "example.com" }, /needs path "\/" and no domain/],
+      [{ name: "__Host-sid", path: "/app" }, /needs path "\/" and no domain/],
       [{ persistent: "forever" }, /options\.persistent/],
       [{ persistent: -1 }, /options\.persistent/],
       ["lax", /options must be an object/]
