@@ -10,7 +10,7 @@
 import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import type * as FileSystem from "effect/FileSystem"
+import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
 import type * as Path from "effect/Path"
 import type { PlatformError } from "effect/PlatformError"
@@ -78,6 +78,18 @@ const keyValueLayer = <E, R>(
   )
 
 /**
+ * The file store's directory, made before the store makes it with the default mode: session data
+ * (emails, permissions) readable by its owner only.
+ */
+const privateDirectory = (directory: string) =>
+  Layer.effectDiscard(
+    Effect.gen(function* () {
+      const fileSystem = yield* FileSystem.FileSystem
+      yield* fileSystem.makeDirectory(directory, { recursive: true, mode: 0o700 })
+    })
+  )
+
+/**
  * Where issued sessions live. Entries are keyed by the SHA-256 of the id, so the store's contents
  * (files on disk, say) do not hold usable ids.
  *
@@ -126,7 +138,8 @@ export class SessionStore extends Context.Service<SessionStore, SessionStoreServ
     )
 
   /**
-   * Sessions as files in `directory` (one per session): they survive a restart. Needs the
+   * Sessions as files in `directory` (one per session): they survive a restart. A directory it
+   * makes is its owner's alone (mode 0700); one that exists keeps its permissions. Needs the
    * platform's `FileSystem` and `Path`, e.g. `NodeServices.layer` of `@effect/platform-node`.
    *
    * @since 0.1.0
@@ -137,7 +150,11 @@ export class SessionStore extends Context.Service<SessionStore, SessionStoreServ
     options?: SessionStoreOptions
   ): Layer.Layer<SessionStore, PlatformError, FileSystem.FileSystem | Path.Path> =>
     SessionStore.layerKeyValueStore(options).pipe(
-      Layer.provide(keyValueLayer((kv) => kv.layerFileSystem(directory)))
+      Layer.provide(
+        keyValueLayer((kv) => kv.layerFileSystem(directory)).pipe(
+          Layer.provide(privateDirectory(directory))
+        )
+      )
     )
 
   /**

@@ -6,7 +6,16 @@
  */
 import { execFileSync } from "node:child_process"
 import { createHash } from "node:crypto"
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync
+} from "node:fs"
 import * as Net from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -171,6 +180,28 @@ describe("SessionStore.layerFileSystem", () => {
       for (const file of files) expect(readFileSync(join(dir, file), "utf8")).not.toContain(secret)
       rmSync(dir, { recursive: true, force: true })
     })
+  )
+
+  it.effect(
+    "makes its directory readable by its owner only (0700), and leaves one that exists as it is",
+    () =>
+      Effect.gen(function* () {
+        const parent = mkdtempSync(join(tmpdir(), `svc-mode-v${LINE}-`))
+        const made = join(parent, "sessions", "nested")
+        yield* Effect.flatMap(SessionStore, (s) => s.create(alice)).pipe(
+          Effect.provide(SessionStore.layerFileSystem(made).pipe(Layer.provide(NodePlatform)))
+        )
+        expect(statSync(made).mode & 0o777).toBe(0o700)
+        expect(statSync(join(parent, "sessions")).mode & 0o777).toBe(0o700)
+        const existing = join(parent, "existing")
+        mkdirSync(existing, { mode: 0o750 })
+        chmodSync(existing, 0o750)
+        yield* Effect.flatMap(SessionStore, (s) => s.create(alice)).pipe(
+          Effect.provide(SessionStore.layerFileSystem(existing).pipe(Layer.provide(NodePlatform)))
+        )
+        expect(statSync(existing).mode & 0o777).toBe(0o750)
+        rmSync(parent, { recursive: true, force: true })
+      })
   )
 })
 

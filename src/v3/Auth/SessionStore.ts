@@ -8,7 +8,7 @@
  */
 
 import type { PlatformError } from "@effect/platform/Error"
-import type * as FileSystem from "@effect/platform/FileSystem"
+import * as FileSystem from "@effect/platform/FileSystem"
 import * as KeyValueStore from "@effect/platform/KeyValueStore"
 import type * as Path from "@effect/platform/Path"
 import * as Context from "effect/Context"
@@ -68,6 +68,18 @@ export interface RedisStoreOptions
   extends RedisStoreOptionsOf<Duration.DurationInput, string | Redacted.Redacted<string>> {}
 
 /**
+ * The file store's directory, made before the store makes it with the default mode: session data
+ * (emails, permissions) readable by its owner only.
+ */
+const privateDirectory = (directory: string) =>
+  Layer.effectDiscard(
+    Effect.gen(function* () {
+      const fileSystem = yield* FileSystem.FileSystem
+      yield* fileSystem.makeDirectory(directory, { recursive: true, mode: 0o700 })
+    })
+  )
+
+/**
  * Where issued sessions live. Entries are keyed by the SHA-256 of the id, so the store's contents
  * (files on disk, say) do not hold usable ids.
  *
@@ -117,7 +129,8 @@ export class SessionStore extends Context.Tag("svc-sdk/Auth/SessionStore")<
     )
 
   /**
-   * Sessions as files in `directory` (one per session): they survive a restart. Needs the
+   * Sessions as files in `directory` (one per session): they survive a restart. A directory it
+   * makes is its owner's alone (mode 0700); one that exists keeps its permissions. Needs the
    * platform's `FileSystem` and `Path`, e.g. `NodeContext.layer`.
    *
    * @since 0.1.0
@@ -128,7 +141,9 @@ export class SessionStore extends Context.Tag("svc-sdk/Auth/SessionStore")<
     options?: SessionStoreOptions
   ): Layer.Layer<SessionStore, PlatformError, FileSystem.FileSystem | Path.Path> =>
     SessionStore.layerKeyValueStore(options).pipe(
-      Layer.provide(KeyValueStore.layerFileSystem(directory))
+      Layer.provide(
+        KeyValueStore.layerFileSystem(directory).pipe(Layer.provide(privateDirectory(directory)))
+      )
     )
 
   /**
