@@ -79,50 +79,102 @@ const streamDecoders: Readonly<
   br: (zlib) => zlib.createBrotliDecompress()
 }
 
-/** One coding undone as the bytes arrive, its decoder made when the first bytes come. */
+/**
+ * One coding undone as the reader asks for bytes, its decoder made when the first bytes come. The
+ * decoder's output is read only when pulled, and zlib stops decoding while its output waits: a small
+ * body that decodes to a huge one (a bomb) is held a zlib buffer at a time. zlib's failure (bytes
+ * that are not of the coding, at once or at the end) errors the stream at once, and closes the
+ * connection.
+ */
 const decodeCoding = (
+  source: ReadableStream<Uint8Array>,
   make: (zlib: typeof Zlib, first: Uint8Array) => StreamDecoder
-): TransformStream<Uint8Array, Uint8Array> => {
+): ReadableStream<Uint8Array> => {
+  const reader = source.getReader()
   let decoder: StreamDecoder | undefined
-  const started = (
-    zlib: typeof Zlib,
-    first: Uint8Array,
-    controller: TransformStreamDefaultController<Uint8Array>
-  ): StreamDecoder => {
+  // the decoder's output has all been read
+  let ended = false
+  let sourceDone = false
+  let failure: { readonly error: unknown } | undefined
+  let wake: (() => void) | undefined
+  const wakeUp = () => {
+    const resume = wake
+    wake = undefined
+    resume?.()
+  }
+  // a read of the body waits for it too: bytes that are not of the coding end it at once
+  let fail: (error: unknown) => void = () => undefined
+  const failed = new Promise<never>((_, reject) => {
+    fail = reject
+  })
+  failed.catch(() => undefined)
+  const start = (zlib: typeof Zlib, first: Uint8Array): StreamDecoder => {
     const made = make(zlib, first)
-    made.on("data", (chunk: Buffer) => {
-      try {
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
-      } catch {
-        // the reader cancelled (a body stopped past its limit, a stream closed): stop decoding
-        made.destroy()
-      }
+    // read when pulled, never flowing: zlib holds back what is not read
+    made.on("readable", wakeUp)
+    made.on("drain", wakeUp)
+    made.on("end", () => {
+      ended = true
+      wakeUp()
     })
-    // each write's callback says it failed: the transform errors from there
-    made.on("error", () => undefined)
+    made.on("error", (error) => {
+      failure ??= { error }
+      fail(error)
+      wakeUp()
+    })
     return made
   }
-  const write = (into: StreamDecoder, chunk: Uint8Array) =>
-    new Promise<void>((resolve, reject) =>
-      into.write(chunk, (error) => (error ? reject(error) : resolve()))
-    )
-  return new TransformStream<Uint8Array, Uint8Array>({
-    transform: (chunk, controller) =>
-      decoder !== undefined
-        ? write(decoder, chunk)
-        : loadZlib().then((zlib) => {
-            decoder = started(zlib, chunk, controller)
-            return write(decoder, chunk)
-          }),
-    flush: () =>
-      decoder === undefined
-        ? undefined
-        : new Promise<void>((resolve, reject) => {
-            decoder!.once("end", resolve)
-            decoder!.once("error", reject)
-            decoder!.end()
-          })
-  })
+  /** The next decoded bytes, or `undefined` at the end. */
+  const next = async (): Promise<Uint8Array | undefined> => {
+    for (;;) {
+      if (failure !== undefined) throw failure.error
+      if (decoder !== undefined) {
+        const out = decoder.read() as Buffer | null
+        if (out !== null) return new Uint8Array(out.buffer, out.byteOffset, out.byteLength)
+        if (ended) {
+          // what follows the coded bytes, if anything, is not read: the connection closes
+          if (!sourceDone) reader.cancel().catch(() => undefined)
+          return undefined
+        }
+      }
+      if (sourceDone || decoder?.writableNeedDrain === true) {
+        await new Promise<void>((resolve) => {
+          wake = resolve
+        })
+        continue
+      }
+      const read = await (decoder === undefined
+        ? reader.read()
+        : Promise.race([reader.read(), failed]))
+      if (read.done) {
+        sourceDone = true
+        // an empty body decodes to nothing
+        if (decoder === undefined) return undefined
+        decoder.end()
+      } else if (read.value.byteLength > 0) {
+        decoder ??= start(await loadZlib(), read.value)
+        decoder.write(read.value)
+      }
+    }
+  }
+  return new ReadableStream<Uint8Array>(
+    {
+      pull: (controller) =>
+        next().then(
+          (bytes) => (bytes === undefined ? controller.close() : controller.enqueue(bytes)),
+          (error: unknown) => {
+            decoder?.destroy()
+            reader.cancel(error).catch(() => undefined)
+            throw error
+          }
+        ),
+      cancel: (reason) => {
+        decoder?.destroy()
+        return reader.cancel(reason)
+      }
+    },
+    { highWaterMark: 0 }
+  )
 }
 
 /**
@@ -138,7 +190,7 @@ export const decompressStream = (
   for (const coding of codingsOf(encoding)) {
     const make = Object.hasOwn(streamDecoders, coding) ? streamDecoders[coding] : undefined
     if (make === undefined) return out
-    out = out.pipeThrough(decodeCoding(make))
+    out = decodeCoding(out, make)
   }
   return out
 }

@@ -9,6 +9,8 @@
  */
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
+import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
 import * as Zlib from "node:zlib"
 import { it as effectIt } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -269,6 +271,38 @@ describe.each(faces)("stream, $name", (face) => {
     expect(read.bytes?.byteLength).toBe(body.length)
     expect(text(read.bytes)).toBe(body)
   })
+
+  // a body its client decoded already cannot be told from one labelled gzip that is not: an
+  // HttpClient's body that does not start as gzip goes as it is (httpClientTransport.ts)
+  const sniffs = face.name.includes("SvcClient.layer(")
+  it.each(
+    [
+      ["text labelled gzip", "gzip", () => Buffer.from("plain text, not gzip")] as const,
+      [
+        "gzip followed by bytes that are not",
+        "gzip",
+        () => Buffer.concat([Zlib.gzipSync("hello"), Buffer.from("garbage")])
+      ] as const,
+      ["gzip labelled gzip twice", "gzip, gzip", () => Zlib.gzipSync("hello")] as const,
+      ["text labelled br", "br", () => Buffer.from("plain text, not brotli")] as const
+    ].filter(([name]) => !sniffs || name !== "text labelled gzip")
+  )(
+    "a body its Content-Encoding does not undo (%s) errors the stream at once, naming the request",
+    async (_, encoding, body) => {
+      handler = (_, response) => {
+        response.writeHead(200, { "content-type": "text/plain", "content-encoding": encoding })
+        response.end(body())
+      }
+      const read = await face.stream("/coded")
+      const failure = read.error ?? (read.response.success ? undefined : read.response)
+      expect(failure).toMatchObject({ code: "NETWORK_ERROR" })
+      const message =
+        failure instanceof Error ? failure.message : (failure as { error: string }).error
+      expect(message).toMatch(
+        /^Network error: the response body failed \(.+\): GET http:\/\/127\.0\.0\.1:\d+\/coded$/
+      )
+    }
+  )
 
   it("POSTs a JSON body with the method given", async () => {
     let received = ""
@@ -608,6 +642,17 @@ describe.each(faces)("sse, $name", (face) => {
         "Response could not be decoded: the event id the server set cannot be sent back as Last-Event-ID: it holds a control character"
     })
     expect(seen).toHaveLength(1)
+  })
+
+  it("a body its Content-Encoding does not undo ends the events with NETWORK_ERROR", async () => {
+    handler = (_, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream", "content-encoding": "gzip" })
+      // one event that decodes, then bytes that do not
+      response.end(Buffer.concat([Zlib.gzipSync("data: one\n\n"), Buffer.from("garbage")]))
+    }
+    const read = await face.sse("/events", { reconnect: false })
+    expect(read.outcome).toMatchObject({ success: false, code: "NETWORK_ERROR" })
+    expect((read.outcome as { error: string }).error).toMatch(/the response body failed/)
   })
 
   it("the signal closes the connection", async () => {
@@ -976,6 +1021,73 @@ describe("the Effect API's sse: chunks", () => {
       { event: "message", data: "b", id: "2" },
       { event: "c", data: "c", id: "2" }
     ])
+  })
+})
+
+describe("a body that decodes to far more than it is (a bomb), read slowly", () => {
+  const MEBIBYTE = 2 ** 20
+  /** 256 MiB of "a" as br: about 400 bytes. */
+  let bomb = Buffer.alloc(0)
+  beforeAll(async () => {
+    const encoder = Zlib.createBrotliCompress({
+      params: { [Zlib.constants.BROTLI_PARAM_QUALITY]: 5 }
+    })
+    const parts: Array<Buffer> = []
+    encoder.on("data", (part: Buffer) => parts.push(part))
+    const block = Buffer.alloc(16 * MEBIBYTE, 0x61)
+    for (let i = 0; i < 16; i++) encoder.write(block)
+    encoder.end()
+    await new Promise((resolve) => encoder.on("end", resolve))
+    bomb = Buffer.concat(parts)
+  })
+  beforeEach(() => {
+    handler = (_, response) => {
+      response.writeHead(200, { "content-type": "text/plain", "content-encoding": "br" })
+      response.end(bomb)
+    }
+  })
+  /** The process's buffers, once collected: what an earlier test left does not count. */
+  const buffersNow = () => {
+    setFlagsFromString("--expose-gc")
+    ;(runInNewContext("gc") as () => void)()
+    return process.memoryUsage().arrayBuffers
+  }
+  /**
+   * How much the process's buffers have grown since `before`, once the reader has waited half a
+   * second after its first bytes (decoding goes on without a reader at about 180 MiB a second when
+   * nothing holds it back).
+   */
+  const growthAfterWaiting = async (before: number) => {
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    return process.memoryUsage().arrayBuffers - before
+  }
+
+  it("the facade's stream (undici): what is decoded waits for the reader", async () => {
+    const before = buffersNow()
+    const response = await createSvc(origin).stream("/bomb")
+    if (!response.success) throw new Error(response.error)
+    const reader = response.data.getReader()
+    expect((await reader.read()).value?.[0]).toBe(0x61)
+    const growth = await growthAfterWaiting(before)
+    await reader.cancel()
+    expect(growth).toBeLessThan(32 * MEBIBYTE)
+  })
+
+  it("the Effect API's stream (layerDefault): what is decoded waits for the stream's consumer", async () => {
+    let growth = Number.NaN
+    const before = buffersNow()
+    await Effect.runPromise(
+      Effect.flatMap(SvcClient, (client) =>
+        Stream.runForEach(Stream.take(client.stream("/bomb"), 2), () =>
+          Number.isNaN(growth)
+            ? Effect.promise(async () => {
+                growth = await growthAfterWaiting(before)
+              })
+            : Effect.void
+        )
+      ).pipe(Effect.provide(SvcClient.layerDefault(origin)))
+    )
+    expect(growth).toBeLessThan(32 * MEBIBYTE)
   })
 })
 
