@@ -469,9 +469,14 @@ export const makeStreams = (kit: StreamKit) => {
           const queue: Array<SseEvent<string>> = []
           const headers = options.headers
           // each connection: the request as the caller made it, asking for events, from the last
-          // id; the first is the call's (the facade's ender ends it), a reconnection runs on a
-          // fiber of its own and ends itself, as the Effect API's requests do
-          const connectWith = (ender: CallEnder | undefined, streamed: StreamedBody) =>
+          // id; the first is the call's (the facade's ender ends it, its retries apply), a
+          // reconnection runs on a fiber of its own, ends itself as the Effect API's requests do,
+          // and is one try (`reconnect.attempts` counts them)
+          const connectWith = (
+            ender: CallEnder | undefined,
+            streamed: StreamedBody,
+            once: boolean
+          ) =>
             Effect.suspend(() => {
               const id = parser.lastEventId
               const asked: Record<string, string | null | undefined> = { accept: EVENT_STREAM }
@@ -484,7 +489,14 @@ export const makeStreams = (kit: StreamKit) => {
                   transport,
                   settings.method,
                   endpoint,
-                  { ...withLeft(options, guard), headers: asked },
+                  once
+                    ? {
+                        ...withLeft(options, guard),
+                        headers: asked,
+                        retryAttempts: 0,
+                        retrySchedule: undefined
+                      }
+                    : { ...withLeft(options, guard), headers: asked },
                   ender,
                   streamed
                 ),
@@ -494,8 +506,8 @@ export const makeStreams = (kit: StreamKit) => {
                   )
               )
             })
-          const connect = (streamed: StreamedBody) => connectWith(undefined, streamed)
-          return Effect.map(connectWith(ender, streamed), (connection) => {
+          const connect = (streamed: StreamedBody) => connectWith(undefined, streamed, true)
+          return Effect.map(connectWith(ender, streamed, false), (connection) => {
             const data = events<A>(
               state,
               settings,

@@ -655,6 +655,40 @@ describe.each(faces)("sse, $name", (face) => {
     expect((read.outcome as { error: string }).error).toMatch(/the response body failed/)
   })
 
+  it("each reconnect is one try: the client's retryAttempts do not multiply it", async () => {
+    handler = (_, response, index) => {
+      if (index === 0) {
+        sseHead(response)
+        return response.end("data: first\n\n")
+      }
+      response.writeHead(503, { "retry-after": "0" })
+      response.end()
+    }
+    // the first connection's retries stay (retryAttempts 2), a reconnect's are reconnect.attempts
+    const read = await face.sse(
+      "/events",
+      { reconnect: { delay: 10, attempts: 1 } },
+      { retryAttempts: 2 }
+    )
+    expect(read.events.map((event) => event.data)).toEqual(["first"])
+    expect(read.outcome).toMatchObject({ success: false, status: 503, code: "HTTP_ERROR" })
+    expect(seen).toHaveLength(2)
+  })
+
+  it("the first connection is retried as any request is", async () => {
+    handler = (_, response, index) => {
+      if (index === 0) {
+        response.writeHead(503, { "retry-after": "0" })
+        return response.end()
+      }
+      sseHead(response)
+      response.end("data: after a retry\n\n")
+    }
+    const read = await face.sse("/events", { reconnect: false }, { retryAttempts: 1 })
+    expect(read.events.map((event) => event.data)).toEqual(["after a retry"])
+    expect(seen).toHaveLength(2)
+  })
+
   it("the signal closes the connection", async () => {
     handler = (_, response) => {
       sseHead(response)
