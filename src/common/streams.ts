@@ -127,6 +127,23 @@ type Connection =
   | { readonly _tag: "Open"; readonly status: number; readonly body: ReadableStream<Uint8Array> }
   | { readonly _tag: "End"; readonly status: number }
 
+/**
+ * Whether `text` takes more than `limit` bytes as UTF-8; its bytes are counted only when its length
+ * says they may be.
+ */
+const largerThan = (text: string, limit: number): boolean => {
+  if (text.length > limit) return true
+  if (text.length * 3 <= limit) return false
+  let bytes = text.length
+  for (let i = 0; i < text.length && bytes <= limit; i++) {
+    const c = text.charCodeAt(i)
+    // one byte more from U+0080 (two in all), two from U+0800 (three), one for each half of a
+    // surrogate pair (four)
+    if (c >= 0x80) bytes += c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 1 : 2
+  }
+  return bytes > limit
+}
+
 /** The stream programs over a kit: `openStream` and `openSse`. */
 export const makeStreams = (kit: StreamKit) => {
   const {
@@ -462,8 +479,14 @@ export const makeStreams = (kit: StreamKit) => {
             { now, started: since ?? now() },
             timer
           )
+          // an event whose data is past maxResponseBytes ends the events: it and what follows
+          // are not kept
+          let overLimit = false
           const parser = makeSseParser({
-            onEvent: (event) => queue.push(event),
+            onEvent: (event) => {
+              if (overLimit || largerThan(event.data, state.maxResponseBytes)) overLimit = true
+              else queue.push(event)
+            },
             lastEventId: settings.lastEventId
           })
           const queue: Array<SseEvent<string>> = []
@@ -514,6 +537,7 @@ export const makeStreams = (kit: StreamKit) => {
               guard,
               parser,
               queue,
+              () => overLimit,
               connection,
               run,
               connect,
@@ -533,6 +557,7 @@ export const makeStreams = (kit: StreamKit) => {
     guard: BodyGuard,
     parser: ReturnType<typeof makeSseParser>,
     queue: Array<SseEvent<string>>,
+    overLimit: () => boolean,
     first: Connection,
     run: <B, E>(effect: Eff.Effect<B, E>) => RunningFiber<B, E>,
     connect: (streamed: StreamedBody) => Eff.Effect<Connection, SvcError>,
@@ -745,9 +770,10 @@ export const makeStreams = (kit: StreamKit) => {
           continue
         }
         parser.push(result.value)
-        // an event (or a line) that goes on past maxResponseBytes: its connection closes at once,
-        // and the events end with its failure after those before it
-        if (parser.buffered > state.maxResponseBytes) {
+        // an event (or a line) that goes on past maxResponseBytes, or one that came whole: its
+        // connection closes at once, and the events end with its failure after those before it
+        // (what the parser holds counts in UTF-16 code units, never fewer than its bytes)
+        if (overLimit() || parser.buffered > state.maxResponseBytes) {
           parser.end()
           reader.cancel().catch(() => undefined)
           reader = undefined

@@ -585,6 +585,37 @@ describe.each(faces)("sse, $name", (face) => {
     }
   )
 
+  it.each([
+    ["that came in one write", "x".repeat(5_000)],
+    ["of 1,200 bytes in 400 characters", "\u65e5".repeat(400)]
+  ])(
+    "an event past maxResponseBytes %s ends the stream with RESPONSE_TOO_LARGE, the events after it unread",
+    async (_, data) => {
+      handler = (_, response) => {
+        sseHead(response)
+        response.end(`data: before\n\ndata: ${data}\n\ndata: after\n\n`)
+      }
+      const read = await face.sse("/events", { reconnect: false }, { maxResponseBytes: 1_000 })
+      expect(read.events.map((event) => event.data)).toEqual(["before"])
+      expect(read.outcome).toMatchObject({
+        success: false,
+        status: 200,
+        code: "RESPONSE_TOO_LARGE"
+      })
+    }
+  )
+
+  it("an event of 999 bytes in 333 characters is within maxResponseBytes 1,000", async () => {
+    const data = "\u65e5".repeat(333)
+    handler = (_, response) => {
+      sseHead(response)
+      response.end(`data: ${data}\n\n`)
+    }
+    const read = await face.sse("/events", { reconnect: false }, { maxResponseBytes: 1_000 })
+    expect(read.events.map((event) => event.data)).toEqual([data])
+    expect(read.outcome).toMatchObject({ success: true })
+  })
+
   it("an event just within maxResponseBytes is read whole", async () => {
     const data = "x".repeat(60_000)
     handler = (_, response) => {
