@@ -190,11 +190,9 @@ export const keyValueStore = <Session>(
       yield* lock(
         Effect.gen(function* () {
           yield* kv.set(key, value)
-          // keys whose entries are gone (expired, revoked) leave the index here
-          const kept: Array<string> = []
-          for (const listed of yield* readIndex(indexKey)) {
-            if ((yield* kv.get(listed)) !== undefined) kept.push(listed)
-          }
+          // the user's sessions that have ended (expired, revoked) leave the index, and the store,
+          // here: an index holds live sessions only, however often its user signs in
+          const kept = (yield* liveOfUser(indexKey)).map(([listed]) => listed)
           yield* kv.set(indexKey, JSON.stringify([...kept, key]))
         })
       )

@@ -183,6 +183,35 @@ describe("SessionStore.layerFileSystem", () => {
   )
 
   it.effect(
+    "a user's ended sessions leave the store when the user signs in again: the index holds live ones only",
+    () =>
+      Effect.gen(function* () {
+        const dir = mkdtempSync(join(tmpdir(), `svc-prune-v${LINE}-`))
+        const open = SessionStore.layerFileSystem(dir, { ttl: "1 minute" }).pipe(
+          Layer.provide(NodePlatform)
+        )
+        const heavy = { user_id: "u-heavy" }
+        const signIn = Effect.flatMap(SessionStore, (s) => s.create(heavy)).pipe(
+          Effect.provide(open)
+        )
+        for (let i = 0; i < 3; i++) yield* signIn
+        expect(readdirSync(dir)).toHaveLength(4)
+        yield* TestClock.adjust(Duration.minutes(2))
+        const id = yield* signIn
+        // the three expired sessions are gone; the index lists the one live session
+        const files = readdirSync(dir).sort()
+        expect(files).toEqual([
+          `session-${sha256(Redacted.value(id))}`,
+          `user-${sha256(heavy.user_id)}`
+        ])
+        expect(
+          JSON.parse(readFileSync(join(dir, `user-${sha256(heavy.user_id)}`), "utf8"))
+        ).toEqual([`session-${sha256(Redacted.value(id))}`])
+        rmSync(dir, { recursive: true, force: true })
+      })
+  )
+
+  it.effect(
     "makes its directory readable by its owner only (0700), and leaves one that exists as it is",
     () =>
       Effect.gen(function* () {
