@@ -10,6 +10,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import {
+  ATTEMPT_LEASE_MILLIS,
   keysOf,
   type LoginThrottleOptionsOf,
   MemoryCounts,
@@ -79,16 +80,24 @@ export interface LoginThrottleServiceOf<TooMany> {
   /**
    * Fails with `TooManyAttempts` when one of `keys` is locked (`retryAfter`: until the last of
    * them unlocks); with `LoginThrottleError` when the store cannot tell, so that no attempt goes
-   * through unchecked.
+   * through unchecked. Else the attempt counts against its keys until this fiber reports its
+   * `failure` or `success` (or 30 seconds pass): attempts made at once are bounded as attempts
+   * made one after another are.
    */
   readonly check: (
     keys: string | ReadonlyArray<string>
   ) => Effect.Effect<void, TooMany | LoginThrottleError>
-  /** Counts a failed attempt of each key; it never fails on a lock, and counts on while locked. */
+  /**
+   * Counts a failed attempt of each key; it never fails on a lock, and counts on while locked.
+   * Ends this fiber's attempt under way.
+   */
   readonly failure: (
     keys: string | ReadonlyArray<string>
   ) => Effect.Effect<void, LoginThrottleError>
-  /** Clears the count (and lock) of each key: give it the account that signed in. */
+  /**
+   * Clears the count (and lock) of each key: give it the account that signed in. Ends this fiber's
+   * attempt under way, on all the keys it checked.
+   */
   readonly success: (
     keys: string | ReadonlyArray<string>
   ) => Effect.Effect<void, LoginThrottleError>
@@ -98,6 +107,22 @@ export interface LoginThrottleServiceOf<TooMany> {
 const storedOf = (method: string, keys: unknown): Effect.Effect<ReadonlyArray<string>> => {
   const stored = storedKeys(keysOf(method, keys))
   return stored instanceof Promise ? Effect.promise(() => stored) : Effect.succeed(stored)
+}
+
+/**
+ * Who makes an attempt, as Redis knows it: the fiber that checked, by a name unique across the
+ * instances that share Redis.
+ */
+const holders = new WeakMap<object, string>()
+const PROCESS = /*#__PURE__*/ Math.random().toString(36).slice(2)
+let holderCount = 0
+const holderOf = (fiber: object): string => {
+  let name = holders.get(fiber)
+  if (name === undefined) {
+    name = `${PROCESS}:${++holderCount}`
+    holders.set(fiber, name)
+  }
+  return name
 }
 
 /** The check's answer: `millis` left of the longest lock, 0 for none. */
@@ -116,18 +141,30 @@ export const memoryThrottle = <TooMany>(
   const limits = throttleLimits(line.client.durationMillis, "LoginThrottle.layerMemory", options)
   return Effect.sync(() => {
     const counts = new MemoryCounts(limits)
+    /** `f` with the keys as stored, the calling fiber (who holds the attempt) and the time. */
+    const withKeys = <A, E>(
+      method: string,
+      keys: unknown,
+      f: (stored: ReadonlyArray<string>, holder: unknown, now: number) => Effect.Effect<A, E>
+    ) =>
+      Effect.flatMap(storedOf(method, keys), (stored) =>
+        line.client.withFiber((holder) =>
+          Effect.flatMap(Clock.currentTimeMillis, (now) => f(stored, holder, now))
+        )
+      )
     return {
       check: (keys) =>
-        Effect.flatMap(storedOf("check", keys), (stored) =>
-          Effect.flatMap(Clock.currentTimeMillis, (now) =>
-            lockedFor(tooMany, counts.lockedFor(stored, now))
-          )
+        withKeys("check", keys, (stored, holder, now) =>
+          lockedFor(tooMany, counts.check(stored, holder, now))
         ),
       failure: (keys) =>
-        Effect.flatMap(storedOf("failure", keys), (stored) =>
-          Effect.map(Clock.currentTimeMillis, (now) => counts.failure(stored, now))
+        withKeys("failure", keys, (stored, holder, now) =>
+          Effect.sync(() => counts.failure(stored, holder, now))
         ),
-      success: (keys) => Effect.map(storedOf("success", keys), (stored) => counts.success(stored))
+      success: (keys) =>
+        withKeys("success", keys, (stored, holder, now) =>
+          Effect.sync(() => counts.success(stored, holder, now))
+        )
     }
   })
 }
@@ -170,16 +207,58 @@ export const redisThrottle = <TooMany>(
               catch: (cause) => new LoginThrottleError({ operation, cause })
             })
       )
+  /** The sets of attempts under way each fiber reserved with its last `check`, by fiber. */
+  const reserved = new WeakMap<object, ReadonlyArray<string>>()
   return Effect.map(connected, (redis: ThrottleConnection) => {
-    const check = over("check", 0, (keys) =>
-      redis.svcThrottleCheck(keys.length, ...keys, settings.maxAttempts, settings.windowMillis)
-    )
+    /** `failure` (`failed`) or `success` of the calling fiber over `keys`. */
+    const report = (operation: "failure" | "success", failed: boolean) => (keys: unknown) =>
+      line.client.withFiber((fiber) => {
+        const holder = fiber as object
+        const held = reserved.get(holder) ?? []
+        reserved.delete(holder)
+        return over(operation, undefined, (stored) =>
+          redis
+            .svcThrottleReport(
+              stored.length + held.length,
+              ...stored,
+              ...held,
+              settings.windowMillis,
+              holderOf(holder),
+              failed ? 1 : 0,
+              held.length
+            )
+            .then(() => undefined)
+        )(keys)
+      })
     return {
-      check: (keys) => Effect.flatMap(check(keys), (millis) => lockedFor(tooMany, millis)),
-      failure: over("failure", undefined, (keys) =>
-        redis.svcThrottleFailure(keys.length, ...keys, settings.windowMillis).then(() => undefined)
-      ),
-      success: over("success", undefined, (keys) => redis.del(...keys).then(() => undefined))
+      check: (keys) =>
+        line.client.withFiber((fiber) => {
+          const holder = fiber as object
+          return Effect.flatMap(
+            over("check", 0, (stored) => {
+              // `%attempts` ends no stored key (a `%` there is followed by four hex digits or
+              // `sha256:`): the sets never meet a count
+              const pending = stored.map((key) => `${key}%attempts`)
+              return redis
+                .svcThrottleCheck(
+                  stored.length * 2,
+                  ...stored,
+                  ...pending,
+                  settings.maxAttempts,
+                  settings.windowMillis,
+                  ATTEMPT_LEASE_MILLIS,
+                  holderOf(holder)
+                )
+                .then((millis) => {
+                  if (millis === 0) reserved.set(holder, pending)
+                  return millis
+                })
+            })(keys),
+            (millis) => lockedFor(tooMany, millis)
+          )
+        }),
+      failure: report("failure", true),
+      success: report("success", false)
     }
   })
 }

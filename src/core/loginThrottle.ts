@@ -154,92 +154,200 @@ const encode = (key: string): string => {
   return out
 }
 
-/** A key's count in memory: its failures, and when its window ends (ms). */
+/**
+ * How long an attempt under way counts against its keys: from its `check` to its `failure` or
+ * `success` (by the same fiber), or at most this long, for an attempt that never reports (its
+ * password check failed, its request was interrupted).
+ */
+export const ATTEMPT_LEASE_MILLIS = 30_000
+
+/**
+ * A key's count in memory: its failures, the attempts under way (checked, not reported yet) and
+ * when the last of their leases ends, and when its window ends (ms).
+ */
 interface Count {
   count: number
-  readonly endsAt: number
+  pending: number
+  pendingUntil: number
+  endsAt: number
+}
+
+/** An attempt under way: the keys its `check` reserved, until its lease ends. */
+interface Attempt {
+  readonly keys: ReadonlyArray<string>
+  readonly until: number
 }
 
 /**
  * The counts of one process. Keys live in a `Map` (a key named `__proto__` is a key like any
  * other); a key is gone once its window has ended, and ended windows are swept out as the map
  * grows, so that failures under random names cannot hold memory past their window.
+ *
+ * An attempt under way counts too: `check` reserves its keys for the fiber that checked (its
+ * `holder`) until that fiber reports a `failure` or a `success`, or its lease ends. So attempts
+ * made at once are bounded like attempts made one after another: however many check before any
+ * reports, at most `maxAttempts` pass.
  */
 export class MemoryCounts {
   private readonly counts = new Map<string, Count>()
+  /** By holder, in the order their leases end (each lease is as long). */
+  private readonly attempts = new Map<unknown, Attempt>()
   private sweepAt = 1024
 
   constructor(private readonly limits: ThrottleLimits) {}
 
-  /** How long until every locked key of `keys` unlocks, in ms; 0 when none is locked. */
-  lockedFor(keys: ReadonlyArray<string>, now: number): number {
+  /**
+   * How long until every locked key of `keys` unlocks, in ms, 0 when none is; when none is, the
+   * keys are reserved for `holder` (its earlier attempt, if any, ends here).
+   */
+  check(keys: ReadonlyArray<string>, holder: unknown, now: number): number {
+    this.expire(now)
+    this.release(holder)
     let longest = 0
     for (const key of keys) {
       const found = this.counts.get(key)
-      if (found === undefined || found.endsAt <= now) continue
-      if (found.count >= this.limits.maxAttempts) longest = Math.max(longest, found.endsAt - now)
+      if (found === undefined) continue
+      const count = found.endsAt > now ? found.count : 0
+      if (count >= this.limits.maxAttempts) longest = Math.max(longest, found.endsAt - now)
+      else if (count + found.pending >= this.limits.maxAttempts) {
+        longest = Math.max(longest, found.pendingUntil - now)
+      }
     }
-    return longest
+    if (longest > 0 || keys.length === 0) return longest
+    const until = now + ATTEMPT_LEASE_MILLIS
+    for (const key of keys) {
+      const found = this.live(key, now)
+      found.pending++
+      found.pendingUntil = until
+    }
+    this.attempts.set(holder, { keys, until })
+    return 0
   }
 
-  failure(keys: ReadonlyArray<string>, now: number): void {
+  failure(keys: ReadonlyArray<string>, holder: unknown, now: number): void {
+    this.expire(now)
+    this.release(holder)
     for (const key of keys) {
-      const found = this.counts.get(key)
-      if (found === undefined || found.endsAt <= now) {
-        this.counts.set(key, { count: 1, endsAt: now + this.limits.windowMillis })
-      } else {
-        found.count++
-      }
+      const found = this.live(key, now)
+      // the window starts with the key's first failure
+      if (found.count === 0) found.endsAt = now + this.limits.windowMillis
+      found.count++
     }
     if (this.counts.size >= this.sweepAt) this.sweep(now)
   }
 
-  success(keys: ReadonlyArray<string>): void {
-    for (const key of keys) this.counts.delete(key)
+  success(keys: ReadonlyArray<string>, holder: unknown, now: number): void {
+    this.expire(now)
+    this.release(holder)
+    for (const key of keys) {
+      const found = this.counts.get(key)
+      // attempts of others under way on the key still count
+      if (found === undefined || found.pending === 0) this.counts.delete(key)
+      else found.count = 0
+    }
+  }
+
+  /** The key's count, a fresh one when it has none or its window has ended. */
+  private live(key: string, now: number): Count {
+    const found = this.counts.get(key)
+    if (found !== undefined && found.endsAt > now) return found
+    const fresh: Count = {
+      count: 0,
+      pending: found?.pending ?? 0,
+      pendingUntil: found?.pendingUntil ?? 0,
+      endsAt: now + this.limits.windowMillis
+    }
+    this.counts.set(key, fresh)
+    return fresh
+  }
+
+  /** Ends `holder`'s attempt under way, if any. */
+  private release(holder: unknown): void {
+    const attempt = this.attempts.get(holder)
+    if (attempt === undefined) return
+    this.attempts.delete(holder)
+    for (const key of attempt.keys) {
+      const found = this.counts.get(key)
+      if (found !== undefined && found.pending > 0) found.pending--
+    }
+  }
+
+  /** Ends the attempts whose leases have ended (the oldest first). */
+  private expire(now: number): void {
+    for (const [holder, attempt] of this.attempts) {
+      if (attempt.until > now) return
+      this.release(holder)
+    }
   }
 
   /** Removes ended windows; the next sweep comes when the map has doubled since. */
   private sweep(now: number): void {
-    for (const [key, found] of this.counts) if (found.endsAt <= now) this.counts.delete(key)
+    for (const [key, found] of this.counts) {
+      if (found.endsAt <= now && found.pending === 0) this.counts.delete(key)
+    }
     this.sweepAt = Math.max(1024, this.counts.size * 2)
   }
 }
 
 /**
- * KEYS: the keys. ARGV: maxAttempts, window ms. The longest time left (ms) of a locked key, 0 when
- * none is: one round trip for every key. A locked count without expiry (which `FAILURE` never
- * leaves) counts as locked for a whole window: the throttle never fails open.
+ * KEYS: the keys' counts, then as many sets of their attempts under way. ARGV: maxAttempts, window
+ * ms, lease ms, holder. The longest time left (ms) of a locked key, 0 when none is, and then the
+ * keys are reserved for `holder` (its earlier attempt on them ends here): one round trip for every
+ * key. A locked count without expiry (which `FAILURE` never leaves) counts as locked for a whole
+ * window: the throttle never fails open. Times are Redis's own.
  */
 const CHECK = `
+local n = #KEYS / 2
+local max, window, lease, holder = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local longest = 0
-local max = tonumber(ARGV[1])
-for _, key in ipairs(KEYS) do
-  local count = tonumber(redis.call('GET', key))
-  if count and count >= max then
-    local left = redis.call('PTTL', key)
-    if left < 0 then left = tonumber(ARGV[2]) end
+for i = 1, n do
+  local pending = KEYS[n + i]
+  redis.call('ZREMRANGEBYSCORE', pending, '-inf', now)
+  redis.call('ZREM', pending, holder)
+  local count = tonumber(redis.call('GET', KEYS[i])) or 0
+  if count >= max then
+    local left = redis.call('PTTL', KEYS[i])
+    if left < 0 then left = window end
+    if left > longest then longest = left end
+  elseif count + redis.call('ZCARD', pending) >= max then
+    local last = redis.call('ZRANGE', pending, -1, -1, 'WITHSCORES')
+    local left = tonumber(last[2]) - now
     if left > longest then longest = left end
   end
 end
-return longest`
+if longest > 0 then return longest end
+for i = 1, n do
+  redis.call('ZADD', KEYS[n + i], now + lease, holder)
+  redis.call('PEXPIRE', KEYS[n + i], lease)
+end
+return 0`
 
 /**
- * KEYS: the keys. ARGV: window ms. Counts a failure of each; a count's window starts with its first
- * failure (a count with no expiry, which this script never leaves, gets one too).
+ * KEYS: the keys' counts, then the sets of attempts under way that `holder` reserved. ARGV: window
+ * ms, holder, 1 to count a failure of each key or 0 to clear it (a success). A count's window
+ * starts with its first failure (a count with no expiry, which this script never leaves, gets one
+ * too).
  */
-const FAILURE = `
-local window = tonumber(ARGV[1])
-for _, key in ipairs(KEYS) do
-  redis.call('INCR', key)
-  if redis.call('PTTL', key) < 0 then redis.call('PEXPIRE', key, window) end
+const REPORT = `
+local n = #KEYS - tonumber(ARGV[4])
+local window, holder, failed = tonumber(ARGV[1]), ARGV[2], ARGV[3] == '1'
+for i = n + 1, #KEYS do redis.call('ZREM', KEYS[i], holder) end
+for i = 1, n do
+  if failed then
+    redis.call('INCR', KEYS[i])
+    if redis.call('PTTL', KEYS[i]) < 0 then redis.call('PEXPIRE', KEYS[i], window) end
+  else
+    redis.call('DEL', KEYS[i])
+  end
 end
 return 0`
 
 /** What the throttle uses of an `ioredis` client, with its scripts defined. */
 export interface ThrottleConnection {
   readonly svcThrottleCheck: (...args: ReadonlyArray<string | number>) => Promise<number>
-  readonly svcThrottleFailure: (...args: ReadonlyArray<string | number>) => Promise<unknown>
-  readonly del: (...keys: ReadonlyArray<string>) => Promise<number>
+  readonly svcThrottleReport: (...args: ReadonlyArray<string | number>) => Promise<unknown>
   readonly connect: () => Promise<void>
   readonly quit: () => Promise<unknown>
   readonly disconnect: () => void
@@ -251,6 +359,6 @@ export const throttleClient = async (
 ): Promise<ThrottleConnection> => {
   const redis = await ioredisClient(settings)
   redis.defineCommand("svcThrottleCheck", { lua: CHECK })
-  redis.defineCommand("svcThrottleFailure", { lua: FAILURE })
+  redis.defineCommand("svcThrottleReport", { lua: REPORT })
   return redis as unknown as ThrottleConnection
 }

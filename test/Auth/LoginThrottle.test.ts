@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import { Redis } from "ioredis"
 import {
@@ -19,6 +20,7 @@ import {
 } from "../../src/v3/Auth/index.js"
 import { REDIS_SERVER, type RedisServer, startRedis } from "../support/redis.js"
 import {
+  fork,
   HttpClient,
   HttpClientRequest,
   LINE,
@@ -57,7 +59,81 @@ const failTimes = (
   n: number
 ) => Effect.forEach(Array.from({ length: n }), () => throttle.failure(keys), { discard: true })
 
+/**
+ * `n` attempts at once, each on a fiber of its own, as a login handler makes them: each checks,
+ * waits until every attempt has checked (or been refused), then reports its failure. How many got
+ * past `check`.
+ */
+const atOnce = (throttle: LoginThrottleService, keys: ReadonlyArray<string>, n: number) =>
+  Effect.gen(function* () {
+    let arrived = 0
+    let release: () => void = () => undefined
+    const allChecked = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const attempt = Effect.gen(function* () {
+      const passed = Exit.isSuccess(yield* Effect.exit(throttle.check(keys)))
+      if (++arrived === n) release()
+      yield* Effect.promise(() => allChecked)
+      if (passed) yield* throttle.failure(keys)
+      return passed
+    })
+    const passed = yield* Effect.forEach(Array.from({ length: n }), () => attempt, {
+      concurrency: "unbounded"
+    })
+    return passed.filter(Boolean).length
+  })
+
+/** Signs in `n` times, one after another, each on a fiber of its own: check, then success. */
+const signIns = (throttle: LoginThrottleService, address: string, n: number) =>
+  Effect.forEach(
+    Array.from({ length: n }, (_, i) => `account:user${i}`),
+    (account) =>
+      Effect.flatMap(
+        fork(Effect.flatMap(throttle.check([account, address]), () => throttle.success(account))),
+        Fiber.join
+      ),
+    { discard: true }
+  )
+
 describe(`LoginThrottle.layerMemory (Effect ${LINE})`, () => {
+  it.effect(
+    "attempts made at once are bounded as attempts one after another: 200 at once, 5 pass",
+    () =>
+      Effect.gen(function* () {
+        const throttle = yield* memory()
+        const keys = ["account:alice", "address:203.0.113.7"]
+        expect(yield* atOnce(throttle, keys, 200)).toBe(5)
+        expect(yield* checked(throttle, keys)).toBe(WINDOW)
+      })
+  )
+
+  it.effect(
+    "an attempt that succeeds frees every key it checked: sign-ins from one address never lock it",
+    () =>
+      Effect.gen(function* () {
+        const throttle = yield* memory({ maxAttempts: 3 })
+        yield* signIns(throttle, "address:10.0.0.1", 10)
+        expect(yield* checked(throttle, "address:10.0.0.1")).toBe("ok")
+      })
+  )
+
+  it.effect("an attempt that never reports counts for 30 seconds, then stops", () =>
+    Effect.gen(function* () {
+      const throttle = yield* memory({ maxAttempts: 2 })
+      // two attempts whose fibers end without a failure or a success (a password check that died)
+      for (let i = 0; i < 2; i++) {
+        yield* Effect.flatMap(fork(throttle.check("account:alice")), Fiber.join)
+      }
+      expect(yield* checked(throttle, "account:alice")).toBe(30_000)
+      yield* TestClock.adjust(Duration.seconds(30))
+      expect(yield* checked(throttle, "account:alice")).toBe("ok")
+      // and a failure still locks for the whole window, from itself
+      yield* failTimes(throttle, "account:alice", 2)
+      expect(yield* checked(throttle, "account:alice")).toBe(WINDOW)
+    })
+  )
+
   it.effect("locks a key after 5 failures until its window (15 minutes) ends", () =>
     Effect.gen(function* () {
       const throttle = yield* memory()
@@ -306,6 +382,31 @@ describe.skipIf(!hasRedis)(`LoginThrottle.layerRedis (Effect ${LINE})`, () => {
       yield* Effect.sleep(Duration.millis(ttl + 50))
       expect(yield* checked(first, "account:alice")).toBe("ok")
     }).pipe(Effect.scoped)
+  )
+
+  it.live("attempts made at once on two instances are bounded: 100 at once, 5 pass", () =>
+    Effect.gen(function* () {
+      const prefix = freshPrefix()
+      const first = yield* onRedis(prefix)
+      const second = yield* onRedis(prefix)
+      const keys = ["account:alice", "address:203.0.113.7"]
+      const [a, b] = yield* Effect.all([atOnce(first, keys, 50), atOnce(second, keys, 50)], {
+        concurrency: "unbounded"
+      })
+      expect(a + b).toBe(5)
+      expect(yield* checked(first, keys)).toBeTypeOf("number")
+      expect(yield* checked(second, "account:alice")).toBeTypeOf("number")
+    }).pipe(Effect.scoped)
+  )
+
+  it.live(
+    "an attempt that succeeds frees every key it checked: sign-ins from one address never lock it",
+    () =>
+      Effect.gen(function* () {
+        const throttle = yield* onRedis(freshPrefix(), { maxAttempts: 3 })
+        yield* signIns(throttle, "address:10.0.0.1", 10)
+        expect(yield* checked(throttle, "address:10.0.0.1")).toBe("ok")
+      }).pipe(Effect.scoped)
   )
 
   it.live("check is one round trip for all its keys (MONITOR)", () =>
