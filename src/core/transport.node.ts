@@ -97,6 +97,7 @@ const decodeCoding = (
   let sourceDone = false
   let failure: { readonly error: unknown } | undefined
   let wake: (() => void) | undefined
+  let reading: Promise<ReadableStreamReadResult<Uint8Array>> | undefined
   const wakeUp = () => {
     const resume = wake
     wake = undefined
@@ -143,9 +144,21 @@ const decodeCoding = (
         })
         continue
       }
-      const read = await (decoder === undefined
-        ? reader.read()
-        : Promise.race([reader.read(), failed]))
+      // the decoder's output (or its end) may come before the body's next bytes: whichever comes
+      // first is taken, the body's read staying under way for the next turn
+      reading ??= reader.read()
+      const read =
+        decoder === undefined
+          ? await reading
+          : await Promise.race([
+              reading,
+              failed,
+              new Promise<undefined>((resolve) => {
+                wake = () => resolve(undefined)
+              })
+            ])
+      if (read === undefined) continue
+      reading = undefined
       if (read.done) {
         sourceDone = true
         // an empty body decodes to nothing
