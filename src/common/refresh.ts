@@ -194,7 +194,12 @@ export const makeRefresh = (kit: RefreshKit) => {
             )
           : Effect.flatMap(
               Effect.sync(() => rememberSession(state.session, answer)),
-              () => Effect.as(persistSession(state.session, answer), answer)
+              () =>
+                Effect.flatMap(persistSession(state.session, answer), () =>
+                  // set or cleared while its id was being stored: storage gets the session as
+                  // it is now, after that write
+                  flight.superseded ? Effect.as(storeCurrent(state), null) : Effect.succeed(answer)
+                )
             )
       return Effect.map(settled, (outcome) => {
         flight.outcome = outcome
@@ -203,6 +208,14 @@ export const makeRefresh = (kit: RefreshKit) => {
         flight.waiters.clear()
       })
     })
+  }
+
+  /** Storage as the session is now: the id set, or none after `clearSession`. */
+  const storeCurrent = (state: ClientState): Eff.Effect<void> => {
+    const manual = state.session.manual
+    return state.session.cleared || manual === undefined
+      ? unpersistSession(state.session)
+      : persistSession(state.session, manual)
   }
 
   /** The id `refreshSession` answered, or why there is none (the message never holds the value). */

@@ -362,6 +362,40 @@ describe.each(faces)("refreshSession (%s)", (face, make) => {
     expect(server.hitsOf("/data").map((hit) => hit.session)).toEqual([FIRST_ID, undefined])
   })
 
+  it("clearSession while the refresh's new id is being stored: storage ends empty, nothing sent again", async () => {
+    // a storage whose writes wait to be let through
+    const stored = new Map([["svc_session_id", FIRST_ID]])
+    let writing: () => void = () => undefined
+    const aWrite = new Promise<void>((resolve) => {
+      writing = resolve
+    })
+    let letThrough: () => void = () => undefined
+    const storage: StorageAdapter = {
+      getItem: async (key) => stored.get(key) ?? null,
+      setItem: (key, value) =>
+        new Promise<void>((resolve) => {
+          letThrough = () => {
+            stored.set(key, value)
+            resolve()
+          }
+          writing()
+        }),
+      removeItem: async (key) => {
+        stored.delete(key)
+      }
+    }
+    const client = make(server.origin, { storage })
+    server.expire()
+    const pending = client.get("/data")
+    await aWrite
+    await client.clearSession()
+    letThrough()
+    expect(await pending).toMatchObject({ success: false, status: 401, code: "HTTP_ERROR" })
+    expect(await client.getSessionId()).toBeNull()
+    expect(stored.get("svc_session_id")).toBeUndefined()
+    expect(server.hitsOf("/data")).toHaveLength(1)
+  })
+
   it.each([
     ["succeeds", "rotate" as const],
     ["fails", "fail" as const]
