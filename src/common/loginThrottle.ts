@@ -207,28 +207,34 @@ export const redisThrottle = <TooMany>(
               catch: (cause) => new LoginThrottleError({ operation, cause })
             })
       )
-  /** The sets of attempts under way each fiber reserved with its last `check`, by fiber. */
+  /** The sets of attempts under way each fiber reserved with its checks, by fiber. */
   const reserved = new WeakMap<object, ReadonlyArray<string>>()
+  // `%attempts` ends no stored key (a `%` there is followed by four hex digits or `sha256:`): the
+  // sets never meet a count
+  const attemptsOf = (key: string) => `${key}%attempts`
   return Effect.map(connected, (redis: ThrottleConnection) => {
     /** `failure` (`failed`) or `success` of the calling fiber over `keys`. */
     const report = (operation: "failure" | "success", failed: boolean) => (keys: unknown) =>
       line.client.withFiber((fiber) => {
         const holder = fiber as object
-        const held = reserved.get(holder) ?? []
+        const held = reserved.get(holder)
         reserved.delete(holder)
-        return over(operation, undefined, (stored) =>
-          redis
+        return over(operation, undefined, (stored) => {
+          // a fiber that holds nothing ends the oldest attempt on its keys
+          const sets = held ?? stored.map(attemptsOf)
+          return redis
             .svcThrottleReport(
-              stored.length + held.length,
+              stored.length + sets.length,
               ...stored,
-              ...held,
+              ...sets,
               settings.windowMillis,
               holderOf(holder),
               failed ? 1 : 0,
-              held.length
+              sets.length,
+              held === undefined ? 1 : 0
             )
             .then(() => undefined)
-        )(keys)
+        })(keys)
       })
     return {
       check: (keys) =>
@@ -236,9 +242,7 @@ export const redisThrottle = <TooMany>(
           const holder = fiber as object
           return Effect.flatMap(
             over("check", 0, (stored) => {
-              // `%attempts` ends no stored key (a `%` there is followed by four hex digits or
-              // `sha256:`): the sets never meet a count
-              const pending = stored.map((key) => `${key}%attempts`)
+              const pending = stored.map(attemptsOf)
               return redis
                 .svcThrottleCheck(
                   stored.length * 2,
@@ -250,7 +254,11 @@ export const redisThrottle = <TooMany>(
                   holderOf(holder)
                 )
                 .then((millis) => {
-                  if (millis === 0) reserved.set(holder, pending)
+                  // several checks of one attempt add to what it holds
+                  if (millis === 0) {
+                    const held = reserved.get(holder) ?? []
+                    reserved.set(holder, [...new Set([...held, ...pending])])
+                  }
                   return millis
                 })
             })(keys),

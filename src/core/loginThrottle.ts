@@ -172,9 +172,9 @@ interface Count {
   endsAt: number
 }
 
-/** An attempt under way: the keys its `check` reserved, until its lease ends. */
+/** An attempt under way: the keys its `check`s reserved, until its lease ends. */
 interface Attempt {
-  readonly keys: ReadonlyArray<string>
+  readonly keys: Set<string>
   readonly until: number
 }
 
@@ -184,9 +184,11 @@ interface Attempt {
  * grows, so that failures under random names cannot hold memory past their window.
  *
  * An attempt under way counts too: `check` reserves its keys for the fiber that checked (its
- * `holder`) until that fiber reports a `failure` or a `success`, or its lease ends. So attempts
- * made at once are bounded like attempts made one after another: however many check before any
- * reports, at most `maxAttempts` pass.
+ * `holder`; several checks of one attempt add to it) until that fiber reports a `failure` or a
+ * `success`, or its lease ends. So attempts made at once are bounded like attempts made one after
+ * another: however many check before any reports, at most `maxAttempts` pass. A report from a
+ * fiber that holds nothing (its `check` ran on a fiber of its own, under `Effect.timeout` say) ends
+ * the oldest attempt on its keys instead.
  */
 export class MemoryCounts {
   private readonly counts = new Map<string, Count>()
@@ -198,35 +200,43 @@ export class MemoryCounts {
 
   /**
    * How long until every locked key of `keys` unlocks, in ms, 0 when none is; when none is, the
-   * keys are reserved for `holder` (its earlier attempt, if any, ends here).
+   * keys are reserved for `holder`, with what it reserved before.
    */
   check(keys: ReadonlyArray<string>, holder: unknown, now: number): number {
     this.expire(now)
-    this.release(holder)
+    const held = this.attempts.get(holder)?.keys
     let longest = 0
     for (const key of keys) {
       const found = this.counts.get(key)
       if (found === undefined) continue
       const count = found.endsAt > now ? found.count : 0
+      // the holder's own attempt is the one it checks again
+      const others = found.pending - (held?.has(key) === true ? 1 : 0)
       if (count >= this.limits.maxAttempts) longest = Math.max(longest, found.endsAt - now)
-      else if (count + found.pending >= this.limits.maxAttempts) {
+      else if (count + others >= this.limits.maxAttempts) {
         longest = Math.max(longest, found.pendingUntil - now)
       }
     }
     if (longest > 0 || keys.length === 0) return longest
     const until = now + ATTEMPT_LEASE_MILLIS
+    const reserved = held ?? new Set<string>()
     for (const key of keys) {
       const found = this.live(key, now)
-      found.pending++
+      if (!reserved.has(key)) {
+        reserved.add(key)
+        found.pending++
+      }
       found.pendingUntil = until
     }
-    this.attempts.set(holder, { keys, until })
+    // last in the order of leases
+    this.attempts.delete(holder)
+    this.attempts.set(holder, { keys: reserved, until })
     return 0
   }
 
   failure(keys: ReadonlyArray<string>, holder: unknown, now: number): void {
     this.expire(now)
-    this.release(holder)
+    this.report(keys, holder)
     for (const key of keys) {
       const found = this.live(key, now)
       // the window starts with the key's first failure
@@ -238,7 +248,7 @@ export class MemoryCounts {
 
   success(keys: ReadonlyArray<string>, holder: unknown, now: number): void {
     this.expire(now)
-    this.release(holder)
+    this.report(keys, holder)
     for (const key of keys) {
       const found = this.counts.get(key)
       // attempts of others under way on the key still count
@@ -259,6 +269,20 @@ export class MemoryCounts {
     }
     this.counts.set(key, fresh)
     return fresh
+  }
+
+  /** Ends `holder`'s attempt, or, when it holds none, the oldest attempt on one of `keys`. */
+  private report(keys: ReadonlyArray<string>, holder: unknown): void {
+    if (this.attempts.has(holder)) {
+      this.release(holder)
+      return
+    }
+    for (const [other, attempt] of this.attempts) {
+      if (keys.some((key) => attempt.keys.has(key))) {
+        this.release(other)
+        return
+      }
+    }
   }
 
   /** Ends `holder`'s attempt under way, if any. */
@@ -292,8 +316,8 @@ export class MemoryCounts {
 /**
  * KEYS: the keys' counts, then as many sets of their attempts under way. ARGV: maxAttempts, window
  * ms, lease ms, holder. The longest time left (ms) of a locked key, 0 when none is, and then the
- * keys are reserved for `holder` (its earlier attempt on them ends here): one round trip for every
- * key. A locked count without expiry (which `FAILURE` never leaves) counts as locked for a whole
+ * keys are reserved for `holder` (its own attempt does not count against it): one round trip for
+ * every key. A locked count without expiry (which `FAILURE` never leaves) counts as locked for a whole
  * window: the throttle never fails open. Times are Redis's own.
  */
 const CHECK = `
@@ -305,13 +329,15 @@ local longest = 0
 for i = 1, n do
   local pending = KEYS[n + i]
   redis.call('ZREMRANGEBYSCORE', pending, '-inf', now)
-  redis.call('ZREM', pending, holder)
   local count = tonumber(redis.call('GET', KEYS[i])) or 0
+  -- the holder's own attempt is the one it checks again
+  local others = redis.call('ZCARD', pending)
+  if redis.call('ZSCORE', pending, holder) then others = others - 1 end
   if count >= max then
     local left = redis.call('PTTL', KEYS[i])
     if left < 0 then left = window end
     if left > longest then longest = left end
-  elseif count + redis.call('ZCARD', pending) >= max then
+  elseif count + others >= max then
     local last = redis.call('ZRANGE', pending, -1, -1, 'WITHSCORES')
     local left = tonumber(last[2]) - now
     if left > longest then longest = left end
@@ -325,15 +351,18 @@ end
 return 0`
 
 /**
- * KEYS: the keys' counts, then the sets of attempts under way that `holder` reserved. ARGV: window
- * ms, holder, 1 to count a failure of each key or 0 to clear it (a success). A count's window
- * starts with its first failure (a count with no expiry, which this script never leaves, gets one
- * too).
+ * KEYS: the keys' counts, then sets of attempts under way. ARGV: window ms, holder, 1 to count a
+ * failure of each key or 0 to clear it (a success), how many sets, and 1 when `holder` holds none
+ * of them (its `check` ran on another fiber): then the oldest attempt of each set ends instead of
+ * the holder's. A count's window starts with its first failure (a count with no expiry, which this
+ * script never leaves, gets one too).
  */
 const REPORT = `
 local n = #KEYS - tonumber(ARGV[4])
-local window, holder, failed = tonumber(ARGV[1]), ARGV[2], ARGV[3] == '1'
-for i = n + 1, #KEYS do redis.call('ZREM', KEYS[i], holder) end
+local window, holder, failed, oldest = tonumber(ARGV[1]), ARGV[2], ARGV[3] == '1', ARGV[5] == '1'
+for i = n + 1, #KEYS do
+  if oldest then redis.call('ZPOPMIN', KEYS[i]) else redis.call('ZREM', KEYS[i], holder) end
+end
 for i = 1, n do
   if failed then
     redis.call('INCR', KEYS[i])

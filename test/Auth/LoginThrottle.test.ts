@@ -96,7 +96,34 @@ const signIns = (throttle: LoginThrottleService, address: string, n: number) =>
     { discard: true }
   )
 
+/**
+ * Three wrong passwords, each on a fiber of its own, made the ways an app may: two checks of one
+ * attempt, or a check under `Effect.timeout` (on a fiber of its own). Then how the account checks.
+ */
+const reportedAttempts = (throttle: LoginThrottleService) =>
+  Effect.gen(function* () {
+    const keys = ["account:alice", "address:10.0.0.1"]
+    const twoChecks = Effect.flatMap(throttle.check(keys[0]!), () =>
+      Effect.flatMap(throttle.check(keys[1]!), () => throttle.failure(keys))
+    )
+    const underTimeout = Effect.flatMap(
+      Effect.timeout(throttle.check(keys), Duration.seconds(5)),
+      () => throttle.failure(keys)
+    )
+    for (const attempt of [twoChecks, underTimeout, twoChecks]) {
+      yield* Effect.flatMap(fork(attempt), Fiber.join)
+    }
+    // 3 failures of 4: nothing of those attempts still counts
+    return yield* checked(throttle, keys)
+  })
+
 describe(`LoginThrottle.layerMemory (Effect ${LINE})`, () => {
+  it.effect("an attempt's report ends it however it checked: twice, or under Effect.timeout", () =>
+    Effect.gen(function* () {
+      expect(yield* reportedAttempts(yield* memory({ maxAttempts: 4 }))).toBe("ok")
+    })
+  )
+
   it.effect(
     "attempts made at once are bounded as attempts one after another: 200 at once, 5 pass",
     () =>
@@ -396,6 +423,12 @@ describe.skipIf(!hasRedis)(`LoginThrottle.layerRedis (Effect ${LINE})`, () => {
       expect(a + b).toBe(5)
       expect(yield* checked(first, keys)).toBeTypeOf("number")
       expect(yield* checked(second, "account:alice")).toBeTypeOf("number")
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("an attempt's report ends it however it checked: twice, or under Effect.timeout", () =>
+    Effect.gen(function* () {
+      expect(yield* reportedAttempts(yield* onRedis(freshPrefix(), { maxAttempts: 4 }))).toBe("ok")
     }).pipe(Effect.scoped)
   )
 
