@@ -772,7 +772,9 @@ export const makeStreams = (kit: StreamKit) => {
         parser.push(result.value)
         // an event (or a line) that goes on past maxResponseBytes, or one that came whole: its
         // connection closes at once, and the events end with its failure after those before it
-        // (what the parser holds counts in UTF-16 code units, never fewer than its bytes)
+        // (what the parser holds between reads counts in UTF-16 code units, one for each byte of
+        // ASCII, fewer than the bytes beyond: an unfinished event of such text is held up to the
+        // limit in characters, then refused; a finished one is counted in bytes)
         if (overLimit() || parser.buffered > state.maxResponseBytes) {
           parser.end()
           reader.cancel().catch(() => undefined)
