@@ -305,9 +305,8 @@ describe.each(faces)("stream, $name", (face) => {
   )
 
   // (fetch decodes a body itself: what it makes of bytes after the coded ones is fetch's)
-  it.skipIf(face.name.includes("etch"))(
-    "a coded body that ends before its connection does is read to its end, and the connection closed",
-    async () => {
+  if (!face.name.includes("etch"))
+    it("a coded body that ends before its connection does is read to its end, and the connection closed", async () => {
       handler = (_, response) => {
         response.writeHead(200, { "content-type": "text/plain", "content-encoding": "deflate" })
         // the coded bytes end; the connection stays open, with bytes after them
@@ -317,8 +316,7 @@ describe.each(faces)("stream, $name", (face) => {
       expect(read.error).toBeUndefined()
       expect(text(read.bytes)).toBe("hello")
       await until(() => closedEarly("/coded") === 1, "the connection to close")
-    }
-  )
+    })
 
   it("POSTs a JSON body with the method given", async () => {
     let received = ""
