@@ -38,6 +38,15 @@ export const decompressWith =
     return out.byteLength > limit ? "TooLarge" : out
   }
 
-/** Whether deflate bytes are zlib-wrapped (RFC 1950) rather than raw: servers send both. */
-export const isZlibWrapped = (bytes: Uint8Array): boolean =>
-  bytes[0] !== undefined && (bytes[0] & 0x0f) === 0x08
+/**
+ * Whether deflate bytes are zlib-wrapped (RFC 1950) rather than raw: servers send both. The header's
+ * two bytes say so (deflate, a window of at most 32 KiB, and a check of 31), which text seldom
+ * does ("hello" starts with a deflate method and window, not the check); a first chunk of one
+ * byte is judged on that byte.
+ */
+export const isZlibWrapped = (bytes: Uint8Array): boolean => {
+  const method = bytes[0]
+  if (method === undefined || (method & 0x0f) !== 0x08 || method >> 4 > 7) return false
+  const flags = bytes[1]
+  return flags === undefined || ((method << 8) | flags) % 31 === 0
+}

@@ -304,6 +304,16 @@ describe.each(faces)("stream, $name", (face) => {
     }
   )
 
+  it('a deflate body whose text starts as a zlib header might ("hello") is read as the text', async () => {
+    handler = (_, response) => {
+      response.writeHead(200, { "content-type": "text/plain", "content-encoding": "deflate" })
+      response.end(Zlib.deflateSync("hello, world"))
+    }
+    const read = await face.stream("/deflated")
+    expect(read.error).toBeUndefined()
+    expect(text(read.bytes)).toBe("hello, world")
+  })
+
   // (fetch decodes a body itself: what it makes of bytes after the coded ones is fetch's)
   if (!face.name.includes("etch"))
     it("a coded body that ends before its connection does is read to its end, and the connection closed", async () => {
