@@ -314,7 +314,8 @@ describe.each(faces)("stream, $name", (face) => {
     expect(text(read.bytes)).toBe("hello, world")
   })
 
-  // (fetch decodes a body itself: what it makes of bytes after the coded ones is fetch's)
+  // (fetch decodes a body itself: Node 24's fetch waits for the connection to end after the coded
+  // bytes, which is fetch's to decide)
   if (!face.name.includes("etch"))
     it("a coded body that ends before its connection does is read to its end, and the connection closed", async () => {
       handler = (_, response) => {
