@@ -157,6 +157,32 @@ export const keyValueStore = <Session>(
       text === undefined ? undefined : parseEntry(text, line.decodeSession)
     )
 
+  /**
+   * The sessions this store wrote, by key: their user's index, and when they end at the latest it
+   * knows (a use may have moved it). Swept as it grows, so that a session nobody presents again, of
+   * a user who never signs in again, leaves the store too: every session of a memory store, those
+   * a file store wrote since it opened.
+   */
+  const written = new Map<string, { deadline: number; readonly indexKey: string }>()
+  let sweepAt = 1024
+
+  /** Removes the written sessions that have ended, and them from their users' indexes (under `lock`). */
+  const sweep = (now: number) =>
+    Effect.gen(function* () {
+      const indexes = new Set<string>()
+      for (const [key, known] of written) {
+        if (known.deadline > now) continue
+        const entry = yield* live(key)
+        if (Option.isSome(entry)) known.deadline = deadlineOf(entry.value)
+        else {
+          written.delete(key)
+          indexes.add(known.indexKey)
+        }
+      }
+      for (const indexKey of indexes) yield* liveOfUser(indexKey)
+      sweepAt = Math.max(1024, written.size * 2)
+    })
+
   /** The live entry under `key`; an expired one is removed on the way. */
   const live = (key: string) =>
     Effect.gen(function* () {
@@ -194,6 +220,8 @@ export const keyValueStore = <Session>(
           // here: an index holds live sessions only, however often its user signs in
           const kept = (yield* liveOfUser(indexKey)).map(([listed]) => listed)
           yield* kv.set(indexKey, JSON.stringify([...kept, key]))
+          written.set(key, { deadline: deadlineOf(entry), indexKey })
+          if (written.size >= sweepAt) yield* sweep(now)
         })
       )
       return id
@@ -254,8 +282,11 @@ export const keyValueStore = <Session>(
           const rotatedKey = yield* sessionKey(rotated)
           // the old id goes first: there is never a moment with two live ids for the session
           yield* kv.remove(key)
-          yield* kv.set(rotatedKey, JSON.stringify(withLifecycle(entry.value, now)))
+          const rotatedEntry = withLifecycle(entry.value, now)
+          yield* kv.set(rotatedKey, JSON.stringify(rotatedEntry))
           const indexKey = yield* userKey(userIdOf(entry.value.session))
+          written.delete(key)
+          written.set(rotatedKey, { deadline: deadlineOf(rotatedEntry), indexKey })
           const listed = yield* readIndex(indexKey)
           // in the old one's place: a list keeps the order of creation
           yield* writeIndex(

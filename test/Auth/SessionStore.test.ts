@@ -212,6 +212,32 @@ describe("SessionStore.layerFileSystem", () => {
   )
 
   it.effect(
+    "sessions nobody presents again, of users who never sign in again, leave the store as it grows",
+    () =>
+      Effect.gen(function* () {
+        const dir = mkdtempSync(join(tmpdir(), `svc-sweep-v${LINE}-`))
+        const open = SessionStore.layerFileSystem(dir, { ttl: "1 minute" }).pipe(
+          Layer.provide(NodePlatform)
+        )
+        yield* Effect.gen(function* () {
+          const store = yield* SessionStore
+          // one-off visitors: a session each, never seen again
+          for (let i = 0; i < 1_000; i++) yield* store.create({ user_id: `once-${i}` })
+          expect(readdirSync(dir)).toHaveLength(2_000)
+          yield* TestClock.adjust(Duration.minutes(2))
+          // the store grows past what it swept last (1,024 sessions written): it sweeps
+          for (let i = 0; i < 30; i++) yield* store.create({ user_id: `later-${i}` })
+        }).pipe(Effect.provide(open))
+        // the 1,000 ended sessions and their users' indexes are gone; the 30 live ones stay
+        const files = readdirSync(dir)
+        expect(files).toHaveLength(60)
+        expect(files).toContain(`user-${sha256("later-0")}`)
+        expect(files).not.toContain(`user-${sha256("once-0")}`)
+        rmSync(dir, { recursive: true, force: true })
+      })
+  )
+
+  it.effect(
     "makes its directory readable by its owner only (0700), and leaves one that exists as it is",
     () =>
       Effect.gen(function* () {
