@@ -166,9 +166,23 @@ export const resolver = <Session extends object>(
     next: (resolution: Resolution, known: boolean) => Effect.Effect<A, E, R>
   ): Effect.Effect<A, E, R> =>
     line.contextWithEffect((context) => {
-      const known = established(context)
-      if (known !== undefined) return next(known, true)
       const reading = rules.readRequest(get<RequestOf>(context, line.serverRequest), settings)
+      const known = established(context)
+      // what an earlier guard established holds as far as this guard's own reading agrees: its
+      // sources (`query: false`, its header) and its cross-site check apply whatever ran before
+      // it, and a request is still validated once
+      if (known !== undefined) {
+        if (reading._tag === "CrossSite") return next(reading, false)
+        if (known._tag === "Authenticated") {
+          if (reading._tag !== "Found") return next(reading, false)
+          if (Redacted.value(known.user.session_id) === reading.id) return next(known, true)
+          // another id than the one established (this guard reads elsewhere): validated afresh
+        } else if (reading._tag !== "Found" || known._tag !== "Missing") {
+          // a guest stays one (a verdict reused for an id read elsewhere fails closed)
+          return next(known, true)
+        }
+        // else an id where the earlier guard found none: validated afresh
+      }
       if (reading._tag !== "Found") return next(reading, false)
       const provided = getOption<SessionValidatorServiceOf<Session>>(context, keys.validator)
       if (Option.isNone(provided))

@@ -148,6 +148,68 @@ describe("composition", () => {
   )
 })
 
+describe("an inner guard behind one that established the request", () => {
+  it.effect("keeps its own sources and cross-site check; the same id is validated once", () =>
+    Effect.gen(function* () {
+      const probe = yield* makeProbe
+      yield* serveRoutes(
+        [
+          {
+            method: "GET",
+            path: "/query-off",
+            handler: reached.pipe(requireAuth({ query: false }), optionalAuth())
+          },
+          {
+            method: "DELETE",
+            path: "/checked",
+            handler: reached.pipe(requireAuth(), optionalAuth({ csrf: false }))
+          },
+          {
+            method: "GET",
+            path: "/other-header",
+            handler: reached.pipe(
+              requireAuth({ header: "X-Other", cookie: false, query: false }),
+              optionalAuth()
+            )
+          }
+        ],
+        probeValidator(probe)
+      )
+      // the outer guard took the id from the query, which the inner one does not read
+      expect(yield* call("/query-off?session_id=s-user")).toMatchObject({
+        status: 401,
+        body: { error: "Session ID required" }
+      })
+      // the outer guard does not check cross-site requests; the inner one does
+      expect(
+        yield* call("/checked", {
+          method: "DELETE",
+          headers: {
+            cookie: "session_id=s-user",
+            origin: "https://evil.example",
+            "sec-fetch-site": "cross-site"
+          }
+        })
+      ).toMatchObject({ status: 403, body: { error: "Cross-site request refused" } })
+      // the inner guard reads its own header only
+      expect(yield* call("/other-header", { headers: { "X-Session-Id": "s-user" } })).toMatchObject(
+        { status: 401 }
+      )
+      expect(yield* call("/other-header", { headers: { "X-Other": "s-ops" } })).toMatchObject({
+        status: 200,
+        body: { id: "o1" }
+      })
+      // where both guards read the same id, it is validated once
+      const before = probe.calls
+      expect(yield* call("/query-off", { headers: { "X-Session-Id": "s-user" } })).toMatchObject({
+        status: 200,
+        body: { id: "u1" }
+      })
+      expect(probe.calls - before).toBe(1)
+    }).pipe(Effect.provide(ServerLayer), Effect.scoped)
+  )
+})
+
 describe("a CurrentUser the application provides itself", () => {
   // only a user these guards made from a validator's answer counts as established: an app's own
   // CurrentUser (a test layer, a "system" user) never lets a request past a guard unvalidated
