@@ -103,12 +103,6 @@ const decodeCoding = (
     wake = undefined
     resume?.()
   }
-  // a read of the body waits for it too: bytes that are not of the coding end it at once
-  let fail: (error: unknown) => void = () => undefined
-  const failed = new Promise<never>((_, reject) => {
-    fail = reject
-  })
-  failed.catch(() => undefined)
   const start = (zlib: typeof Zlib, first: Uint8Array): StreamDecoder => {
     const made = make(zlib, first)
     // read when pulled, never flowing: zlib holds back what is not read
@@ -118,9 +112,9 @@ const decodeCoding = (
       ended = true
       wakeUp()
     })
+    // bytes that are not of the coding end the body at once, a read of it waiting or not
     made.on("error", (error) => {
       failure ??= { error }
-      fail(error)
       wakeUp()
     })
     return made
@@ -138,21 +132,22 @@ const decodeCoding = (
           return undefined
         }
       }
-      if (sourceDone || decoder?.writableNeedDrain === true) {
+      // while the decoder works on what it was given, its output or its taking the bytes in wakes
+      // the read
+      if (sourceDone || (decoder?.writableLength ?? 0) > 0) {
         await new Promise<void>((resolve) => {
           wake = resolve
         })
         continue
       }
-      // the decoder's output (or its end) may come before the body's next bytes: whichever comes
-      // first is taken, the body's read staying under way for the next turn
+      // else the body's next bytes, unless the decoder's last output (or its end, or its failure)
+      // comes first: the body's read then stays under way for the next turn
       reading ??= reader.read()
       const read =
         decoder === undefined
           ? await reading
           : await Promise.race([
               reading,
-              failed,
               new Promise<undefined>((resolve) => {
                 wake = () => resolve(undefined)
               })
@@ -166,7 +161,8 @@ const decodeCoding = (
         decoder.end()
       } else if (read.value.byteLength > 0) {
         decoder ??= start(await loadZlib(), read.value)
-        decoder.write(read.value)
+        // its callback says the decoder has taken these bytes in (on a failure, `error` says so)
+        decoder.write(read.value, wakeUp)
       }
     }
   }
