@@ -78,18 +78,6 @@ const keyValueLayer = <E, R>(
   )
 
 /**
- * The file store's directory, made before the store makes it with the default mode: session data
- * (emails, permissions) readable by its owner only.
- */
-const privateDirectory = (directory: string) =>
-  Layer.effectDiscard(
-    Effect.gen(function* () {
-      const fileSystem = yield* FileSystem.FileSystem
-      yield* fileSystem.makeDirectory(directory, { recursive: true, mode: 0o700 })
-    })
-  )
-
-/**
  * Where issued sessions live. Entries are keyed by the SHA-256 of the id, so the store's contents
  * (files on disk, say) do not hold usable ids.
  *
@@ -152,7 +140,7 @@ export class SessionStore extends Context.Service<SessionStore, SessionStoreServ
     SessionStore.layerKeyValueStore(options).pipe(
       Layer.provide(
         keyValueLayer((kv) => kv.layerFileSystem(directory)).pipe(
-          Layer.provide(privateDirectory(directory))
+          Layer.provide(store.privateDirectory(FileSystem.FileSystem, directory))
         )
       )
     )

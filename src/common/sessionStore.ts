@@ -5,6 +5,7 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
@@ -135,6 +136,36 @@ const infoOf = <Session>(
   expiresAt: new Date(deadline),
   data: session
 })
+
+/**
+ * The file store's directory, made before the store makes it with the default mode: session data
+ * (emails, permissions) readable by its owner only. `fileSystem` is the line's `FileSystem` key.
+ */
+export const privateDirectory = <
+  FileSystem extends {
+    readonly makeDirectory: (
+      path: string,
+      options: { readonly recursive: boolean; readonly mode: number }
+    ) => Effect.Effect<void, unknown>
+  },
+  R
+>(
+  fileSystem: Effect.Effect<FileSystem, never, R>,
+  directory: string
+): Layer.Layer<never, ErrorOf<ReturnType<FileSystem["makeDirectory"]>>, R> =>
+  Layer.effectDiscard(
+    Effect.flatMap(
+      fileSystem,
+      (files) =>
+        files.makeDirectory(directory, { recursive: true, mode: 0o700 }) as Effect.Effect<
+          void,
+          ErrorOf<ReturnType<FileSystem["makeDirectory"]>>
+        >
+    )
+  )
+
+/** The failure of an `Effect` type. */
+type ErrorOf<T> = T extends Effect.Effect<unknown, infer E, unknown> ? E : never
 
 /**
  * The store over a `KeyValueStore`: one entry per session under `session-<sha256(id)>`, one index

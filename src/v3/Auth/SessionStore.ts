@@ -68,18 +68,6 @@ export interface RedisStoreOptions
   extends RedisStoreOptionsOf<Duration.DurationInput, string | Redacted.Redacted<string>> {}
 
 /**
- * The file store's directory, made before the store makes it with the default mode: session data
- * (emails, permissions) readable by its owner only.
- */
-const privateDirectory = (directory: string) =>
-  Layer.effectDiscard(
-    Effect.gen(function* () {
-      const fileSystem = yield* FileSystem.FileSystem
-      yield* fileSystem.makeDirectory(directory, { recursive: true, mode: 0o700 })
-    })
-  )
-
-/**
  * Where issued sessions live. Entries are keyed by the SHA-256 of the id, so the store's contents
  * (files on disk, say) do not hold usable ids.
  *
@@ -142,7 +130,9 @@ export class SessionStore extends Context.Tag("svc-sdk/Auth/SessionStore")<
   ): Layer.Layer<SessionStore, PlatformError, FileSystem.FileSystem | Path.Path> =>
     SessionStore.layerKeyValueStore(options).pipe(
       Layer.provide(
-        KeyValueStore.layerFileSystem(directory).pipe(Layer.provide(privateDirectory(directory)))
+        KeyValueStore.layerFileSystem(directory).pipe(
+          Layer.provide(store.privateDirectory(FileSystem.FileSystem, directory))
+        )
       )
     )
 
