@@ -92,10 +92,7 @@ const decodeCoding = (
 ): ReadableStream<Uint8Array> => {
   const reader = source.getReader()
   let decoder: StreamDecoder | undefined
-  // the decoder's output has all been read
-  let ended = false
   let sourceDone = false
-  let failure: { readonly error: unknown } | undefined
   let wake: (() => void) | undefined
   let reading: Promise<ReadableStreamReadResult<Uint8Array>> | undefined
   const wakeUp = () => {
@@ -107,26 +104,20 @@ const decodeCoding = (
     const made = make(zlib, first)
     // read when pulled, never flowing: zlib holds back what is not read
     made.on("readable", wakeUp)
-    made.on("drain", wakeUp)
-    made.on("end", () => {
-      ended = true
-      wakeUp()
-    })
+    made.on("end", wakeUp)
     // bytes that are not of the coding end the body at once, a read of it waiting or not
-    made.on("error", (error) => {
-      failure ??= { error }
-      wakeUp()
-    })
+    made.on("error", wakeUp)
     return made
   }
   /** The next decoded bytes, or `undefined` at the end. */
   const next = async (): Promise<Uint8Array | undefined> => {
     for (;;) {
-      if (failure !== undefined) throw failure.error
+      if (decoder?.errored) throw decoder.errored
       if (decoder !== undefined) {
         const out = decoder.read() as Buffer | null
         if (out !== null) return new Uint8Array(out.buffer, out.byteOffset, out.byteLength)
-        if (ended) {
+        // its output has all been read
+        if (decoder.readableEnded) {
           // what follows the coded bytes, if anything, is not read: the connection closes
           if (!sourceDone) reader.cancel().catch(() => undefined)
           return undefined
