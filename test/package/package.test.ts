@@ -10,7 +10,8 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { nodeBinary, OTHER_VERSIONS } from "../../scripts/node-versions.mjs"
 import { EFFECT_3_INSTALLED } from "../../src/core/effectLine.js"
-import { exec, npmInstall, packedScratch, peerSpecs, root } from "../support/tarball.js"
+import { REDIS_SERVER, startRedis } from "../support/redis.js"
+import { exec, npmInstall, packedScratch, peerSpecs, root, versionOf } from "../support/tarball.js"
 import { compileAll, programsOf, TYPESCRIPT_7 } from "../types/userPrograms.js"
 
 const lines = [
@@ -22,6 +23,8 @@ const lines = [
     effectMajor: "4",
     node: () => nodeBinary(OTHER_VERSIONS.find((version: string) => version.startsWith("24."))!),
     main: "svc-sdk",
+    /** the major an app installs today */
+    ioredis: () => `ioredis@${versionOf("ioredis")}`,
     entries: ["svc-sdk", "svc-sdk/Client", "svc-sdk/Query", "svc-sdk/Auth", "svc-sdk/Storage"]
   },
   {
@@ -31,6 +34,8 @@ const lines = [
     effectMajor: "3",
     node: () => process.execPath,
     main: "svc-sdk/v3",
+    /** the previous major, which apps on it still run */
+    ioredis: () => "ioredis@5",
     entries: [
       "svc-sdk/v3",
       "svc-sdk/v3/Client",
@@ -43,7 +48,7 @@ const lines = [
 
 describe.each(lines)(
   "the packed tarball, $line",
-  ({ line, major, peers, effectMajor, node: nodeOf, main, entries }) => {
+  ({ line, major, peers, effectMajor, node: nodeOf, main, ioredis, entries }) => {
     let scratch = ""
     let tarball = ""
     let node = ""
@@ -59,7 +64,8 @@ describe.each(lines)(
       })
       scratch = packed.dir
       tarball = packed.tarball
-      await npmInstall(scratch, [tarball, ...peers(), TYPESCRIPT_7])
+      // ioredis beside it, as an app with a Redis layer has it: an optional peer npm must accept
+      await npmInstall(scratch, [tarball, ...peers(), ioredis(), TYPESCRIPT_7])
     }, 180_000)
 
     afterAll(() => {
@@ -166,6 +172,56 @@ describe.each(lines)(
       expect(builtins).toContain("node:buffer")
       expect(later).toMatch(/\/undici\//)
     }, 120_000)
+
+    // where Debian's redis-server is absent, the Redis store suite says so (SessionStore.test.ts)
+    if (existsSync(REDIS_SERVER))
+      it("runs its Redis layers on the ioredis installed beside it, against a real redis-server", async () => {
+        writeFileSync(
+          join(scratch, "redis.mjs"),
+          `import { Effect, Layer, Option } from "effect"
+       import { LoginThrottle, SessionStore } from "${main}/Auth"
+       const url = process.argv[2]
+       const program = Effect.gen(function* () {
+         const sessions = yield* SessionStore
+         const id = yield* sessions.create({ user_id: "u1" })
+         const live = yield* sessions.get(id)
+         yield* sessions.revoke(id)
+         const revoked = yield* sessions.get(id)
+         const throttle = yield* LoginThrottle
+         for (let i = 0; i < 2; i++) {
+           yield* throttle.check("account:a")
+           yield* throttle.failure("account:a")
+         }
+         const third = yield* throttle.check("account:a").pipe(
+           Effect.as("passed"),
+           Effect.catchTag("TooManyAttempts", (error) => Effect.succeed(error._tag))
+         )
+         return { user: Option.getOrThrow(live).user_id, revoked: Option.isNone(revoked), third }
+       })
+       const layers = Layer.mergeAll(
+         SessionStore.layerRedis({ url }),
+         LoginThrottle.layerRedis({ url, maxAttempts: 2 })
+       )
+       console.log(JSON.stringify(await Effect.runPromise(Effect.provide(program, layers))))`
+        )
+        const installed = JSON.parse(
+          readFileSync(join(scratch, "node_modules", "ioredis", "package.json"), "utf8")
+        ) as { version: string }
+        expect(`ioredis@${installed.version}`).toMatch(
+          new RegExp(`^${ioredis().replace(/\./g, "\\.")}(\\.|$)`)
+        )
+        const redis = await startRedis()
+        try {
+          // the process ends by itself: the layers close their connections with the program
+          expect(JSON.parse(await run("node", ["redis.mjs", redis.url], scratch))).toEqual({
+            user: "u1",
+            revoked: true,
+            third: "TooManyAttempts"
+          })
+        } finally {
+          await redis.dispose()
+        }
+      }, 120_000)
 
     it("runs the facade from the tarball on Node (undici transport) and never rejects", async () => {
       writeFileSync(
