@@ -64,7 +64,16 @@ import {
   whoIs
 } from "./answers.js"
 import * as Devices from "./devices.js"
-import { BAD_CHAT_BODY, ChatBody, chat, download, feed, isStreamed, type Streamed } from "./live.js"
+import {
+  BAD_CHAT_BODY,
+  ChatBody,
+  chat,
+  closeConnection,
+  download,
+  feed,
+  isStreamed,
+  type Streamed
+} from "./live.js"
 import { PRODUCTS, type Product } from "./products.js"
 import { RefreshTokens } from "./sessions.js"
 import { authenticate } from "./users.js"
@@ -187,20 +196,16 @@ const expire = Effect.gen(function* () {
 
 const me = Effect.map(CurrentUser, ({ session }) => respond(whoIs(session)))
 
-/** Closes a request's connection once what was written has been sent: its body is cut short. */
-const closeSocket = (request: HttpServerRequest.HttpServerRequest) =>
-  new Promise<void>((resolve) => {
-    const socket = NodeHttpServerRequest.toServerResponse(request).socket
-    if (socket === null) resolve()
-    else socket.end(resolve)
-  })
-
 /**
  * The live feed: resumes after the request's `Last-Event-ID`; `?drop=N` closes the socket after
  * event N, as a network failure would.
  */
 const events = Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
-  respondStreamed(feed(request.url, request.headers["last-event-id"], () => closeSocket(request)))
+  respondStreamed(
+    feed(request.url, request.headers["last-event-id"], () =>
+      closeConnection(NodeHttpServerRequest.toServerResponse(request))
+    )
+  )
 )
 
 /** An answer streamed token by token. */

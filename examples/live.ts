@@ -121,6 +121,21 @@ export const feedUpdate = (seq: number, count: number) => ({
 })
 
 /**
+ * Closes a response's connection once what it wrote has been sent, without ending its body: the
+ * body is cut short, as a network failure cuts it. Node (26 and later) hands a response's writes
+ * to its socket a tick later, so the socket ends after an empty write's callback, not at once.
+ */
+export const closeConnection = (response: {
+  readonly socket: { end(callback: () => void): unknown } | null
+  write(chunk: string, callback: () => void): unknown
+}): Promise<void> =>
+  new Promise((resolve) => {
+    const socket = response.socket
+    if (socket === null) return resolve()
+    response.write("", () => socket.end(resolve))
+  })
+
+/**
  * `GET /events`: the events after `lastEventId` (the request's `Last-Event-ID`; absent or empty,
  * from the first). Every event has an `id`; the first block sets `retry:`; a comment is sent
  * after each `heartbeat` ms without an event. A feed whose events have all been sent answers 204,

@@ -63,6 +63,7 @@ import {
   BAD_CHAT_BODY,
   ChatBody,
   chat,
+  closeConnection,
   download,
   feed,
   isStreamed,
@@ -178,20 +179,16 @@ const expire = Effect.gen(function* () {
 
 const me = Effect.map(CurrentUser, ({ session }) => respond(whoIs(session))).pipe(requireAuth())
 
-/** Closes a request's connection once what was written has been sent: its body is cut short. */
-const closeSocket = (request: HttpServerRequest.HttpServerRequest) =>
-  new Promise<void>((resolve) => {
-    const socket = NodeHttpServerRequest.toServerResponse(request).socket
-    if (socket === null) resolve()
-    else socket.end(resolve)
-  })
-
 /**
  * The live feed: resumes after the request's `Last-Event-ID`; `?drop=N` closes the socket after
  * event N, as a network failure would.
  */
 const events = Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
-  respondStreamed(feed(request.url, request.headers["last-event-id"], () => closeSocket(request)))
+  respondStreamed(
+    feed(request.url, request.headers["last-event-id"], () =>
+      closeConnection(NodeHttpServerRequest.toServerResponse(request))
+    )
+  )
 ).pipe(requireAuth())
 
 /** An answer streamed token by token. */
