@@ -4,7 +4,7 @@
  * `npm run demo` and `npm run demo:server` (scripts/demo.mjs, which picks the Effect line), as
  * child processes on this Node, and talk to them over loopback.
  */
-import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url))
@@ -19,16 +19,42 @@ export interface Finished {
   readonly stderr: string
 }
 
-/** Runs `npm run <args>` in the repository and resolves once it exits, whatever the code. */
+/** How long `npm run` may take before it is ended, with every process it started. */
+const NPM_RUN_TIMEOUT = 150_000
+
+/**
+ * Runs `npm run <args>` in the repository and resolves once it exits, whatever the code. It runs
+ * in a process group of its own: one that outlasts {@link NPM_RUN_TIMEOUT} is ended with what it
+ * started (npm, the launcher, the demo), leaving nothing behind (code -1).
+ */
 export const npmRun = (args: ReadonlyArray<string>): Promise<Finished> =>
   new Promise((resolve) => {
-    execFile("npm", ["run", ...args], { cwd: ROOT, timeout: 150_000 }, (error, stdout, stderr) =>
-      resolve({
-        code: error ? (typeof error.code === "number" ? error.code : -1) : 0,
-        stdout,
-        stderr
-      })
-    )
+    const child = spawn("npm", ["run", ...args], {
+      cwd: ROOT,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString()
+    })
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString()
+    })
+    let timedOut = false
+    const timer = setTimeout(() => {
+      timedOut = true
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL")
+      } catch {
+        // the group has ended meanwhile
+      }
+    }, NPM_RUN_TIMEOUT)
+    child.on("close", (code) => {
+      clearTimeout(timer)
+      resolve({ code: timedOut ? -1 : code, stdout, stderr })
+    })
   })
 
 /** `npm run demo` on `line`, with the demo's own `args` (`--effect`, `--promise`). */
