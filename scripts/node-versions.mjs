@@ -7,8 +7,11 @@ import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, rmSync } from "node:fs"
 import { join, relative, resolve } from "node:path"
 
-/** The versions besides the running one: the current Maintenance and Active LTS lines. */
-export const OTHER_VERSIONS = ["22.23.3", "24.21.0"]
+/**
+ * The versions besides the running one, oldest first: the Maintenance LTS lines (22, 24) and the
+ * Active LTS line (26).
+ */
+export const OTHER_VERSIONS = ["22.23.3", "24.21.0", "26.12.1"]
 
 /** ky's current major, measured by the benchmark on Node ≥ 22 beside ky 1 (a devDependency). */
 export const KY2_VERSION = "2.1.0"

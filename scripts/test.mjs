@@ -1,17 +1,18 @@
-// `npm test`: the build, then the whole suite on this Node, then again on Node 22 and 24 (see
+// `npm test`: the build, then the whole suite on this Node, then again on Node 22, 24 and 26 (see
 // node-versions.mjs), each a separate vitest run whose failures name its version. The browser,
 // runtime, packaging, docs and size suites run on the first version only: they drive Chromium, Bun,
 // Deno, workerd (runtimes.mjs), npm, the README's examples and esbuild, not Node's own APIs. So do
-// the Effect 3 line's demo suites (test/examples): on Node 22 and 24 `npm run demo` runs the Effect
-// 4 line, whose demo suites run there (test/v4/examples); the library runs its suites on each Node.
-// Then the Effect 4 line's tests (test/v4) on Node 22 and 24, with the Effect 4 toolchain's vitest
-// (effect4-toolchain.mjs): Effect 4 needs Node ≥ 22.19. Its demo and browser suites run on its first
-// version, Node 22, only.
+// the Effect 3 line's demo suites (test/examples): on Node ≥ 22.19 `npm run demo` runs the Effect 4
+// line, whose demo suites run there (test/v4/examples); the library runs its suites on each Node.
+// Then the Effect 4 line's tests (test/v4) on Node 22, 24 and 26, with the Effect 4 toolchain's
+// vitest (effect4-toolchain.mjs): Effect 4 needs Node ≥ 22.19. Its demo suites run on its oldest
+// and newest Node (22 and 26: the demo server is a Node HTTP server, whose writes Node 26 times
+// differently), its browser suite on Node 22 only.
 //
 // Time, on two cores: the build uses the CPU while the binaries the runs need come from the
 // registry, so they are fetched beside it. The first run uses both cores to its end; the runs on
-// Node 22 and 24 use about two thirds of them, so each Node's two lines run side by side. The
-// output of a run that is not the oldest still going is held and printed once that one ends.
+// the other Nodes use about two thirds of them, so two run side by side. The output of a run that
+// is not the oldest still going is held and printed once that one ends.
 import { spawn } from "node:child_process"
 import { readFileSync, rmSync } from "node:fs"
 import { dirname, join, relative, resolve } from "node:path"
@@ -30,11 +31,10 @@ const ONE_VERSION_ONLY = [
   "test/toolchain/**",
   "test/examples/**"
 ]
-/**
- * The Effect 4 line's suites that run on its first version only, for the same reason: its demo
- * suites (`npm run demo`) and the cookie suite, which drives Chromium.
- */
-const EFFECT4_ONE_VERSION_ONLY = ["test/v4/examples/**", "test/browser/**"]
+/** The Effect 4 line's demo suites (`npm run demo`): on its oldest and newest Node only. */
+const EFFECT4_DEMO = ["test/v4/examples/**"]
+/** The Effect 4 line's cookie suite drives Chromium: on its first Node only. */
+const EFFECT4_BROWSER = ["test/browser/**"]
 /** `npm test -- test/docs` runs only the test files matching these filters (vitest's own). */
 const filters = process.argv.slice(2)
 
@@ -76,7 +76,10 @@ if (supported) {
   for (const runtime of Object.keys(RUNTIMES)) runtimeBinary(runtime)
   for (const [at, version] of OTHER_VERSIONS.entries()) {
     runs.push({ line: "", version, node: nodeBinary(version), exclude: ONE_VERSION_ONLY })
-    const exclude = at === 0 ? [] : EFFECT4_ONE_VERSION_ONLY
+    const exclude = [
+      ...(at === 0 || at === OTHER_VERSIONS.length - 1 ? [] : EFFECT4_DEMO),
+      ...(at === 0 ? [] : EFFECT4_BROWSER)
+    ]
     runs.push({ line: "Effect 4, ", version, node: nodeBinary(version), exclude })
   }
 } else {
