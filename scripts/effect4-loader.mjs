@@ -6,9 +6,10 @@
 import { registerHooks } from "node:module"
 
 const toolchain = new URL("../toolchains/effect4/package.json", import.meta.url).href
-// the OpenTelemetry packages too: @effect/opentelemetry needs the one copy it sees itself
+// the OpenTelemetry packages too: @effect/opentelemetry needs the one copy it sees itself; and
+// ioredis, at the major an Effect 4 app installs (the Effect 3 platform's peers hold the root's to 5)
 const line =
-  /^(effect|@effect\/(platform-node|platform-node-shared|vitest|opentelemetry)|@opentelemetry\/[^/]+)(\/|$)/
+  /^(effect|@effect\/(platform-node|platform-node-shared|vitest|opentelemetry)|@opentelemetry\/[^/]+|ioredis)(\/|$)/
 
 registerHooks({
   resolve: (specifier, context, next) =>

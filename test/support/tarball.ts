@@ -10,9 +10,9 @@ import { join, resolve } from "node:path"
 
 export const root = resolve(import.meta.dirname, "../..")
 
-/** The version of a package installed in this repository. */
-export const versionOf = (name: string): string =>
-  JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")).version
+/** The version of a package installed in this repository (or in the folder `from`). */
+export const versionOf = (name: string, from: string = root): string =>
+  JSON.parse(readFileSync(join(from, "node_modules", name, "package.json"), "utf8")).version
 
 /** The peers at the versions this repository tests with: `effect@…`, `@effect/platform@…`. */
 export const peerSpecs = (): Array<string> =>

@@ -58,6 +58,8 @@ export default defineConfig({
         find: /^@opentelemetry\/(api|resources|sdk-metrics|sdk-trace-base)$/,
         replacement: `${toolchain}@opentelemetry/$1`
       },
+      // the ioredis an Effect 4 app installs (the Effect 3 platform's peers hold the root's to 5)
+      { find: /^ioredis$/, replacement: `${toolchain}ioredis/built/index.js` },
       { find: /^(.*)\/src\/v3\/(Client|index|Auth)(.*)$/, replacement: `${root}src/$2$3` },
       // the shared tests' per-line pieces (test/Auth/lineKit.ts, httpApiLine.ts): Effect 4's
       {
