@@ -13,7 +13,7 @@ const file = process.argv[2]
   : new URL("../package-lock.json", import.meta.url)
 const lock = JSON.parse(readFileSync(file, "utf8"))
 const packages = lock.packages
-const oses = ["android", "darwin", "freebsd", "openbsd", "openharmony", "win32", "linux"]
+const oses = ["android", "darwin", "freebsd", "netbsd", "openbsd", "openharmony", "win32", "linux"]
 const cpus = ["arm64", "x64", "ia32", "loong64", "ppc64", "riscv64", "s390x", "arm"]
 
 let added = 0

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { nodeBinary, OTHER_VERSIONS } from "../../scripts/node-versions.mjs"
 import { exec, packedScratch, root } from "../support/tarball.js"
 
-const pnpm = join(root, "node_modules", "pnpm", "bin", "pnpm.cjs")
+// pnpm 12 is a native binary (@pnpm/exe.<platform>): its package's Node entry runs it
+const pnpm = join(root, "node_modules", "pnpm", "bin", "pnpm.mjs")
 const entries = ["svc-sdk", "svc-sdk/Client", "svc-sdk/Query", "svc-sdk/Auth", "svc-sdk/Storage"]
 
 /** The README's install line for the root entries: svc-sdk alone, its peer left to the installer. */
