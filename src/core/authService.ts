@@ -115,16 +115,25 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
 /**
+ * Whether a `status` says the answer failed: an HTTP status outside 2xx, as a number or as its
+ * digits (`401`, `"401"`), or JSend's `"error"` and `"fail"` in any case.
+ */
+const failedStatus = (status: unknown): boolean => {
+  if (typeof status === "number") return status < 200 || status > 299
+  if (typeof status !== "string") return false
+  const text = status.trim().toLowerCase()
+  if (/^[0-9]+$/.test(text)) return !/^2[0-9][0-9]$/.test(text)
+  return text === "error" || text === "fail"
+}
+
+/**
  * Whether an answer denies the session in its body: a `success` that is not `true` (`false`, but
- * also `"false"`, `0`, `null`: fail closed), an `error` of any kind, or a `status` that says so
- * (a number outside 2xx, JSend's `"error"` and `"fail"`).
+ * also `"false"`, `0`, `null`: fail closed), an `error` of any kind, or a `status` that says so.
  */
 const denies = (body: Record<string, unknown>): boolean =>
   ("success" in body && body.success !== true) ||
   (body.error !== undefined && body.error !== null) ||
-  (typeof body.status === "number" && (body.status < 200 || body.status > 299)) ||
-  body.status === "error" ||
-  body.status === "fail"
+  failedStatus(body.status)
 
 /**
  * A 2xx answer, as sent: only a 200 whose body is `SessionData`, or an envelope whose `data` is and

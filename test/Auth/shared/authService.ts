@@ -51,6 +51,11 @@ export const answers: Record<string, { status: number; type?: string; body?: str
     body: JSON.stringify({ status: "error", message: "expired", data: session })
   },
   "s-status-401": { status: 200, body: JSON.stringify({ status: 401, data: session }) },
+  "s-status-401-text": {
+    status: 200,
+    body: JSON.stringify({ success: true, status: "401", data: session })
+  },
+  "s-status-fail-case": { status: 200, body: JSON.stringify({ status: "FAIL", data: session }) },
   "s-error-null": {
     status: 200,
     body: JSON.stringify({ success: true, data: session, error: null })
@@ -124,7 +129,9 @@ export const DENIED = [
   "s-success-null",
   "s-nested-deny",
   "s-jsend-error",
-  "s-status-401"
+  "s-status-401",
+  "s-status-401-text",
+  "s-status-fail-case"
 ] as const
 
 /** Ids the service answers with something that is not an answer: the validator is unavailable. */
