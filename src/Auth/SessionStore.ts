@@ -16,6 +16,7 @@ import type * as Path from "effect/Path"
 import type { PlatformError } from "effect/PlatformError"
 import type * as KeyValueStore from "effect/persistence/KeyValueStore"
 import type * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
 import type { SessionInfoOf, SessionStoreServiceOf } from "../common/authServices.js"
 import * as store from "../common/sessionStore.js"
 import type { RedisStoreOptionsOf, SessionLifetimesOf } from "../core/authOptions.js"
@@ -127,7 +128,9 @@ export class SessionStore extends Context.Service<SessionStore, SessionStoreServ
 
   /**
    * Sessions as files in `directory` (one per session): they survive a restart. A directory it
-   * makes is its owner's alone (mode 0700); one that exists keeps its permissions. Needs the
+   * makes is its owner's alone (mode 0700); one that exists keeps its permissions. What an earlier
+   * process wrote there is taken in when the layer opens, in the background: its ended sessions
+   * leave the directory then, the others once they end. Needs the
    * platform's `FileSystem` and `Path`, e.g. `NodeServices.layer` of `@effect/platform-node`.
    *
    * @since 0.1.0
@@ -137,7 +140,14 @@ export class SessionStore extends Context.Service<SessionStore, SessionStoreServ
     directory: string,
     options?: SessionStoreOptions
   ): Layer.Layer<SessionStore, PlatformError, FileSystem.FileSystem | Path.Path> =>
-    SessionStore.layerKeyValueStore(options).pipe(
+    Layer.effect(
+      SessionStore,
+      store.fileStoreOf(auth, FileSystem.FileSystem, directory, options) as Effect.Effect<
+        SessionStoreService,
+        never,
+        KeyValueStore.KeyValueStore | FileSystem.FileSystem | Scope.Scope
+      >
+    ).pipe(
       Layer.provide(
         keyValueLayer((kv) => kv.layerFileSystem(directory)).pipe(
           Layer.provide(store.privateDirectory(FileSystem.FileSystem, directory))

@@ -172,13 +172,17 @@ type ErrorOf<T> = T extends Effect.Effect<unknown, infer E, unknown> ? E : never
  * per user under `user-<sha256(user_id)>`. Expiry is checked on read. Every write (`touch` too)
  * runs under `lock`, so that the index is exact and no write brings back a session that `rotate`
  * or `revoke` ended, within one process; several processes must not share one directory.
+ * `adopt` takes in what an earlier process wrote (see {@link fileStoreOf}).
  */
-export const keyValueStore = <Session>(
+const keyValueStore = <Session>(
   line: StoreLine<Session>,
   kv: KeyValues,
   lock: <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>,
   defaults: Lifetimes
-): Store<Session> => {
+): {
+  readonly store: Store<Session>
+  readonly adopt: (indexKeys: ReadonlyArray<string>) => Effect.Effect<void>
+} => {
   const sessionKey = (id: Redacted.Redacted<string>) =>
     withIdDigest(id, (digest) => Effect.succeed(`session-${digest}`))
   const userKey = (userId: string) => Effect.map(digestOf(userId), (digest) => `user-${digest}`)
@@ -189,10 +193,10 @@ export const keyValueStore = <Session>(
     )
 
   /**
-   * The sessions this store wrote, by key: their user's index, and when they end at the latest it
-   * knows (a use may have moved it). Swept as it grows, so that a session nobody presents again, of
-   * a user who never signs in again, leaves the store too: every session of a memory store, those
-   * a file store wrote since it opened.
+   * The sessions this store wrote (or adopted), by key: their user's index, and when they end at
+   * the latest it knows (a use may have moved it). Swept as it grows, so that a session nobody
+   * presents again, of a user who never signs in again, leaves the store too: every session of a
+   * memory store, and of a file store those it wrote and those it found when it opened.
    */
   const written = new Map<string, { deadline: number; readonly indexKey: string }>()
   let sweepAt = 1024
@@ -436,7 +440,28 @@ export const keyValueStore = <Session>(
       )
     ).pipe(failingAs("revokeUser"))
 
-  return {
+  /**
+   * Takes in the sessions listed by `indexKeys` (users' indexes an earlier process wrote): each
+   * user's ended sessions leave now, the live ones join `written`, to leave once they end. One
+   * user at a time, each under `lock`; a user whose files cannot be read is left as found.
+   */
+  const adopt = (indexKeys: ReadonlyArray<string>): Effect.Effect<void> =>
+    Effect.forEach(
+      indexKeys,
+      (indexKey) =>
+        Effect.ignore(
+          lock(
+            Effect.map(liveOfUser(indexKey), (found) => {
+              for (const [key, entry] of found) {
+                if (!written.has(key)) written.set(key, { deadline: deadlineOf(entry), indexKey })
+              }
+            })
+          )
+        ),
+      { discard: true }
+    )
+
+  const store: Store<Session> = {
     create,
     get,
     touch,
@@ -448,6 +473,7 @@ export const keyValueStore = <Session>(
     revokeHandle,
     revokeOthers
   }
+  return { store, adopt }
 }
 
 /** The Redis store's settings; bad options throw here, where the layer is made. */
@@ -491,8 +517,43 @@ export const keyValueStoreOf = <Session>(
   const line = storeLineOf(dialect)
   const defaults = lifetimesFrom(line.durationMillis, options)
   return Effect.flatMap(dialect.keyValueStore, (kv) =>
-    Effect.map(dialect.makeLock, (lock) => keyValueStore(line, kv, lock, defaults))
+    Effect.map(dialect.makeLock, (lock) => keyValueStore(line, kv, lock, defaults).store)
   )
+}
+
+/**
+ * The file store: {@link keyValueStoreOf} over the files of `directory` (the line's
+ * `KeyValueStore` on its file system), which also takes in, in the background, the sessions an
+ * earlier process wrote there, so that those nobody presents again leave it as they end too.
+ * `fileSystem` is the line's `FileSystem` key; the fiber ends with the layer's scope.
+ */
+export const fileStoreOf = <
+  Session,
+  FileSystem extends {
+    readonly readDirectory: (path: string) => Effect.Effect<ReadonlyArray<string>, unknown>
+  },
+  R
+>(
+  dialect: AuthDialect<Session>,
+  fileSystem: Effect.Effect<FileSystem, never, R>,
+  directory: string,
+  options: LifetimeOptions
+): Effect.Effect<Store<Session>, never, unknown> => {
+  const line = storeLineOf(dialect)
+  const defaults = lifetimesFrom(line.durationMillis, options)
+  return Effect.gen(function* () {
+    const kv = yield* dialect.keyValueStore
+    const { store, adopt } = keyValueStore(line, kv, yield* dialect.makeLock, defaults)
+    const files = yield* fileSystem
+    // the files are named by their keys (URI-encoded: a digest's characters stay as they are)
+    const names = yield* Effect.orElseSucceed(
+      files.readDirectory(directory),
+      (): ReadonlyArray<string> => []
+    )
+    const indexKeys = names.filter((name) => name.startsWith("user-"))
+    if (indexKeys.length > 0) yield* Effect.forkScoped(adopt(indexKeys))
+    return store
+  })
 }
 
 /** How many decoded sessions a Redis store keeps, by their stored JSON. */

@@ -238,6 +238,44 @@ describe("SessionStore.layerFileSystem", () => {
   )
 
   it.effect(
+    "sessions an earlier process wrote leave the store once another opens it: the ended ones at once, the others as they end",
+    () =>
+      Effect.gen(function* () {
+        const dir = mkdtempSync(join(tmpdir(), `svc-adopt-v${LINE}-`))
+        const open = () =>
+          SessionStore.layerFileSystem(dir, { ttl: "1 minute" }).pipe(Layer.provide(NodePlatform))
+        // an earlier process: one-off sessions that end in a minute, and some that last an hour
+        yield* Effect.gen(function* () {
+          const store = yield* SessionStore
+          for (let i = 0; i < 50; i++) yield* store.create({ user_id: `once-${i}` })
+          for (let i = 0; i < 10; i++)
+            yield* store.create({ user_id: `kept-${i}` }, { ttl: "1 hour" })
+        }).pipe(Effect.provide(open()))
+        expect(readdirSync(dir)).toHaveLength(120)
+        yield* TestClock.adjust(Duration.minutes(2))
+        yield* Effect.gen(function* () {
+          const store = yield* SessionStore
+          // the store takes the earlier sessions in beside its work: wait for it (file I/O)
+          for (let turn = 0; turn < 10_000 && readdirSync(dir).length > 20; turn++) {
+            yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
+          }
+          const files = readdirSync(dir)
+          expect(files).toHaveLength(20)
+          expect(files).toContain(`user-${sha256("kept-0")}`)
+          expect(files).not.toContain(`user-${sha256("once-0")}`)
+          expect((yield* store.list("kept-0")).length).toBe(1)
+          // the hour ends: the kept sessions leave with the next sweep, as the store grows
+          yield* TestClock.adjust(Duration.hours(1))
+          for (let i = 0; i < 1_014; i++) yield* store.create({ user_id: `later-${i}` })
+        }).pipe(Effect.provide(open()))
+        const files = readdirSync(dir)
+        expect(files).toHaveLength(2 * 1_014)
+        expect(files).not.toContain(`user-${sha256("kept-0")}`)
+        rmSync(dir, { recursive: true, force: true })
+      })
+  )
+
+  it.effect(
     "makes its directory readable by its owner only (0700), and leaves one that exists as it is",
     () =>
       Effect.gen(function* () {

@@ -16,6 +16,7 @@ import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
 import type { SessionInfoOf, SessionStoreServiceOf } from "../../common/authServices.js"
 import * as store from "../../common/sessionStore.js"
 import type { RedisStoreOptionsOf, SessionLifetimesOf } from "../../core/authOptions.js"
@@ -118,7 +119,9 @@ export class SessionStore extends Context.Tag("svc-sdk/Auth/SessionStore")<
 
   /**
    * Sessions as files in `directory` (one per session): they survive a restart. A directory it
-   * makes is its owner's alone (mode 0700); one that exists keeps its permissions. Needs the
+   * makes is its owner's alone (mode 0700); one that exists keeps its permissions. What an earlier
+   * process wrote there is taken in when the layer opens, in the background: its ended sessions
+   * leave the directory then, the others once they end. Needs the
    * platform's `FileSystem` and `Path`, e.g. `NodeContext.layer`.
    *
    * @since 0.1.0
@@ -128,7 +131,14 @@ export class SessionStore extends Context.Tag("svc-sdk/Auth/SessionStore")<
     directory: string,
     options?: SessionStoreOptions
   ): Layer.Layer<SessionStore, PlatformError, FileSystem.FileSystem | Path.Path> =>
-    SessionStore.layerKeyValueStore(options).pipe(
+    Layer.scoped(
+      SessionStore,
+      store.fileStoreOf(auth, FileSystem.FileSystem, directory, options) as Effect.Effect<
+        SessionStoreService,
+        never,
+        KeyValueStore.KeyValueStore | FileSystem.FileSystem | Scope.Scope
+      >
+    ).pipe(
       Layer.provide(
         KeyValueStore.layerFileSystem(directory).pipe(
           Layer.provide(store.privateDirectory(FileSystem.FileSystem, directory))
