@@ -232,7 +232,8 @@ export const parse = (input: ParseInput, options?: ParseOptions): ParsedQuery =>
   }
 }
 
-const DECIMAL = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/
+/** A decimal number as text (each digit can be read one way only: linear time on any input). */
+const DECIMAL = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/
 
 export const asNumber = (value: string, name: string): number => {
   const n = DECIMAL.test(value) ? Number(value) : Number.NaN
