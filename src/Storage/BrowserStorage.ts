@@ -30,7 +30,8 @@ export interface BrowserScope {
  * - Detection (`findSessionId`) reads every pinned key in `localStorage`, then every key in
  *   `sessionStorage`, then the cookie: the first valid id wins.
  * - `setItem` writes `localStorage`, or `sessionStorage` when `localStorage` refuses (quota,
- *   private mode), or, for the `session_id` key only, the cookie.
+ *   private mode), or, for the `session_id` key only, the cookie; a storage that refused loses
+ *   what it held under the key (a reload would find that first).
  * - `removeItem` removes the key everywhere.
  *
  * @since 0.1.0

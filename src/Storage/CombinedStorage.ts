@@ -24,7 +24,8 @@ export type CombinedStorageTypeId = typeof CombinedStorageTypeId
  * Stores in order of preference, themselves a {@link StorageAdapter}:
  *
  * - `getItem(key)`: the first non-null value for `key`, store by store;
- * - `setItem`: writes the first store that accepts the write (the next one when a store rejects);
+ * - `setItem`: writes the first store that accepts the write (the next one when a store rejects),
+ *   and removes the key from the stores before it, so that `getItem` finds the value written;
  * - `removeItem`: removes from every store.
  *
  * A store that rejects is skipped; the operation rejects (with the first failure) only when no

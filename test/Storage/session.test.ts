@@ -192,6 +192,21 @@ describe("saving and clearing", () => {
     await expect(findSessionId(browserStorage(scope))).resolves.toBe("in-session")
   })
 
+  it("in a browser, a write that falls back leaves no older id ahead of it (localStorage full)", async () => {
+    const scope = { ...browserScope(), localStorage: new FakeWebStorage({ quota: 40 }) }
+    await saveSessionId(browserStorage(scope), "the-older-session")
+    expect(scope.localStorage.getItem("svc_session_id")).toBe("the-older-session")
+    // a rotated id too long for what localStorage has left: sessionStorage takes it
+    await saveSessionId(browserStorage(scope), "the-rotated-session-of-a-new-login")
+    expect(scope.sessionStorage.getItem("svc_session_id")).toBe(
+      "the-rotated-session-of-a-new-login"
+    )
+    expect(scope.localStorage.getItem("svc_session_id")).toBeNull()
+    await expect(findSessionId(browserStorage(scope))).resolves.toBe(
+      "the-rotated-session-of-a-new-login"
+    )
+  })
+
   it("in a browser clears every pinned key from every storage, the cookie included", async () => {
     const scope = browserScope()
     for (const key of SESSION_KEYS) {

@@ -65,7 +65,19 @@ export const make = (input: ReadonlyArray<StorageAdapter>): CombinedStorage => {
     setItem: async (key, value) => {
       if (stores.length === 0)
         throw new RangeError("combinedStorage: there is no store to write to")
-      await firstAccepted(stores, (store) => store.setItem(key, value).then(() => true), Boolean)
+      // the first store that takes it (each store that refuses is skipped; all refusing, the
+      // first failure)
+      const written = await firstAccepted(
+        stores,
+        (store) => store.setItem(key, value).then(() => stores.indexOf(store)),
+        () => true
+      )
+      // the stores before it refused the write: what they hold under `key` goes, or a read,
+      // which asks them first, would find it instead of this value
+      const index = written.found ? written.value : 0
+      await allOrFirstFailure(
+        stores.slice(0, index).map((earlier) => () => earlier.removeItem(key))
+      )
     },
     removeItem: (key) => allOrFirstFailure(stores.map((store) => () => store.removeItem(key)))
   }
