@@ -4,6 +4,7 @@ import {
   browserStorage,
   combinedStorage,
   cookieStorage,
+  findSessionId,
   memoryStorage,
   webStorage
 } from "../../src/Storage/index.js"
@@ -76,6 +77,16 @@ describe("cookieStorage", () => {
     await expect(cookies.getItem("session_id")).resolves.toBe("a/b=")
     await expect(cookies.getItem("sid")).resolves.toBeNull()
     await expect(cookies.getItem("svc_session_id")).resolves.toBeNull()
+  })
+
+  it("reads a quoted value without its quotes, as the server's cookie parser does", async () => {
+    const document = new FakeCookieDocument()
+    document.cookie = 'session_id="abc/123="'
+    await expect(cookieStorage(document).getItem("session_id")).resolves.toBe("abc/123=")
+    await expect(findSessionId(cookieStorage(document))).resolves.toBe("abc/123=")
+    // a lone quote is part of the value
+    document.cookie = 'session_id="abc'
+    await expect(cookieStorage(document).getItem("session_id")).resolves.toBe('"abc')
   })
 
   it("does not mistake a cookie whose name merely ends in session_id", async () => {

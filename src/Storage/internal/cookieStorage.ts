@@ -12,12 +12,19 @@ const decode = (value: string): string => {
   }
 }
 
-/** The value of the first cookie called `name` in a `document.cookie` string. */
+/**
+ * The value of the first cookie called `name` in a `document.cookie` string, without the double
+ * quotes a quoted value has (RFC 6265's `cookie-value`; servers quote values with `/` or `=`), as
+ * a server's cookie parser reads it.
+ */
 export const readCookie = (cookies: string, name: string): string | null => {
   for (const pair of cookies.split(";")) {
     const separator = pair.indexOf("=")
     if (separator === -1) continue
-    if (pair.slice(0, separator).trim() === name) return decode(pair.slice(separator + 1).trim())
+    if (pair.slice(0, separator).trim() !== name) continue
+    const value = pair.slice(separator + 1).trim()
+    const quoted = value.length > 1 && value[0] === '"' && value.at(-1) === '"'
+    return decode(quoted ? value.slice(1, -1) : value)
   }
   return null
 }
