@@ -21,7 +21,7 @@ export interface BuilderState {
   /** Encoded `field=value` / `field[op]=value` pairs, in call order. */
   readonly filters: Array<string>
   /** The raw field names of `filters`, to keep them apart from custom parameter names. */
-  readonly fields: Array<string>
+  readonly fields: Set<string>
   search: string | undefined
   page: string | undefined
   limit: string | undefined
@@ -41,7 +41,7 @@ export const makeState = (endpoint: unknown): BuilderState => {
   return {
     endpoint,
     filters: [],
-    fields: [],
+    fields: new Set(),
     search: undefined,
     page: undefined,
     limit: undefined,
@@ -113,7 +113,7 @@ export const addFilter = (
   }
   const encoded = encodeOperand(OPERAND_KIND[operator], value, where, "value")
   state.filters.push(operator === "eq" ? `${key}=${encoded}` : `${key}[${operator}]=${encoded}`)
-  state.fields.push(field as string)
+  state.fields.add(field as string)
 }
 
 export const setSearch = (state: BuilderState, text: unknown, where: string): void => {
@@ -168,7 +168,7 @@ export const setParam = (
   where: string
 ): void => {
   const key = checkName(name, where, "name")
-  if (state.fields.includes(name as string)) {
+  if (state.fields.has(name as string)) {
     throw new RangeError(
       `${where}: name "${name as string}" is already a filter field; a name cannot be both`
     )
