@@ -179,6 +179,24 @@ describe("coercion helpers", () => {
     }
   })
 
+  it("refuses input it would misread: a Map, Headers or FormData, and params given as one string", () => {
+    for (const input of [new Map([["a", "1"]]), new Headers({ a: "1" }), new FormData()]) {
+      expect(() => parse(input as never)).toThrow(
+        new TypeError(
+          "parse: input must be a string, URLSearchParams, URL or record, got an object"
+        )
+      )
+    }
+    expect(() => parse("i=1&include=x", { params: "include" })).toThrow(
+      new TypeError(
+        'parse: options.params must be a list of parameter names (["include"]), not a string'
+      )
+    )
+    // a record without a prototype (as some frameworks parse a query) is one
+    const parsed = Object.assign(Object.create(null) as Record<string, string>, { age: "18" })
+    expect(parse(parsed).filters).toEqual([{ field: "age", operator: "eq", value: "18" }])
+  })
+
   it("asNumber reads a value from the request in linear time: a long run of digits is no cost", () => {
     // a value a client sends (`price[gte]=111…1x`): the number's pattern once backtracked through
     // every way to split the digits, minutes of CPU for a megabyte; now one pass

@@ -168,6 +168,16 @@ const readPair = (acc: Accumulator, key: string, value: string): void => {
   acc.filters.push(filterOf(key, field, operator as OperatorName, value))
 }
 
+/**
+ * A record of parameters: a plain object (a framework's parsed query, `Object.create(null)`
+ * included). A `Map`, `Headers` or `FormData` is none: its entries are not its keys.
+ */
+const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> => {
+  if (typeof value !== "object" || value === null) return false
+  const prototype: unknown = Object.getPrototypeOf(value)
+  return prototype === Object.prototype || prototype === null
+}
+
 const forEachPair = (input: ParseInput, f: (key: string, value: string) => void): void => {
   const params =
     typeof input === "string"
@@ -179,7 +189,7 @@ const forEachPair = (input: ParseInput, f: (key: string, value: string) => void)
           : undefined
   if (params !== undefined) {
     for (const [key, value] of params) f(key, value)
-  } else if (typeof input === "object" && input !== null && !Array.isArray(input)) {
+  } else if (isRecord(input)) {
     for (const key of Object.keys(input)) {
       const value: unknown = (input as Readonly<Record<string, unknown>>)[key]
       if (typeof value === "string") f(key, value)
@@ -201,6 +211,12 @@ const forEachPair = (input: ParseInput, f: (key: string, value: string) => void)
 export const parse = (input: ParseInput, options?: ParseOptions): ParsedQuery => {
   const paramNames = new Set<string>()
   if (options?.params !== undefined) {
+    // a string is iterable too, letter by letter: `params: "include"` would name "i", "n", …
+    if (typeof options.params === "string") {
+      throw new TypeError(
+        `parse: options.params must be a list of parameter names (["${options.params}"]), not a string`
+      )
+    }
     for (const name of options.params) {
       if (typeof name !== "string" || isReservedName(name)) {
         throw new TypeError(
