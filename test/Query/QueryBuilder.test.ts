@@ -197,6 +197,14 @@ describe("validation", () => {
     throwsNaming(() => b().param("a]", 1), RangeError, 'name must not contain "["')
   })
 
+  it("names a missing value as undefined", () => {
+    const missing = undefined as never
+    throwsNaming(() => b().where("a", missing), TypeError, "got undefined")
+    throwsNaming(() => b().where("a", "in", [missing, "x"]), TypeError, "value[0] must be")
+    throwsNaming(() => b().where("a", "in", [missing, "x"]), TypeError, "got undefined")
+    throwsNaming(() => b().search(missing), TypeError, "text must be a string, got undefined")
+  })
+
   it("one name cannot be both a filter field and a parameter", () => {
     throwsNaming(
       () => b().where("a", 1).param("a", 2),

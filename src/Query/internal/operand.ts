@@ -74,7 +74,7 @@ export const isOperatorName = (name: unknown): name is OperatorName =>
 
 /** A short description of a value's type for error messages (never the value itself). */
 export const describeType = (value: unknown): string => {
-  if (value === null) return "null"
+  if (value === null || value === undefined) return String(value)
   if (Array.isArray(value)) return "an array"
   if (value instanceof Date) return "a Date"
   return typeof value === "object" ? "an object" : `a ${typeof value}`
