@@ -257,7 +257,11 @@ describe("validation", () => {
     // @ts-expect-error values are scalars
     throwsNaming(() => b().param("a", [{}]), TypeError, "value[0]")
     // @ts-expect-error params is a record
-    throwsNaming(() => b().params(null), TypeError, "params must be an object")
+    throwsNaming(() => b().params(null), TypeError, "params must be a plain object, got null")
+    // entries that are not its keys: refused, not read as no parameters at all
+    for (const iterable of [new URLSearchParams("a=1"), new Map([["a", "1"]]), [["a", "1"]]]) {
+      throwsNaming(() => b().params(iterable as never), TypeError, "params must be a plain object")
+    }
     throwsNaming(
       () => b().header("bad name", "x"),
       TypeError,
@@ -271,7 +275,12 @@ describe("validation", () => {
     throwsNaming(() => b().header("X-A", "日本"), TypeError, unsendable)
     throwsNaming(() => b().header("X-A", "a\u0007"), TypeError, unsendable)
     // @ts-expect-error headers is a record
-    throwsNaming(() => b().headers("x"), TypeError, "headers must be an object")
+    throwsNaming(() => b().headers("x"), TypeError, "headers must be a plain object")
+    throwsNaming(
+      () => b().headers(new Headers({ "x-a": "1" }) as never),
+      TypeError,
+      "headers must be a plain object"
+    )
     // @ts-expect-error the endpoint is a string
     throwsNaming(() => query(undefined), TypeError, "endpoint must be a string")
     // @ts-expect-error the executor is a function

@@ -195,9 +195,16 @@ export const setParam = (
   params.set(name as string, pairs)
 }
 
+/**
+ * Whether `value` is a record of names and values: an object that is not iterable (an array, a
+ * `Map`, `URLSearchParams` or `Headers` holds its entries elsewhere than in its keys).
+ */
+const isRecord = (value: unknown): value is object =>
+  typeof value === "object" && value !== null && !(Symbol.iterator in value)
+
 export const setParams = (state: BuilderState, record: unknown, where: string): void => {
-  if (typeof record !== "object" || record === null || Array.isArray(record)) {
-    throw new TypeError(`${where}: params must be an object, got ${describeType(record)}`)
+  if (!isRecord(record)) {
+    throw new TypeError(`${where}: params must be a plain object, got ${describeType(record)}`)
   }
   for (const name of Object.keys(record)) {
     setParam(state, name, (record as Record<string, unknown>)[name], where)
@@ -221,8 +228,8 @@ export const setHeader = (
 }
 
 export const setHeaders = (state: BuilderState, record: unknown, where: string): void => {
-  if (typeof record !== "object" || record === null || Array.isArray(record)) {
-    throw new TypeError(`${where}: headers must be an object, got ${describeType(record)}`)
+  if (!isRecord(record)) {
+    throw new TypeError(`${where}: headers must be a plain object, got ${describeType(record)}`)
   }
   for (const name of Object.keys(record)) {
     setHeader(state, name, (record as Record<string, unknown>)[name], where)
