@@ -14,7 +14,7 @@ import { whenAborted } from "../core/abort.js"
 import { encodeBody, type WireBody } from "../core/body.js"
 import type { ConfigOf, RequestOptionsOf } from "../core/config.js"
 import { describe } from "../core/describe.js"
-import { assignHeaders, checkHeader, type HeaderRecord, hasHeader } from "../core/headers.js"
+import { assignHeaders, checkHeader, type HeaderRecord } from "../core/headers.js"
 import { DEFAULT_SESSION_HEADER, type HttpMethod } from "../core/http.js"
 import {
   checkConfig,
@@ -354,10 +354,12 @@ const prepare = (
   carried: { id: Redacted.Redacted<string> | undefined } | undefined
 ): Effect.Effect<RequestConfig, TimeoutError> => {
   const url = appendParams(joinUrl(state.baseUrl, endpoint), options.params)
-  const headers = assignHeaders(
-    assignHeaders(record<HeaderRecord>(), state.headers),
-    options.headers
-  )
+  // the request's own headers, by lower-case name (the session's name is lower-case)
+  const own =
+    options.headers === undefined
+      ? undefined
+      : assignHeaders(record<HeaderRecord>(), options.headers)
+  const headers = assignHeaders(assignHeaders(record<HeaderRecord>(), state.headers), own)
   const config = record<RequestConfig>()
   config.method = method
   config.url = url
@@ -366,7 +368,12 @@ const prepare = (
   if (body !== undefined) config.body = body
   if (options.signal !== undefined) config.signal = options.signal
   const include = options.includeSession ?? state.includeSession
-  if (!include || hasHeader(headers, state.sessionHeader) || !sameOrigin(state, url)) {
+  // a per-request header of its name stands in for the session; a default one does not (4.3)
+  if (
+    !include ||
+    (own !== undefined && Object.hasOwn(own, state.sessionHeader)) ||
+    !sameOrigin(state, url)
+  ) {
     return Effect.succeed(config)
   }
   const attach = (id: Redacted.Redacted<string> | undefined): RequestConfig => {
@@ -830,7 +837,8 @@ const send = (
   callerSignal: AbortSignal | undefined
 ): Effect.Effect<ApiSuccess<unknown>, SvcError> =>
   Effect.flatMap(wireBody(config.body), (wire) => {
-    const headers: Record<string, string> = { ...DEFAULT_HEADERS, ...config.headers }
+    // names lower-cased, whoever set them (onRequest may have written `X-Session-Id` in place)
+    const headers = assignHeaders({ ...DEFAULT_HEADERS }, config.headers)
     if (wire.contentType !== undefined && headers["content-type"] === undefined) {
       headers["content-type"] = wire.contentType
     }

@@ -37,8 +37,18 @@ describe("headers", () => {
       sessionId: "from-config",
       headers: { "X-Session-Id": "default" }
     })
+    // SPEC 4.3.2: defaults, then per-request headers, then the session: it replaces the default
     await svc.get("/h")
+    expect(last().headers["x-session-id"]).toBe("from-config")
+    svc.setSessionId("set-later")
+    await svc.get("/h")
+    expect(last().headers["x-session-id"]).toBe("set-later")
+    // without a session the default goes as it is
+    await createSvc(server.origin, { headers: { "X-Session-Id": "default" } }).get("/h")
     expect(last().headers["x-session-id"]).toBe("default")
+    // a per-request header whose value is absent (undefined) is no header: the session goes
+    await svc.get("/h", { headers: { "X-Session-Id": undefined } })
+    expect(last().headers["x-session-id"]).toBe("set-later")
     const plain = createSvc(server.origin, { sessionId: "from-config" })
     await plain.get("/h", { headers: { "x-SESSION-id": "per-request" } })
     expect(last().headers["x-session-id"]).toBe("per-request")

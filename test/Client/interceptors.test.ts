@@ -174,6 +174,30 @@ describe("interceptors and callbacks", () => {
     expect(last().path).toBe("/x")
   })
 
+  it("headers onRequest writes in place, in any case, keep the origin rules: no session or credentials elsewhere", async () => {
+    const elsewhere = await startServer(() => json({ data: 1 }))
+    try {
+      const svc = createSvc(server.origin, {
+        sessionId: "SID123",
+        retryAttempts: 0,
+        onRequest: (config) => {
+          config.headers["X-Session-Id"] = "SID123"
+          config.headers.Authorization = "Bearer T"
+        }
+      })
+      await svc.get(`${elsewhere.origin}/x`)
+      const abroad = elsewhere.requests[0]!.headers
+      expect(abroad["x-session-id"]).toBeUndefined()
+      expect(abroad.authorization).toBeUndefined()
+      // at home, one session header (the names meet, whatever their case)
+      await svc.get("/h")
+      expect(last().headers["x-session-id"]).toBe("SID123")
+      expect(last().headers.authorization).toBe("Bearer T")
+    } finally {
+      await elsewhere.close()
+    }
+  })
+
   it("a response interceptor sees a 401 and can refresh the session and send once more", async () => {
     const sessions = await startServer((request) =>
       request.headers["x-session-id"] === "fresh"
