@@ -423,7 +423,8 @@ const failureOf = (
         reason: `request failed (${redactUrls(failure.reason)})`,
         method: request.method,
         url: urlForMessage(request.url),
-        cause: redactUrlsIn(failure.cause)
+        cause: redactUrlsIn(failure.cause),
+        ...(failure.permanent && { permanent: true })
       })
   }
 }

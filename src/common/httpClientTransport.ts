@@ -161,11 +161,13 @@ export const fromHttpClient = (
         if (response.request.url !== (outgoing as { readonly url: string }).url) {
           // an HttpClient that follows redirects itself (HttpClient.followRedirects) went where
           // no origin check was made: say so rather than answer as if nothing happened
-          return Effect.fail(
-            failed(
+          // never retried: each try would send the session where the redirect leads again
+          return Effect.fail({
+            ...failed(
               "the HttpClient followed a redirect itself; give SvcClient.layer one that does not: svc-sdk follows redirects, checking each hop's origin"
-            )
-          )
+            ),
+            permanent: true
+          } as const)
         }
         const headers = { ...response.headers }
         // the client sends a body whole: the answer shows it was sent

@@ -90,7 +90,13 @@ export interface TransportResponse {
 export type TransportFailure =
   | { readonly _tag: "TimedOut" }
   | { readonly _tag: "TooLarge"; readonly status: number }
-  | { readonly _tag: "Failed"; readonly reason: string; readonly cause?: unknown }
+  | {
+      readonly _tag: "Failed"
+      readonly reason: string
+      readonly cause?: unknown
+      /** Sending again could only fail the same way: never retried. */
+      readonly permanent?: true
+    }
 
 /** Statuses whose `Location` the pipeline follows. */
 export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308])

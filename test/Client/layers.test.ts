@@ -104,4 +104,31 @@ describe("SvcClient.layer over an HttpClient that follows redirects itself", () 
       await server.close()
     }
   })
+
+  it("is never retried: the session reaches the redirect's other origin once, not once per try", async () => {
+    const elsewhere = await startServer(() => json({ data: 1 }))
+    const server = await startServer(() => ({
+      status: 302,
+      headers: { location: `${elsewhere.origin}/x` }
+    }))
+    try {
+      const program = Effect.flatMap(SvcClient, (client) => Effect.flip(client.get("/moved"))).pipe(
+        // the default retries (2)
+        Effect.provide(SvcClient.layer(server.origin, { sessionId: "SID123" })),
+        Effect.provide(
+          Layer.effect(
+            HttpClient.HttpClient,
+            Effect.map(HttpClient.HttpClient, (client) => HttpClient.followRedirects(client, 5))
+          ).pipe(Layer.provide(NodeHttpClient.layerUndici))
+        )
+      )
+      const error = await Effect.runPromise(program)
+      expect(error).toMatchObject({ _tag: "NetworkError", permanent: true })
+      expect(server.requests).toHaveLength(1)
+      expect(elsewhere.requests).toHaveLength(1)
+    } finally {
+      await server.close()
+      await elsewhere.close()
+    }
+  })
 })
