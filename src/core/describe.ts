@@ -15,6 +15,11 @@ export const describe = (value: unknown): string => {
       return String(value)
     case "bigint":
       return `${value}n`
+    case "object": {
+      // an object by its class ("a Map", "a URLSearchParams"); a plain one is "an object"
+      const kind: unknown = value.constructor?.name
+      return typeof kind === "string" && kind !== "Object" ? `a ${kind}` : "an object"
+    }
     default:
       return `a ${typeof value}`
   }

@@ -174,8 +174,12 @@ const isParamValue = (value: unknown): boolean => {
 const isCount = (value: unknown): value is number =>
   typeof value === "number" && Number.isSafeInteger(value) && value >= 0
 
+/**
+ * An object of names and values: not an iterable (an array, a `Map`, `URLSearchParams` or
+ * `Headers` holds its entries elsewhere than in its keys, which would read as none).
+ */
 const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
+  typeof value === "object" && value !== null && !(Symbol.iterator in value)
 
 /** The request's own settings, once its endpoint and options are checked. */
 export interface CheckedRequest {

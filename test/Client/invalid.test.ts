@@ -21,6 +21,23 @@ const circular: Record<string, unknown> = { a: 1 }
 circular.self = circular
 
 const badOptions: ReadonlyArray<readonly [string, RequestOptions, RegExp]> = [
+  // entries held elsewhere than in its keys: read as a record, they were no parameters at all
+  // (a filtered DELETE went out unfiltered)
+  [
+    "params as URLSearchParams",
+    { params: new URLSearchParams({ id: "5" }) as never },
+    /^options\.params must be an object, got a URLSearchParams$/
+  ],
+  [
+    "params as a Map",
+    { params: new Map([["id", "5"]]) as never },
+    /^options\.params must be an object, got a Map$/
+  ],
+  [
+    "headers as Headers",
+    { headers: new Headers({ "x-a": "1" }) as never },
+    /^options\.headers must be an object, got a Headers$/
+  ],
   [
     "a signal that is not an AbortSignal",
     { signal: "stop" as never },
