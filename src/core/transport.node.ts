@@ -426,7 +426,7 @@ const dispatch = (
       sink = undefined
       return
     }
-    finish(failed(describeCause(error), error))
+    finish(exchangeFailure(error))
   }
   const handler = new Handler(onConnect, onHeaders, onData, onComplete, onError)
   try {
@@ -435,7 +435,7 @@ const dispatch = (
         origin: url.origin,
         path: url.pathname + url.search,
         method: request.method as Dispatcher.HttpMethod,
-        headers: upload === undefined ? request.headers : upload.headers,
+        headers: withoutHost(upload === undefined ? request.headers : upload.headers),
         // undici sends an async iterable body chunk by chunk (its types leave iterables out)
         body:
           upload === undefined
@@ -448,9 +448,31 @@ const dispatch = (
       handler
     )
   } catch (cause) {
-    finish(failed(describeCause(cause), cause))
+    finish(exchangeFailure(cause))
   }
   return abort
+}
+
+/**
+ * Why an exchange failed. A request undici refuses to send (a header it cannot carry: `Upgrade`,
+ * `Transfer-Encoding`, `Keep-Alive`, `Expect`) would only fail the same way again: never retried.
+ */
+const exchangeFailure = (cause: unknown): TransportFailure => {
+  const code = (cause as { readonly code?: unknown } | undefined)?.code
+  const reason = describeCause(cause)
+  return code === "UND_ERR_INVALID_ARG" || code === "UND_ERR_NOT_SUPPORTED"
+    ? { _tag: "Failed", reason, cause, permanent: true }
+    : failed(reason, cause)
+}
+
+/**
+ * The headers without `Host`: the URL names the host, as `fetch` has it (it leaves a `Host` header
+ * out), so that a request goes to the host its origin rules were checked for.
+ */
+const withoutHost = (headers: Record<string, string>): Record<string, string> => {
+  if (headers.host === undefined) return headers
+  const { host: _, ...rest } = headers
+  return rest
 }
 
 /**

@@ -54,6 +54,33 @@ describe("headers", () => {
     expect(last().headers["x-session-id"]).toBe("per-request")
   })
 
+  it.each(nodeTransports)(
+    "a Host header is left out: the request goes to the URL's host, whose origin rules were checked (%s)",
+    async (_name, config) => {
+      const svc = createSvc(server.origin, { ...config, sessionId: "S" })
+      await svc.get("/h", { headers: { Host: "other.example" } })
+      expect(last().headers.host).toBe(new URL(server.origin).host)
+      expect(last().headers["x-session-id"]).toBe("S")
+    }
+  )
+
+  it.each([
+    { Upgrade: "websocket" },
+    { "Transfer-Encoding": "chunked" },
+    { "Keep-Alive": "timeout=5" },
+    { Expect: "100-continue" }
+  ])("a header undici cannot send (%o) fails once, never retried", async (headers) => {
+    const before = server.requests.length
+    const errors: Array<Error> = []
+    // the default retries (2)
+    const svc = createSvc(server.origin, { onError: (error) => errors.push(error) })
+    const response = await svc.get("/h", { headers })
+    expect(response).toMatchObject({ success: false, code: "NETWORK_ERROR" })
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toMatchObject({ _tag: "NetworkError", permanent: true })
+    expect(server.requests.length).toBe(before)
+  })
+
   it("rejects bad header names and values with a TypeError", () => {
     const svc = createSvc(server.origin)
     expect(() => svc.setHeader("bad name", "x")).toThrow(TypeError)
