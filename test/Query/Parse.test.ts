@@ -183,7 +183,7 @@ describe("coercion helpers", () => {
     for (const input of [new Map([["a", "1"]]), new Headers({ a: "1" }), new FormData()]) {
       expect(() => parse(input as never)).toThrow(
         new TypeError(
-          "parse: input must be a string, URLSearchParams, URL or record, got an object"
+          `parse: input must be a string, URLSearchParams, URL or record, got a ${input.constructor.name}`
         )
       )
     }

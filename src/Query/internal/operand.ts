@@ -3,6 +3,8 @@
  * is given, so that serializing a builder is plain concatenation.
  */
 
+import { describe } from "../../core/describe.js"
+
 /** The operator names, in the order of the specification. */
 export const OPERATOR_NAMES = [
   "eq",
@@ -72,13 +74,12 @@ export const isReservedName = (name: string): boolean => {
 export const isOperatorName = (name: unknown): name is OperatorName =>
   typeof name === "string" && Object.hasOwn(OPERAND_KIND, name)
 
-/** A short description of a value's type for error messages (never the value itself). */
-export const describeType = (value: unknown): string => {
-  if (value === null || value === undefined) return String(value)
-  if (Array.isArray(value)) return "an array"
-  if (value instanceof Date) return "a Date"
-  return typeof value === "object" ? "an object" : `a ${typeof value}`
-}
+/**
+ * A short description of a value's type for error messages, never the value itself: an object by
+ * its class, as the client names it (`a Date`, `a Map`, `an array`, `null`), else `a string`.
+ */
+export const describeType = (value: unknown): string =>
+  typeof value === "object" || value === undefined ? describe(value) : `a ${typeof value}`
 
 /** 1 for the ASCII characters `encodeURIComponent` leaves as they are. */
 const UNRESERVED = new Uint8Array(128)
