@@ -79,8 +79,17 @@ export const nextStep = (
     return { _tag: "Refuse", reason: `too many redirects (more than ${MAX_REDIRECTS})` }
   }
   const target = URL.canParse(location, request.url) ? new URL(location, request.url) : undefined
-  if (target === undefined || (target.protocol !== "http:" && target.protocol !== "https:")) {
-    return { _tag: "Refuse", reason: "a redirect pointed to a location that is not an http(s) URL" }
+  // user info (user:password@) is refused as in an endpoint: fetch refuses it, undici drops it
+  if (
+    target === undefined ||
+    (target.protocol !== "http:" && target.protocol !== "https:") ||
+    target.username ||
+    target.password
+  ) {
+    return {
+      _tag: "Refuse",
+      reason: "a redirect pointed to a location that is not an http(s) URL without user info"
+    }
   }
   return { _tag: "Hop", request: nextHop(home, request, response.status, target) }
 }

@@ -116,6 +116,9 @@ export const startConformanceServer = async (): Promise<ConformanceServer> => {
         case "/to-ftp":
           res.writeHead(302, { location: "ftp://127.0.0.1/file" })
           return res.end()
+        case "/to-user-info":
+          res.writeHead(302, { location: `http://user:pw@${new URL(self.elsewhere).host}/echo` })
+          return res.end()
         case "/compressed": {
           const wanted = url.searchParams.get("coding") ?? "gzip"
           const coding = negotiate(req.headers["accept-encoding"], wanted)

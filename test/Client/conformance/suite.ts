@@ -193,6 +193,16 @@ export const conformance = (transport: TransportUnderTest): void => {
         expect(response.error).toMatch(/not an http\(s\) URL/)
         expect(server.seen.length - before).toBe(1)
       })
+
+      it("a Location with user info (user:password@) fails the same on every transport, never retried", async () => {
+        const before = server.seen.length
+        const elsewhere = other.seen.length
+        const response = await client({ retryAttempts: 2 }).get("/to-user-info")
+        expect(response).toMatchObject({ success: false, code: "NETWORK_ERROR" })
+        expect(response.error).toMatch(/not an http\(s\) URL without user info/)
+        expect(server.seen.length - before).toBe(1)
+        expect(other.seen.length).toBe(elsewhere)
+      })
     })
 
     describe("where a request may go (SPEC 4.3.1, 4.5)", () => {
