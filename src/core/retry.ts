@@ -1,6 +1,6 @@
 /**
  * Which failures are worth another try, for both Effect lines: the retryable statuses, the
- * methods that may be repeated, the failures that would only recur, and `Retry-After`.
+ * methods that may be repeated, the failures that would only recur (`Retry-After`: retryAfter.ts).
  */
 import { getHeader } from "./headers.js"
 
@@ -50,23 +50,6 @@ export const isTransient = (error: RetryableError): boolean => {
   }
 }
 
-/** asctime's date format (`Sun Nov  6 08:49:37 1994`), which carries no zone. */
-const ASCTIME = /^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/
-
-/**
- * `Retry-After` as a delay in milliseconds from `now`: delta seconds or an HTTP date in any of its
- * three formats, all of which are GMT (RFC 9110 5.6.7) — asctime's included, which `Date.parse`
- * alone would read as local time.
- */
-export const parseRetryAfter = (value: string | undefined, now: number): number | undefined => {
-  if (value === undefined) return undefined
-  const trimmed = value.trim()
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000
-  const date = Date.parse(ASCTIME.test(trimmed) ? `${trimmed} GMT` : trimmed)
-  if (Number.isNaN(date)) return undefined
-  return Math.max(0, date - now)
-}
-
 /** What the retry rules read of a failure (a `SvcError` of either line): its tag and flags. */
 export interface RetryableError {
   readonly _tag: string
@@ -76,25 +59,12 @@ export interface RetryableError {
 }
 
 /**
- * The wait an `HttpError`'s `Retry-After` asks for, in milliseconds from `now`, capped at
- * {@link MAX_DELAY_MILLIS}; `undefined` for another failure, or none or an unreadable one.
- */
-export const retryAfterMillis = (
-  error: RetryableError & { readonly headers?: Readonly<Record<string, string>> | undefined },
-  now: number
-): number | undefined => {
-  if (error._tag !== "HttpError" || error.headers === undefined) return undefined
-  const wait = parseRetryAfter(getHeader(error.headers, "retry-after"), now)
-  return wait === undefined ? undefined : Math.min(wait, MAX_DELAY_MILLIS)
-}
-
-/**
  * The rules each line's retries follow, handed to them: they load on a first transient failure
- * and import none of this module, which the request program loads at once.
+ * and import none of this module, which the request program loads at once. (`Retry-After` is
+ * read in `retryAfter.ts`, which only they import.)
  */
 export const RETRY_RULES = {
   isTransient,
-  retryAfterMillis,
   baseMillis: BASE_DELAY_MILLIS,
   maxMillis: MAX_DELAY_MILLIS
 } as const

@@ -9,6 +9,7 @@ import * as Schedule from "effect/Schedule"
 import type { RetryPlan } from "../common/dialect.js"
 import type { SvcError } from "../common/SvcError.js"
 import type { RetryRules } from "../core/retry.js"
+import { retryAfterMillis } from "../core/retryAfter.js"
 
 /** A schedule whose waits a `Retry-After` header on an `HttpError` sets, capped. */
 const honourRetryAfter = (
@@ -17,7 +18,7 @@ const honourRetryAfter = (
 ): Schedule.Schedule<unknown, SvcError> =>
   schedule.pipe(
     Schedule.modifyDelay(({ input, duration, now }) => {
-      const wait = rules.retryAfterMillis(input, now)
+      const wait = retryAfterMillis(input, now, rules.maxMillis)
       return Effect.succeed(wait === undefined ? duration : Duration.millis(wait))
     })
   )

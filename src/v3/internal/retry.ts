@@ -13,7 +13,8 @@ import * as ScheduleDecision from "effect/ScheduleDecision"
 import * as ScheduleIntervals from "effect/ScheduleIntervals"
 import type { RetryPlan } from "../../common/dialect.js"
 import type { SvcError } from "../../common/SvcError.js"
-import { backoffMillis, isTransient, retryAfterMillis } from "../../core/retry.js"
+import { backoffMillis, isTransient, MAX_DELAY_MILLIS } from "../../core/retry.js"
+import { retryAfterMillis } from "../../core/retryAfter.js"
 
 /** The wait before the next try after `error` (ms), at `now`; `undefined`: no more tries. */
 type NextWait = (error: SvcError, now: number) => Effect.Effect<number | undefined>
@@ -60,7 +61,7 @@ export const retry = <A>(
         ? Effect.flatMap(Clock.currentTimeMillis, (now) =>
             Effect.flatMap(nextWait(error, now), (wait) => {
               if (wait === undefined) return Effect.fail(error)
-              const millis = retryAfterMillis(error, now) ?? wait
+              const millis = retryAfterMillis(error, now, MAX_DELAY_MILLIS) ?? wait
               // flatMap, not zipRight: Effect 3's zipRight brings its concurrent variants along
               return millis > 0
                 ? Effect.flatMap(Effect.sleep(Duration.millis(millis)), () => loop)
