@@ -207,6 +207,12 @@ describe("saving and clearing", () => {
     )
   })
 
+  it("a write that falls back past a storage that refuses everything succeeds", async () => {
+    const storage = combinedStorage([webStorage(blockedWebStorage()), memoryStorage()])
+    await storage.setItem("svc_session_id", "kept")
+    await expect(storage.getItem("svc_session_id")).resolves.toBe("kept")
+  })
+
   it("in a browser clears every pinned key from every storage, the cookie included", async () => {
     const scope = browserScope()
     for (const key of SESSION_KEYS) {

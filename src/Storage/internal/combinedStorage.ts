@@ -73,10 +73,11 @@ export const make = (input: ReadonlyArray<StorageAdapter>): CombinedStorage => {
         () => true
       )
       // the stores before it refused the write: what they hold under `key` goes, or a read,
-      // which asks them first, would find it instead of this value
+      // which asks them first, would find it instead of this value. One that refuses this too
+      // (blocked, as a read of it would be) does not fail the write, which was made.
       const index = written.found ? written.value : 0
-      await allOrFirstFailure(
-        stores.slice(0, index).map((earlier) => () => earlier.removeItem(key))
+      await Promise.allSettled(
+        stores.slice(0, index).map(async (earlier) => earlier.removeItem(key))
       )
     },
     removeItem: (key) => allOrFirstFailure(stores.map((store) => () => store.removeItem(key)))
