@@ -61,6 +61,17 @@ export const fetchTransport =
           hiddenRedirect: true
         })
       }
+      if (!request.followHiddenRedirects && followedItself(response, request.url)) {
+        // a fetch that follows redirects whatever it is asked (React Native's, over XHR): the
+        // redirect went where no origin check was made, the session with it; again it would too
+        response.body?.cancel().catch(() => undefined)
+        return {
+          _tag: "Failed",
+          reason:
+            "fetch followed a redirect itself; svc-sdk follows redirects, checking each hop's origin",
+          permanent: true
+        }
+      }
       const headers = headersFromFetch(response.headers)
       if (request.followRedirects && isFollowedRedirect(response.status, headers)) {
         // followed on its headers: the body is never waited for
@@ -101,6 +112,15 @@ export const fetchTransport =
       controller.abort(reason)
     }
   }
+
+/** Whether `response` came from elsewhere than `url`, the URL asked for (its fragment aside). */
+const followedItself = (response: Response, url: string): boolean => {
+  if (response.redirected) return true
+  if (!response.url) return false
+  const asked = new URL(url)
+  asked.hash = ""
+  return response.url !== asked.href
+}
 
 /** `body`, read as the caller reads it; cancelling it also calls `abort`. */
 const abortOnCancel = (

@@ -343,6 +343,39 @@ describe("where the session is sent", () => {
   )
 })
 
+describe("a fetch that follows redirects itself (React Native's, over XHR)", () => {
+  it("fails at once, never retried: the session reaches the redirect's other origin once", async () => {
+    const moved = await startServer((request) =>
+      request.path === "/go"
+        ? { status: 302, headers: { location: `${other.origin}/x` } }
+        : { status: 404, headers: {} }
+    )
+    try {
+      const before = other.requests.length
+      const errors: Array<Error> = []
+      const svc = createSvc(moved.origin, {
+        sessionId: "s3cret",
+        onError: (error) => errors.push(error),
+        // asked for `redirect: "manual"`, it follows all the same
+        fetch: (input, init) => globalThis.fetch(input, { ...init, redirect: "follow" })
+      })
+      const response = await svc.get("/go")
+      expect(response).toMatchObject({ success: false, code: "NETWORK_ERROR" })
+      expect(response.error).toMatch(/fetch followed a redirect itself/)
+      expect(errors[0]).toMatchObject({ permanent: true })
+      expect(moved.requests).toHaveLength(1)
+      expect(other.requests.length - before).toBe(1)
+      // an answer from the URL asked for, with a fragment in it, is no redirect
+      const plain = await createSvc(server.origin, {
+        fetch: (input, init) => globalThis.fetch(input, { ...init, redirect: "follow" })
+      }).get("/x#part")
+      expect(plain.success).toBe(true)
+    } finally {
+      await moved.close()
+    }
+  })
+})
+
 describe("which ids are sent (security item 8)", () => {
   it("config.sessionId with a C1 control or non-ASCII throws at construction", () => {
     for (const id of ["abc\u0085def", "abc\u009bdef", "ünï", "a b"]) {
