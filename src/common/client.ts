@@ -838,8 +838,10 @@ const send = (
   callerSignal: AbortSignal | undefined
 ): Effect.Effect<ApiSuccess<unknown>, SvcError> =>
   Effect.flatMap(wireBody(config.body), (wire) => {
-    // names lower-cased, whoever set them (onRequest may have written `X-Session-Id` in place)
+    // names lower-cased, whoever set them (onRequest may have written `X-Session-Id` in place);
+    // no `Host`: the URL names the host whose origin rules were checked, as fetch has it
     const headers = assignHeaders({ ...DEFAULT_HEADERS }, config.headers)
+    delete headers.host
     if (wire.contentType !== undefined && headers["content-type"] === undefined) {
       headers["content-type"] = wire.contentType
     }

@@ -435,7 +435,7 @@ const dispatch = (
         origin: url.origin,
         path: url.pathname + url.search,
         method: request.method as Dispatcher.HttpMethod,
-        headers: withoutHost(upload === undefined ? request.headers : upload.headers),
+        headers: upload === undefined ? request.headers : upload.headers,
         // undici sends an async iterable body chunk by chunk (its types leave iterables out)
         body:
           upload === undefined
@@ -463,16 +463,6 @@ const exchangeFailure = (cause: unknown): TransportFailure => {
   return code === "UND_ERR_INVALID_ARG" || code === "UND_ERR_NOT_SUPPORTED"
     ? { _tag: "Failed", reason, cause, permanent: true }
     : failed(reason, cause)
-}
-
-/**
- * The headers without `Host`: the URL names the host, as `fetch` has it (it leaves a `Host` header
- * out), so that a request goes to the host its origin rules were checked for.
- */
-const withoutHost = (headers: Record<string, string>): Record<string, string> => {
-  if (headers.host === undefined) return headers
-  const { host: _, ...rest } = headers
-  return rest
 }
 
 /**

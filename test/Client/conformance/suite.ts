@@ -225,6 +225,15 @@ export const conformance = (transport: TransportUnderTest): void => {
         expect(JSON.stringify(other.seen)).not.toMatch(/secret-session|from-config|eA==/)
       })
 
+      it("a Host header is left out: the request goes to the URL's host, whose origin rules were checked", async () => {
+        await client({ sessionId: "secret-session" }).get("/echo", {
+          headers: { Host: "other.example" }
+        })
+        const arrived = server.seen[server.seen.length - 1]!.headers
+        expect(arrived.host).toBe(new URL(server.origin).host)
+        expect(arrived["x-session-id"]).toBe("secret-session")
+      })
+
       it("they still go to the base URL's origin, given as an absolute URL", async () => {
         await client({ headers: { Authorization: "Bearer t" } }).get(`${server.origin}/echo`, {
           headers: { Cookie: "a=b" }
