@@ -21,8 +21,9 @@ const invalid = (argument: string, reason: string): InvalidArgument => ({
 const isCount = (value: unknown): value is number =>
   typeof value === "number" && Number.isSafeInteger(value) && value >= 0
 
+/** An object of names and values: not an iterable (a `Map` or `Headers` keeps its entries apart). */
 const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
+  typeof value === "object" && value !== null && !(Symbol.iterator in value)
 
 /** The default wait before an `sse` stream reconnects: 3 s, as EventSource's. */
 export const DEFAULT_RECONNECT_DELAY_MILLIS = 3_000
@@ -66,6 +67,10 @@ export const checkStream = (
   { timeoutMillis, describe }: StreamChecks
 ): CheckedStream | InvalidArgument => {
   if (!isRecord(options)) return invalid("options", `must be an object, got ${describe(options)}`)
+  // sse merges them into each connection's before the request's own check could see them
+  if (options.headers !== undefined && !isRecord(options.headers)) {
+    return invalid("options.headers", `must be an object, got ${describe(options.headers)}`)
+  }
   const method = options.method ?? "GET"
   if (!STREAM_METHODS.has(method)) {
     return invalid(

@@ -1076,7 +1076,15 @@ describe("sse on the facade: EventStream", () => {
       [{ lastEventId: "a\r\nx-injected: 1" }, "options.lastEventId"],
       [{ lastEventId: "a\u0007b" }, "options.lastEventId"],
       [{ idleTimeout: -5 }, "options.idleTimeout"],
-      [{ totalTimeout: "abc" }, "options.totalTimeout"]
+      [{ totalTimeout: "abc" }, "options.totalTimeout"],
+      // entries that are not its keys, and what is no object: not read as no headers at all
+      [
+        { headers: new Headers({ "x-filter": "1" }) },
+        "options.headers must be an object, got a Headers"
+      ],
+      [{ headers: new Map([["x-filter", "1"]]) }, "options.headers must be an object, got a Map"],
+      [{ headers: "ab" }, "options.headers must be an object"],
+      [{ headers: null }, "options.headers must be an object, got null"]
     ] as const
     for (const [options, name] of bad) {
       const response = await svc.sse("/events", options as never)
