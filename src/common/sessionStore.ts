@@ -550,7 +550,8 @@ export const fileStoreOf = <
       files.readDirectory(directory),
       (): ReadonlyArray<string> => []
     )
-    const indexKeys = names.filter((name) => name.startsWith("user-"))
+    // a user's index, by its name (`user-` and a SHA-256 in hex): no other file is the store's
+    const indexKeys = names.filter((name) => /^user-[0-9a-f]{64}$/.test(name))
     if (indexKeys.length > 0) yield* Effect.forkScoped(adopt(indexKeys))
     return store
   })

@@ -14,7 +14,8 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
-  statSync
+  statSync,
+  writeFileSync
 } from "node:fs"
 import * as Net from "node:net"
 import { tmpdir } from "node:os"
@@ -252,15 +253,18 @@ describe("SessionStore.layerFileSystem", () => {
             yield* store.create({ user_id: `kept-${i}` }, { ttl: "1 hour" })
         }).pipe(Effect.provide(open()))
         expect(readdirSync(dir)).toHaveLength(120)
+        // a file of the application's beside them, named like an index: not the store's
+        writeFileSync(join(dir, "user-preferences.json"), JSON.stringify(["dark-mode"]))
         yield* TestClock.adjust(Duration.minutes(2))
         yield* Effect.gen(function* () {
           const store = yield* SessionStore
           // the store takes the earlier sessions in beside its work: wait for it (file I/O)
-          for (let turn = 0; turn < 10_000 && readdirSync(dir).length > 20; turn++) {
+          for (let turn = 0; turn < 10_000 && readdirSync(dir).length > 21; turn++) {
             yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
           }
           const files = readdirSync(dir)
-          expect(files).toHaveLength(20)
+          expect(files).toHaveLength(21)
+          expect(files).toContain("user-preferences.json")
           expect(files).toContain(`user-${sha256("kept-0")}`)
           expect(files).not.toContain(`user-${sha256("once-0")}`)
           expect((yield* store.list("kept-0")).length).toBe(1)
@@ -269,7 +273,7 @@ describe("SessionStore.layerFileSystem", () => {
           for (let i = 0; i < 1_014; i++) yield* store.create({ user_id: `later-${i}` })
         }).pipe(Effect.provide(open()))
         const files = readdirSync(dir)
-        expect(files).toHaveLength(2 * 1_014)
+        expect(files).toHaveLength(2 * 1_014 + 1)
         expect(files).not.toContain(`user-${sha256("kept-0")}`)
         rmSync(dir, { recursive: true, force: true })
       })
