@@ -115,14 +115,16 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
 /**
- * Whether a `status` says the answer failed: an HTTP status outside 2xx, as a number or as its
- * digits (`401`, `"401"`), or JSend's `"error"` and `"fail"` in any case.
+ * Whether a `status` says the answer failed: an HTTP status outside 2xx, as a number or in text
+ * that starts with it (`401`, `"401"`, `"401 Unauthorized"`, `"HTTP/1.1 401 Unauthorized"`,
+ * `"-1"`), or JSend's `"error"` and `"fail"` in any case.
  */
 const failedStatus = (status: unknown): boolean => {
-  if (typeof status === "number") return status < 200 || status > 299
+  if (typeof status === "number") return !(status >= 200 && status <= 299)
   if (typeof status !== "string") return false
   const text = status.trim().toLowerCase()
-  if (/^[0-9]+$/.test(text)) return !/^2[0-9][0-9]$/.test(text)
+  const code = /^(?:http\/[0-9.]+\s+)?(-?[0-9]+(?:\.[0-9]+)?)(?![0-9a-z.])/.exec(text)?.[1]
+  if (code !== undefined) return failedStatus(Number(code))
   return text === "error" || text === "fail"
 }
 

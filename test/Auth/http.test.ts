@@ -99,6 +99,14 @@ describe("SessionValidator.http", () => {
     })
   )
 
+  it.effect("a status that says success, or is a word of the session's own, keeps it valid", () =>
+    Effect.gen(function* () {
+      const http = SessionValidator.http({ url })
+      expect(yield* validateWith(http, "s-status-ok-text")).toEqual(Option.some(session))
+      expect(Option.isSome(yield* validateWith(http, "s-status-word"))).toBe(true)
+    })
+  )
+
   it.effect.each(DENIED)("%s → None", (id) =>
     Effect.gen(function* () {
       expect(yield* validateWith(SessionValidator.http({ url }), id)).toEqual(Option.none())

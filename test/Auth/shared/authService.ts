@@ -56,6 +56,21 @@ export const answers: Record<string, { status: number; type?: string; body?: str
     body: JSON.stringify({ success: true, status: "401", data: session })
   },
   "s-status-fail-case": { status: 200, body: JSON.stringify({ status: "FAIL", data: session }) },
+  "s-status-line": {
+    status: 200,
+    body: JSON.stringify({ ...session, status: "HTTP/1.1 401 Unauthorized" })
+  },
+  "s-status-reason": {
+    status: 200,
+    body: JSON.stringify({ success: true, status: "401 Unauthorized", data: session })
+  },
+  "s-status-negative": { status: 200, body: JSON.stringify({ ...session, status: "-1" }) },
+  "s-status-decimal": { status: 200, body: JSON.stringify({ ...session, status: "401.0" }) },
+  "s-status-ok-text": {
+    status: 200,
+    body: JSON.stringify({ success: true, status: "200 OK", data: session })
+  },
+  "s-status-word": { status: 200, body: JSON.stringify({ ...session, status: "active" }) },
   "s-error-null": {
     status: 200,
     body: JSON.stringify({ success: true, data: session, error: null })
@@ -131,7 +146,11 @@ export const DENIED = [
   "s-jsend-error",
   "s-status-401",
   "s-status-401-text",
-  "s-status-fail-case"
+  "s-status-fail-case",
+  "s-status-line",
+  "s-status-reason",
+  "s-status-negative",
+  "s-status-decimal"
 ] as const
 
 /** Ids the service answers with something that is not an answer: the validator is unavailable. */
