@@ -81,7 +81,9 @@ const isRequestConfig = (value: unknown): value is RequestConfig =>
   typeof (value as RequestConfig).url === "string" &&
   typeof (value as RequestConfig).method === "string" &&
   typeof (value as RequestConfig).headers === "object" &&
-  (value as RequestConfig).headers !== null
+  (value as RequestConfig).headers !== null &&
+  // a `Headers` or `Map` keeps its entries apart from its keys: it would go as no headers
+  !(Symbol.iterator in (value as RequestConfig).headers)
 
 const isApiResponse = (value: unknown): value is ApiResponse<unknown> =>
   typeof value === "object" &&

@@ -16,8 +16,9 @@ export const describe = (value: unknown): string => {
     case "bigint":
       return `${value}n`
     case "object": {
-      // an object by its class ("a Map", "a URLSearchParams"); a plain one is "an object"
-      const kind: unknown = value.constructor?.name
+      // an object by its class ("a Map", "a URLSearchParams"), read off its prototype (an own
+      // `constructor`, as JSON may hold, is the caller's text); a plain one is "an object"
+      const kind: unknown = Object.getPrototypeOf(value)?.constructor?.name
       return typeof kind === "string" && kind !== "Object" ? `a ${kind}` : "an object"
     }
     default:

@@ -94,7 +94,13 @@ describe("interceptors and callbacks", () => {
         throw new Error("boom")
       }
     ],
-    ["returns nothing", () => undefined as unknown as RequestConfig]
+    ["returns nothing", () => undefined as unknown as RequestConfig],
+    // its entries are not its keys: it would go as no headers, the session's included
+    [
+      "returns headers as a Headers object",
+      (config: RequestConfig) =>
+        ({ ...config, headers: new Headers(config.headers) }) as unknown as RequestConfig
+    ]
   ])(
     "a request interceptor that %s ends the request as INTERCEPTOR_ERROR, nothing sent",
     async (_, fn) => {

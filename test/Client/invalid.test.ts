@@ -21,6 +21,13 @@ const circular: Record<string, unknown> = { a: 1 }
 circular.self = circular
 
 const badOptions: ReadonlyArray<readonly [string, RequestOptions, RegExp]> = [
+  // an object is named by its prototype's class: an own `constructor` (JSON may hold one) is the
+  // caller's text, and stays out of the message
+  [
+    "an object whose own constructor names something",
+    { timeout: JSON.parse('{"constructor":{"name":"X\\nForged: 1"}}') },
+    /^options\.timeout must be a number of milliseconds or a Duration, got an object$/
+  ],
   // entries held elsewhere than in its keys: read as a record, they were no parameters at all
   // (a filtered DELETE went out unfiltered)
   [

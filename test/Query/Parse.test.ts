@@ -192,6 +192,13 @@ describe("coercion helpers", () => {
         'parse: options.params must be a list of parameter names (["include"]), not a string'
       )
     )
+    // a DTO a framework made of the query is read as the record it is
+    class QueryDto {
+      status = "active"
+    }
+    expect(parse(new QueryDto() as never).filters).toEqual([
+      { field: "status", operator: "eq", value: "active" }
+    ])
     // a record without a prototype (as some frameworks parse a query) is one
     const parsed = Object.assign(Object.create(null) as Record<string, string>, { age: "18" })
     expect(parse(parsed).filters).toEqual([{ field: "age", operator: "eq", value: "18" }])

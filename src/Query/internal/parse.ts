@@ -169,14 +169,12 @@ const readPair = (acc: Accumulator, key: string, value: string): void => {
 }
 
 /**
- * A record of parameters: a plain object (a framework's parsed query, `Object.create(null)`
- * included). A `Map`, `Headers` or `FormData` is none: its entries are not its keys.
+ * A record of parameters: an object that is not iterable (a framework's parsed query or a DTO,
+ * `Object.create(null)` included). A `Map`, `Headers` or `FormData` is none: its entries are not
+ * its keys.
  */
-const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> => {
-  if (typeof value !== "object" || value === null) return false
-  const prototype: unknown = Object.getPrototypeOf(value)
-  return prototype === Object.prototype || prototype === null
-}
+const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === "object" && value !== null && !(Symbol.iterator in value)
 
 const forEachPair = (input: ParseInput, f: (key: string, value: string) => void): void => {
   const params =
