@@ -426,7 +426,7 @@ const dispatch = (
       sink = undefined
       return
     }
-    finish(exchangeFailure(error))
+    finish(failed(describeCause(error), error))
   }
   const handler = new Handler(onConnect, onHeaders, onData, onComplete, onError)
   try {
@@ -448,21 +448,9 @@ const dispatch = (
       handler
     )
   } catch (cause) {
-    finish(exchangeFailure(cause))
+    finish(failed(describeCause(cause), cause))
   }
   return abort
-}
-
-/**
- * Why an exchange failed. A request undici refuses to send (a header it cannot carry: `Upgrade`,
- * `Transfer-Encoding`, `Keep-Alive`, `Expect`) would only fail the same way again: never retried.
- */
-const exchangeFailure = (cause: unknown): TransportFailure => {
-  const code = (cause as { readonly code?: unknown } | undefined)?.code
-  const reason = describeCause(cause)
-  return code === "UND_ERR_INVALID_ARG" || code === "UND_ERR_NOT_SUPPORTED"
-    ? { _tag: "Failed", reason, cause, permanent: true }
-    : failed(reason, cause)
 }
 
 /**

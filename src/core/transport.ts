@@ -156,8 +156,19 @@ export type Send = (request: TransportRequest, settle: (outcome: Outcome) => voi
 export const answered = (response: TransportResponse): Outcome => ({ _tag: "Response", response })
 export const timedOut: TransportFailure = { _tag: "TimedOut" }
 export const tooLarge = (status: number): TransportFailure => ({ _tag: "TooLarge", status })
-export const failed = (reason: string, cause?: unknown): TransportFailure =>
-  cause === undefined ? { _tag: "Failed", reason } : { _tag: "Failed", reason, cause }
+/**
+ * The codes of a request undici (Node's fetch's too) refuses to send, a header it cannot carry
+ * (`Upgrade`, `Transfer-Encoding`, `Keep-Alive`, `Expect`): sent again, it would fail the same way.
+ */
+const REFUSED = /^UND_ERR_(INVALID_ARG|NOT_SUPPORTED)$/
+
+/** Why no response came: `reason`, a transport error's code ({@link describeCause}) or a text. */
+export const failed = (reason: string, cause?: unknown): TransportFailure => ({
+  _tag: "Failed",
+  reason,
+  ...(cause !== undefined && { cause }),
+  ...(REFUSED.test(reason) && { permanent: true })
+})
 
 /** A short description of a transport error: its code (`ECONNREFUSED`) or message. */
 export const describeCause = (cause: unknown): string => {

@@ -64,22 +64,29 @@ describe("headers", () => {
     }
   )
 
-  it.each([
-    { Upgrade: "websocket" },
-    { "Transfer-Encoding": "chunked" },
-    { "Keep-Alive": "timeout=5" },
-    { Expect: "100-continue" }
-  ])("a header undici cannot send (%o) fails once, never retried", async (headers) => {
-    const before = server.requests.length
-    const errors: Array<Error> = []
-    // the default retries (2)
-    const svc = createSvc(server.origin, { onError: (error) => errors.push(error) })
-    const response = await svc.get("/h", { headers })
-    expect(response).toMatchObject({ success: false, code: "NETWORK_ERROR" })
-    expect(errors).toHaveLength(1)
-    expect(errors[0]).toMatchObject({ _tag: "NetworkError", permanent: true })
-    expect(server.requests.length).toBe(before)
-  })
+  it.each(
+    nodeTransports.flatMap(([name, config]) =>
+      [
+        { Upgrade: "websocket" },
+        { "Transfer-Encoding": "chunked" },
+        { "Keep-Alive": "timeout=5" },
+        { Expect: "100-continue" }
+      ].map((headers) => [name, headers, config] as const)
+    )
+  )(
+    "a header Node cannot send fails once, never retried (%s, %o)",
+    async (_name, headers, config) => {
+      const before = server.requests.length
+      const errors: Array<Error> = []
+      // the default retries (2)
+      const svc = createSvc(server.origin, { ...config, onError: (error) => errors.push(error) })
+      const response = await svc.get("/h", { headers })
+      expect(response).toMatchObject({ success: false, code: "NETWORK_ERROR" })
+      expect(errors).toHaveLength(1)
+      expect(errors[0]).toMatchObject({ _tag: "NetworkError", permanent: true })
+      expect(server.requests.length).toBe(before)
+    }
+  )
 
   it("rejects bad header names and values with a TypeError", () => {
     const svc = createSvc(server.origin)
