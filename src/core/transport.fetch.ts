@@ -67,8 +67,7 @@ export const fetchTransport =
         response.body?.cancel().catch(() => undefined)
         return {
           _tag: "Failed",
-          reason:
-            "fetch followed a redirect itself; svc-sdk follows redirects, checking each hop's origin",
+          reason: "fetch followed a redirect itself, past the origin checks",
           permanent: true
         }
       }
