@@ -10,7 +10,7 @@ import * as ConfigError from "effect/ConfigError"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { SvcClient } from "../../src/v3/Client/index.js"
+import { SvcClient, type SvcConfig } from "../../src/v3/Client/index.js"
 import { json, startServer, testServer } from "./server.js"
 
 describe("SvcClient.layerDefault", () => {
@@ -83,13 +83,11 @@ describe("SvcClient.layerConfig", () => {
 })
 
 describe("SvcClient.layer over an HttpClient that follows redirects itself", () => {
-  it("fails with a NETWORK_ERROR that says so, instead of answering from wherever it went", async () => {
-    const server = await startServer((request) =>
-      request.path === "/moved" ? { status: 302, headers: { location: "/x" } } : json({ data: 1 })
-    )
-    try {
-      const program = Effect.flatMap(SvcClient, (client) => Effect.flip(client.get("/moved"))).pipe(
-        Effect.provide(SvcClient.layer(server.origin, { retryAttempts: 0 })),
+  /** The failure of a GET of `/moved` through such a client, over undici. */
+  const failureOfMoved = (origin: string, config: SvcConfig<"effect">) =>
+    Effect.runPromise(
+      Effect.flatMap(SvcClient, (client) => Effect.flip(client.get("/moved"))).pipe(
+        Effect.provide(SvcClient.layer(origin, config)),
         Effect.provide(
           Layer.effect(
             HttpClient.HttpClient,
@@ -97,7 +95,14 @@ describe("SvcClient.layer over an HttpClient that follows redirects itself", () 
           ).pipe(Layer.provide(NodeHttpClient.layerUndici))
         )
       )
-      const error = await Effect.runPromise(program)
+    )
+
+  it("fails with a NETWORK_ERROR that says so, instead of answering from wherever it went", async () => {
+    const server = await startServer((request) =>
+      request.path === "/moved" ? { status: 302, headers: { location: "/x" } } : json({ data: 1 })
+    )
+    try {
+      const error = await failureOfMoved(server.origin, { retryAttempts: 0 })
       expect(error._tag).toBe("NetworkError")
       expect(error.message).toMatch(/the HttpClient followed a redirect itself/)
     } finally {
@@ -112,17 +117,8 @@ describe("SvcClient.layer over an HttpClient that follows redirects itself", () 
       headers: { location: `${elsewhere.origin}/x` }
     }))
     try {
-      const program = Effect.flatMap(SvcClient, (client) => Effect.flip(client.get("/moved"))).pipe(
-        // the default retries (2)
-        Effect.provide(SvcClient.layer(server.origin, { sessionId: "SID123" })),
-        Effect.provide(
-          Layer.effect(
-            HttpClient.HttpClient,
-            Effect.map(HttpClient.HttpClient, (client) => HttpClient.followRedirects(client, 5))
-          ).pipe(Layer.provide(NodeHttpClient.layerUndici))
-        )
-      )
-      const error = await Effect.runPromise(program)
+      // the default retries (2)
+      const error = await failureOfMoved(server.origin, { sessionId: "SID123" })
       expect(error).toMatchObject({ _tag: "NetworkError", permanent: true })
       expect(server.requests).toHaveLength(1)
       expect(elsewhere.requests).toHaveLength(1)
