@@ -63,7 +63,8 @@ export const fetchTransport =
       }
       if (!request.followHiddenRedirects && followedItself(response, request.url)) {
         // a fetch that follows redirects whatever it is asked (React Native's, over XHR): the
-        // redirect went where no origin check was made, the session with it; again it would too
+        // redirect went to another origin, where no check was made, the session with it; it
+        // would again
         response.body?.cancel().catch(() => undefined)
         return {
           _tag: "Failed",
@@ -112,14 +113,13 @@ export const fetchTransport =
     }
   }
 
-/** Whether `response` came from elsewhere than `url`, the URL asked for (its fragment aside). */
-const followedItself = (response: Response, url: string): boolean => {
-  if (response.redirected) return true
-  if (!response.url) return false
-  const asked = new URL(url)
-  asked.hash = ""
-  return response.url !== asked.href
-}
+/**
+ * Whether `response` came from another origin than `url`'s: a redirect the fetch followed itself.
+ * (One on the same origin, or a service worker's answer from another of its URLs, keeps the
+ * session where it may go.)
+ */
+const followedItself = (response: Response, url: string): boolean =>
+  response.url !== "" && new URL(response.url).origin !== new URL(url).origin
 
 /** `body`, read as the caller reads it; cancelling it also calls `abort`. */
 const abortOnCancel = (

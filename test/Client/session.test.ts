@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { memoryStorage } from "../../src/Storage/MemoryStorage.js"
 import type { StorageAdapter } from "../../src/Storage/StorageAdapter.js"
 import { createSvc } from "../../src/v3/Client/index.js"
-import { startServer, type TestServer } from "./server.js"
+import { json, startServer, type TestServer } from "./server.js"
 import { nodeTransports } from "./transports.js"
 
 let server: TestServer
@@ -348,7 +348,9 @@ describe("a fetch that follows redirects itself (React Native's, over XHR)", () 
     const moved = await startServer((request) =>
       request.path === "/go"
         ? { status: 302, headers: { location: `${other.origin}/x` } }
-        : { status: 404, headers: {} }
+        : request.path === "/here"
+          ? { status: 302, headers: { location: "/x" } }
+          : json({ ok: true })
     )
     try {
       const before = other.requests.length
@@ -365,11 +367,13 @@ describe("a fetch that follows redirects itself (React Native's, over XHR)", () 
       expect(errors[0]).toMatchObject({ permanent: true })
       expect(moved.requests).toHaveLength(1)
       expect(other.requests.length - before).toBe(1)
-      // an answer from the URL asked for, with a fragment in it, is no redirect
-      const plain = await createSvc(server.origin, {
+      // one it followed on the same origin keeps the session where it may go: its answer stands
+      const plain = await createSvc(moved.origin, {
+        sessionId: "s3cret",
         fetch: (input, init) => globalThis.fetch(input, { ...init, redirect: "follow" })
-      }).get("/x#part")
-      expect(plain.success).toBe(true)
+      }).get("/here")
+      expect(plain).toMatchObject({ success: true, status: 200 })
+      expect(moved.requests.map((request) => request.path)).toEqual(["/go", "/here", "/x"])
     } finally {
       await moved.close()
     }
