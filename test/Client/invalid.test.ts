@@ -25,8 +25,8 @@ const badOptions: ReadonlyArray<readonly [string, RequestOptions, RegExp]> = [
   // caller's text, and stays out of the message
   [
     "an object whose own constructor names something",
-    { timeout: JSON.parse('{"constructor":{"name":"X\\nForged: 1"}}') },
-    /^options\.timeout must be a number of milliseconds or a Duration, got an object$/
+    { signal: JSON.parse('{"constructor":{"name":"X\\nForged: 1"}}') },
+    /^options\.signal must be an AbortSignal, got an object$/
   ],
   // entries held elsewhere than in its keys: read as a record, they were no parameters at all
   // (a filtered DELETE went out unfiltered)
