@@ -5,6 +5,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { ApiResponse } from "../core/ApiResponse.js"
+import { isRecord } from "../core/describe.js"
 import type { RequestConfig, RequestInterceptor, ResponseInterceptor } from "../core/request.js"
 import { InterceptorError, type TimeoutError } from "./SvcError.js"
 
@@ -80,10 +81,8 @@ const isRequestConfig = (value: unknown): value is RequestConfig =>
   value !== null &&
   typeof (value as RequestConfig).url === "string" &&
   typeof (value as RequestConfig).method === "string" &&
-  typeof (value as RequestConfig).headers === "object" &&
-  (value as RequestConfig).headers !== null &&
   // a `Headers` or `Map` keeps its entries apart from its keys: it would go as no headers
-  !(Symbol.iterator in (value as RequestConfig).headers)
+  isRecord((value as RequestConfig).headers)
 
 const isApiResponse = (value: unknown): value is ApiResponse<unknown> =>
   typeof value === "object" &&

@@ -9,7 +9,7 @@ import type * as Redacted from "effect/Redacted"
 import type * as Stream from "effect/Stream"
 import type { ApiFailure, ApiResponse, ApiSuccess } from "../core/ApiResponse.js"
 import { whenAborted } from "../core/abort.js"
-import { describe } from "../core/describe.js"
+import { describe, isRecord } from "../core/describe.js"
 import type { HttpMethod } from "../core/http.js"
 import { timeoutMillis } from "../core/options.js"
 import type { RequestInterceptor, ResponseInterceptor } from "../core/request.js"
@@ -285,6 +285,7 @@ const streamPrograms = /*#__PURE__*/ loadOnce(
           describeCause,
           timeoutMillis,
           describe,
+          isRecord,
           totalMillisOf
         }))
     ),

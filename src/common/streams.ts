@@ -12,7 +12,7 @@ import type * as Eff from "effect/Effect"
 import type * as ExitT from "effect/Exit"
 import type { ApiResponse, ApiSuccess } from "../core/ApiResponse.js"
 import type { whenAborted } from "../core/abort.js"
-import type { describe } from "../core/describe.js"
+import type { describe, isRecord } from "../core/describe.js"
 import type { timeoutMillis } from "../core/options.js"
 import { type EventStream, makeSseParser, type SseEvent } from "../core/sse.js"
 import {
@@ -73,6 +73,7 @@ export interface StreamKit {
   readonly urlForMessage: typeof urlForMessage
   readonly describeCause: typeof describeCause
   readonly timeoutMillis: typeof timeoutMillis
+  readonly isRecord: typeof isRecord
   readonly describe: typeof describe
   readonly totalMillisOf: typeof totalMillisOf
 }

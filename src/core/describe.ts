@@ -1,6 +1,13 @@
 /**
- * How a value the caller gave is named in an error message.
+ * What a value the caller gave is, and how it is named in an error message.
  */
+
+/**
+ * An object of names and values: not an iterable (an array, a `Map`, `URLSearchParams`, `Headers`
+ * or `FormData` holds its entries elsewhere than in its keys, which would read as none).
+ */
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !(Symbol.iterator in value)
 
 /** How a value is named in a message: its type, or the value itself when short and harmless. */
 export const describe = (value: unknown): string => {

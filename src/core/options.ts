@@ -4,7 +4,7 @@
  * is an invalid argument, and nothing is sent). What only an Effect line knows — its `Duration`
  * inputs, its `Schedule`s — comes in as {@link LineValues}.
  */
-import { describe } from "./describe.js"
+import { describe, isRecord } from "./describe.js"
 import { checkHeader } from "./headers.js"
 import { RESPONSE_TYPES } from "./response.js"
 import { checkSessionId } from "./session.js"
@@ -173,13 +173,6 @@ const isParamValue = (value: unknown): boolean => {
 /** A safe integer ≥ 0. */
 const isCount = (value: unknown): value is number =>
   typeof value === "number" && Number.isSafeInteger(value) && value >= 0
-
-/**
- * An object of names and values: not an iterable (an array, a `Map`, `URLSearchParams` or
- * `Headers` holds its entries elsewhere than in its keys, which would read as none).
- */
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !(Symbol.iterator in value)
 
 /** The request's own settings, once its endpoint and options are checked. */
 export interface CheckedRequest {

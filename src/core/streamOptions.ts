@@ -2,13 +2,14 @@
  * What `stream` and `sse` add to a request's options, checked per call for both Effect lines (in
  * a module of its own: only a stream's first call loads it).
  */
-import type { describe } from "./describe.js"
+import type { describe, isRecord } from "./describe.js"
 import type { InvalidArgument, LineValues, timeoutMillis } from "./options.js"
 
 /** The shared checks it uses, handed over by its caller (see `common/streams.ts`). */
 export interface StreamChecks {
   readonly timeoutMillis: typeof timeoutMillis
   readonly describe: typeof describe
+  readonly isRecord: typeof isRecord
 }
 
 const invalid = (argument: string, reason: string): InvalidArgument => ({
@@ -20,10 +21,6 @@ const invalid = (argument: string, reason: string): InvalidArgument => ({
 /** A safe integer ≥ 0. */
 const isCount = (value: unknown): value is number =>
   typeof value === "number" && Number.isSafeInteger(value) && value >= 0
-
-/** An object of names and values: not an iterable (a `Map` or `Headers` keeps its entries apart). */
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !(Symbol.iterator in value)
 
 /** The default wait before an `sse` stream reconnects: 3 s, as EventSource's. */
 export const DEFAULT_RECONNECT_DELAY_MILLIS = 3_000
@@ -64,7 +61,7 @@ export const checkStream = (
   line: LineValues,
   options: unknown,
   clientIdleTimeout: unknown,
-  { timeoutMillis, describe }: StreamChecks
+  { timeoutMillis, describe, isRecord }: StreamChecks
 ): CheckedStream | InvalidArgument => {
   if (!isRecord(options)) return invalid("options", `must be an object, got ${describe(options)}`)
   // sse merges them into each connection's before the request's own check could see them

@@ -2,6 +2,7 @@
  * The state of a query builder and the functions that change and read it. Every value is checked
  * and percent-encoded when it is given; serializing is concatenation in the pinned order.
  */
+import { isRecord } from "../../core/describe.js"
 import { checkHeader } from "../../core/headers.js"
 import type { HttpMethod } from "../../core/http.js"
 import type { QueryRequest } from "../QueryBuilder.js"
@@ -194,13 +195,6 @@ export const setParam = (
   }
   params.set(name as string, pairs)
 }
-
-/**
- * Whether `value` is a record of names and values: an object that is not iterable (an array, a
- * `Map`, `URLSearchParams` or `Headers` holds its entries elsewhere than in its keys).
- */
-const isRecord = (value: unknown): value is object =>
-  typeof value === "object" && value !== null && !(Symbol.iterator in value)
 
 export const setParams = (state: BuilderState, record: unknown, where: string): void => {
   if (!isRecord(record)) {

@@ -2,6 +2,7 @@
  * Reads a query string in the builder's wire format back into filters, search, paging, sort and
  * custom parameters.
  */
+import { isRecord } from "../../core/describe.js"
 import { QueryParseError } from "../QueryParseError.js"
 import {
   describeType,
@@ -167,14 +168,6 @@ const readPair = (acc: Accumulator, key: string, value: string): void => {
   if (!isOperatorName(operator)) fail("UnknownOperator", key, `unknown operator "${operator}"`)
   acc.filters.push(filterOf(key, field, operator as OperatorName, value))
 }
-
-/**
- * A record of parameters: an object that is not iterable (a framework's parsed query or a DTO,
- * `Object.create(null)` included). A `Map`, `Headers` or `FormData` is none: its entries are not
- * its keys.
- */
-const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
-  typeof value === "object" && value !== null && !(Symbol.iterator in value)
 
 const forEachPair = (input: ParseInput, f: (key: string, value: string) => void): void => {
   const params =
