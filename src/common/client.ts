@@ -838,9 +838,8 @@ const send = (
   callerSignal: AbortSignal | undefined
 ): Effect.Effect<ApiSuccess<unknown>, SvcError> =>
   Effect.flatMap(wireBody(config.body), (wire) => {
-    // names lower-cased, whoever set them (onRequest may have written `X-Session-Id` in place);
+    const headers: Record<string, string> = { ...DEFAULT_HEADERS, ...config.headers }
     // no `Host`: the URL names the host whose origin rules were checked, as fetch has it
-    const headers = assignHeaders({ ...DEFAULT_HEADERS }, config.headers)
     delete headers.host
     if (wire.contentType !== undefined && headers["content-type"] === undefined) {
       headers["content-type"] = wire.contentType
@@ -1083,8 +1082,13 @@ export const request = <A>(
     const ready =
       onRequest === undefined
         ? intercepted
-        : Effect.tap(intercepted, (config) =>
-            runObserver("request", onRequest, config, (effect) => bounded(effect, "onRequest"))
+        : Effect.flatMap(intercepted, (config) =>
+            Effect.map(
+              runObserver("request", onRequest, config, (effect) => bounded(effect, "onRequest")),
+              // it may have written headers in place, in any case (`X-Session-Id`): by
+              // lower-case name again, as the origin rules read them
+              () => ({ ...config, headers: assignHeaders(record<HeaderRecord>(), config.headers) })
+            )
           )
     const sentOnce = (config: RequestConfig) =>
       send(state, transport, config, settings, retry, options.signal)
