@@ -14,7 +14,12 @@ import { whenAborted } from "../core/abort.js"
 import { encodeBody, type WireBody } from "../core/body.js"
 import type { ConfigOf, RequestOptionsOf } from "../core/config.js"
 import { describe } from "../core/describe.js"
-import { assignHeaders, checkHeader, type HeaderRecord } from "../core/headers.js"
+import {
+  assignHeaders,
+  CREDENTIAL_HEADERS,
+  checkHeader,
+  type HeaderRecord
+} from "../core/headers.js"
 import { DEFAULT_SESSION_HEADER, type HttpMethod } from "../core/http.js"
 import {
   checkConfig,
@@ -34,7 +39,6 @@ import {
   type ProgressCallback
 } from "../core/progress.js"
 import { record } from "../core/record.js"
-import { CREDENTIAL_HEADERS, nextStep } from "../core/redirect.js"
 import type {
   RedirectMode,
   RequestConfig,
@@ -54,9 +58,10 @@ import { isRetryableRequest, isTransient } from "../core/retry.js"
 import { isValidSessionId } from "../core/sessionId.js"
 import { isStandardSchema } from "../core/standardSchema.js"
 import type { Validation } from "../core/standardValidate.js"
-import type { CallTrace } from "../core/tracing.js"
+import { type CallTrace, TRACE_HEADERS } from "../core/tracing.js"
 import {
   closeAlso,
+  leadsOn,
   type StreamedBody,
   type TransportFailure,
   type TransportRequest,
@@ -429,6 +434,15 @@ const failureOf = (
   }
 }
 
+/** The redirect rules (redirect.ts), loaded by the first response that may be a redirect. */
+const redirects = /*#__PURE__*/ loadOnce(
+  () =>
+    import("../core/redirect.js").then((loaded) =>
+      loaded.redirectRules({ credentialHeaders: CREDENTIAL_HEADERS, traceHeaders: TRACE_HEADERS })
+    ),
+  "redirects"
+)
+
 /**
  * Sends a request, following redirects itself (up to {@link MAX_REDIRECTS} hops, each hop's origin
  * checked), unless `redirect` is `"manual"`: then a 3xx is the answer, `Location` in its headers.
@@ -449,29 +463,33 @@ const follow = <A>(
       onFailure: (failure) => fail(failure, request),
       onSuccess: (response) => followed(request, hops, response)
     })
-  // what a response leads to: itself, or the next hop of a redirect
+  // what a response leads to: itself, or the next hop of a redirect (the rules load with the
+  // first response that may be one)
   const followed = (
     request: TransportRequest,
     hops: number,
     response: TransportResponse
   ): Effect.Effect<A, SvcError> => {
-    const step = nextStep(state, request, response, hops, settings.redirect)
-    switch (step._tag) {
-      case "Answer":
-        if (settings.answered !== undefined) settings.answered.url = request.url
-        return read(response)
-      case "Hop":
-        return hop(step.request, hops + 1)
-      case "Refuse":
-        return Effect.fail(
-          new NetworkError({
-            reason: step.reason,
-            method: request.method,
-            url: urlForMessage(request.url),
-            permanent: true
-          })
-        )
+    if (!leadsOn(request, response, settings.redirect)) {
+      if (settings.answered !== undefined) settings.answered.url = request.url
+      return read(response)
     }
+    return Effect.matchEffect(redirects, {
+      onFailure: (unloaded) => Effect.fail(unloadedError(unloaded)),
+      onSuccess: ({ nextStep }) => {
+        const step = nextStep(state, request, response, hops)
+        return step._tag === "Hop"
+          ? hop(step.request, hops + 1)
+          : Effect.fail(
+              new NetworkError({
+                reason: step.reason,
+                method: request.method,
+                url: urlForMessage(request.url),
+                permanent: true
+              })
+            )
+      }
+    })
   }
   return hop(first, 0)
 }

@@ -5,6 +5,9 @@
 /** Header names in lower case, values as strings. */
 export type HeaderRecord = Record<string, string>
 
+/** Headers that carry credentials: they only ever go to the base URL's origin. */
+export const CREDENTIAL_HEADERS = ["authorization", "cookie", "proxy-authorization"] as const
+
 /**
  * Copies `source` into `target` with lower-cased names, later values winning; a header whose value
  * is `undefined` or `null` is left out.

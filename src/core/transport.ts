@@ -107,6 +107,20 @@ export const isFollowedRedirect = (
   headers: Readonly<Record<string, string>>
 ): boolean => REDIRECT_STATUSES.has(status) && Boolean(headers.location)
 
+/**
+ * Whether `response`, the answer to `request`, may lead to another hop: a redirect the pipeline
+ * follows, or one a browser's fetch hides. A runtime that followed the redirect itself gives the
+ * answer.
+ */
+export const leadsOn = (
+  request: TransportRequest,
+  response: TransportResponse,
+  redirect: "follow" | "manual"
+): boolean =>
+  !request.followHiddenRedirects &&
+  (response.hiddenRedirect ||
+    (redirect === "follow" && isFollowedRedirect(response.status, response.headers)))
+
 /** The answer to a followed redirect: its status and headers, no body. */
 export const redirectAnswer = (
   status: number,

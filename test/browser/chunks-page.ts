@@ -17,8 +17,9 @@ const ended = (program: Effect.Effect<unknown, SvcError>) =>
   ).catch((defect: unknown) => ({ defect: String(defect) }))
 
 /**
- * What each face answers when the code it loads on demand cannot come: a `stream`, an `sse` and
- * a GET with a Standard Schema, on the facade and on the Effect API, and what `onError` heard.
+ * What each face answers when the code it loads on demand cannot come: a `stream`, an `sse`, a
+ * GET with a Standard Schema and a GET answered with a redirect, on the facade and on the Effect
+ * API, and what `onError` heard.
  */
 const lazyFailures = async (api: string) => {
   const reported: Array<string> = []
@@ -29,7 +30,8 @@ const lazyFailures = async (api: string) => {
   const facade = {
     stream: answer(await svc.stream("/lazy")),
     sse: answer(await svc.sse("/lazy")),
-    standard: answer(await svc.get("/lazy", { schema: anything }))
+    standard: answer(await svc.get("/lazy", { schema: anything })),
+    redirect: answer(await svc.get("/redirect"))
   }
   // no trace headers: the API allows no more than the session header across origins
   const client = await Effect.runPromise(
@@ -38,7 +40,8 @@ const lazyFailures = async (api: string) => {
   const effectApi = {
     stream: await ended(Stream.runDrain(client.stream("/lazy"))),
     sse: await ended(Stream.runDrain(client.sse("/lazy"))),
-    standard: await ended(client.get("/lazy", { schema: anything }))
+    standard: await ended(client.get("/lazy", { schema: anything })),
+    redirect: await ended(client.get("/redirect"))
   }
   return { facade, effectApi, reported }
 }

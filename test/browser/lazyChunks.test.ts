@@ -1,7 +1,7 @@
 /**
  * The code svc-sdk loads on demand, in Debian's Chromium, on a page built as an app's production
- * build splits it, served with the stream programs' and Standard Schema validation's chunks
- * missing (a deploy that replaced them, a dropped connection): each face answers a typed failure
+ * build splits it, served with the chunks of the stream programs, Standard Schema validation and
+ * the redirect rules missing (a deploy that replaced them, a dropped connection): each face answers a typed failure
  * naming what could not be loaded — the facade `NETWORK_ERROR` or `DECODE_ERROR`, the Effect API
  * `NetworkError` or `DecodeError`, never a defect — and `onError` hears of each.
  */
@@ -22,11 +22,11 @@ if (!hasChromium) {
 }
 
 /** The chunks the page server does not serve. */
-const MISSING = /^\/(streams|standardValidate)-/
+const MISSING = /^\/(streams|standardValidate|redirect)-/
 
 interface Failures {
-  readonly facade: Record<"stream" | "sse" | "standard", string>
-  readonly effectApi: Record<"stream" | "sse" | "standard", Record<string, unknown>>
+  readonly facade: Record<"stream" | "sse" | "standard" | "redirect", string>
+  readonly effectApi: Record<"stream" | "sse" | "standard" | "redirect", Record<string, unknown>>
   readonly reported: ReadonlyArray<string>
 }
 
@@ -58,7 +58,7 @@ describe.skipIf(!hasChromium).each(LINES)(
     })
 
     it("each face answers a typed failure naming the module, and onError hears of it", async () => {
-      expect([...files.keys()].filter((path) => MISSING.test(path))).toHaveLength(2)
+      expect([...files.keys()].filter((path) => MISSING.test(path))).toHaveLength(3)
       const context = await browser.newContext()
       try {
         const page = await context.newPage()
@@ -73,8 +73,10 @@ describe.skipIf(!hasChromium).each(LINES)(
         )
         expect(missed.some((path) => /^\/streams-/.test(path))).toBe(true)
         expect(missed.some((path) => /^\/standardValidate-/.test(path))).toBe(true)
+        expect(missed.some((path) => /^\/redirect-/.test(path))).toBe(true)
         const streams = /svc-sdk's stream programs could not be loaded \(.+\)/
         const standard = /svc-sdk's Standard Schema validation could not be loaded \(.+\)/
+        const redirects = /svc-sdk's redirects could not be loaded \(.+\)/
         expect(failures.facade.stream).toMatch(/^NETWORK_ERROR: /)
         expect(failures.facade.stream).toMatch(streams)
         expect(failures.facade.sse).toMatch(/^NETWORK_ERROR: /)
@@ -90,10 +92,16 @@ describe.skipIf(!hasChromium).each(LINES)(
         expect(failures.effectApi.standard.failure).toMatch(
           /^DecodeError DECODE_ERROR: Response could not be decoded: /
         )
-        // each call's failure, once: two streams and a decode on each face
+        // a redirect the browser hides: its rules could not come, so it is not followed
+        expect(failures.facade.redirect).toMatch(/^NETWORK_ERROR: /)
+        expect(failures.facade.redirect).toMatch(redirects)
+        expect(failures.effectApi.redirect).toEqual({ failure: expect.stringMatching(redirects) })
+        expect(failures.effectApi.redirect.failure).toMatch(/^NetworkError NETWORK_ERROR: /)
+        // each call's failure, once: two streams, a decode and a redirect on each face
         expect(failures.reported.filter((message) => streams.test(message))).toHaveLength(4)
         expect(failures.reported.filter((message) => standard.test(message))).toHaveLength(2)
-        expect(failures.reported).toHaveLength(6)
+        expect(failures.reported.filter((message) => redirects.test(message))).toHaveLength(2)
+        expect(failures.reported).toHaveLength(8)
       } finally {
         await context.close()
       }

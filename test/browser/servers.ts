@@ -106,6 +106,10 @@ export const startApiServer = async (): Promise<ApiServer> => {
         return
       }
       const url = new URL(request.url ?? "/", "http://api")
+      if (url.pathname === "/redirect") {
+        response.writeHead(302, { location: "/lazy" }).end()
+        return
+      }
       const sessionHeader = request.headers["x-session-id"]
       const entry: SeenRequest = {
         tag: url.searchParams.get("tag") ?? "",

@@ -96,14 +96,14 @@ describe("browser bundle, Effect 4: retries", () => {
 
 /**
  * What only some apps use, loaded by its first use: session refresh, Standard Schema validation,
- * and the storages a client may look for (loaded from the client's making, awaited by its first
- * look).
+ * the redirect rules (loaded by the first response that may be a redirect), and the storages a
+ * client may look for (loaded from the client's making, awaited by its first look).
  */
 const onDemand =
-  /(common[/\\]refresh|core[/\\]standardValidate|Storage[/\\]internal[/\\](detect|browserStorage|cookieStorage|webStorage|asyncStorage))\.js$/
+  /(common[/\\]refresh|core[/\\](standardValidate|redirect)|Storage[/\\]internal[/\\](detect|browserStorage|cookieStorage|webStorage|asyncStorage))\.js$/
 
 describe.each(lines)("browser bundle, $line: what only some apps use", ({ get }) => {
-  it("session refresh, Standard Schema validation and storage detection are chunks of their own, not loaded at once", async () => {
+  it("session refresh, Standard Schema validation, redirects and storage detection are chunks of their own, not loaded at once", async () => {
     const { metafile } = await bundleOf(get)
     expect(bundledModules(metafile).filter((path) => onDemand.test(path))).toEqual([])
     expect(
@@ -113,6 +113,7 @@ describe.each(lines)("browser bundle, $line: what only some apps use", ({ get })
         .sort()
     ).toEqual([
       "common/refresh.js",
+      "core/redirect.js",
       "core/standardValidate.js",
       "internal/asyncStorage.js",
       "internal/browserStorage.js",
