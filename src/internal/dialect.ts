@@ -46,8 +46,21 @@ const retries = /*#__PURE__*/ loadOnce(() => import("./retry.js"), "retries")
 /** The services the facade runs every program with: the tracer off. */
 const facadeServices = /*#__PURE__*/ Context.make(References.TracerEnabled, false)
 
+/** The keys of Effect 4's duration object (`Duration.DurationObject`). */
+const durationObjectKey = /^(weeks|days|hours|minutes|seconds|(milli|micro|nano)seconds)$/
+
 export const client: ClientDialect = {
   durationMillis: (value) => {
+    // Effect 4 reads any other object as a duration object too, skipping the keys it does not
+    // know: `{ second: 5 }` and `{}` would be no time at all
+    const keys =
+      typeof value === "object" &&
+      value !== null &&
+      !Duration.isDuration(value) &&
+      !Array.isArray(value)
+        ? Object.keys(value)
+        : undefined
+    if (keys && !(keys.length && keys.every((key) => durationObjectKey.test(key)))) return undefined
     const decoded = Duration.fromInput(value as Duration.Input)
     return Option.isSome(decoded) ? Duration.toMillis(decoded.value) : undefined
   },

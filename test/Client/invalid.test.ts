@@ -81,6 +81,18 @@ const badOptions: ReadonlyArray<readonly [string, RequestOptions, RegExp]> = [
     { timeout: "soon" as never },
     /^options\.timeout must be a number of milliseconds or a Duration, got "soon"$/
   ],
+  // a misspelt duration object: Effect 4 reads duration objects, and would read these as no
+  // time at all (no timeout); Effect 3 reads none
+  [
+    "a timeout object with a key no duration has",
+    { timeout: { second: 5 } as never },
+    /^options\.timeout must be a number of milliseconds or a Duration, got an object$/
+  ],
+  [
+    "an empty timeout object",
+    { timeout: {} as never },
+    /^options\.timeout must be a number of milliseconds or a Duration, got an object$/
+  ],
   [
     "headers with a CR LF in a value",
     { headers: { "x-a": "1\r\nx-b: 2" } },

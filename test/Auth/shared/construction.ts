@@ -113,6 +113,20 @@ export const construction = (line: string, auth: AuthUnderTest): void => {
       error: RangeError,
       message: /options\.timeout must be a finite, non-negative duration, got "soon"/
     },
+    // a misspelt duration object: Effect 4 reads duration objects, and would read this one as no
+    // time at all; Effect 3 reads none
+    {
+      name: "a timeout object with a key no duration has",
+      make: () => auth.requireAuth({ timeout: { second: 5 } as never }),
+      error: RangeError,
+      message: /options\.timeout must be a finite, non-negative duration, got an object/
+    },
+    {
+      name: "cached with an empty ttl object",
+      make: () => auth.SessionValidator.cached({ ttl: {} as never }),
+      error: RangeError,
+      message: /options\.ttl/
+    },
     {
       name: "options not an object",
       make: () => auth.requireAuth("x" as never),
