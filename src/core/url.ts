@@ -39,13 +39,17 @@ export const isAbsoluteUrl = (endpoint: string): boolean => ABSOLUTE.test(endpoi
 /**
  * `http://h/api/v1` + `/users` and `http://h/api/v1/` + `users` both give `http://h/api/v1/users`;
  * slashes where the two meet count once (`/foo//` + `//bar` is `/foo/bar`, as in ky), so an
- * endpoint never reaches another host. An absolute endpoint URL is used as it is.
+ * endpoint never reaches another host. An endpoint that is only a query or fragment (`?a=1`) goes on
+ * the base URL as it is (`http://h/api/` + `?a=1` is `http://h/api/?a=1`, as in ky). An absolute
+ * endpoint URL is used as it is.
  */
 export const joinUrl = (baseUrl: string, endpoint: string): string => {
   if (isAbsoluteUrl(endpoint)) return endpoint
-  if (endpoint === "") return baseUrl
+  // the base URL itself, with this query or fragment: its path as it is, trailing slash and all
+  if (endpoint === "" || endpoint.startsWith("?") || endpoint.startsWith("#")) {
+    return baseUrl + endpoint
+  }
   const base = baseUrl.endsWith("/") ? baseUrl.replace(/\/+$/, "") : baseUrl
-  if (endpoint.startsWith("?") || endpoint.startsWith("#")) return base + endpoint
   return `${base}/${endpoint.startsWith("/") ? endpoint.replace(/^\/+/, "") : endpoint}`
 }
 

@@ -30,6 +30,25 @@ describe("URL joining", () => {
     expect(joinUrl(base, endpoint)).toBe("http://h/foo/bar")
   })
 
+  it.each([
+    ["http://h/api/", "?a=1", "http://h/api/?a=1"],
+    ["http://h/api", "?a=1", "http://h/api?a=1"],
+    ["http://h/api/", "#top", "http://h/api/#top"],
+    ["http://h/api/", "", "http://h/api/"]
+  ])(
+    "%s + %j is the base URL as it is, with the endpoint's query (as ky)",
+    (base, endpoint, url) => {
+      expect(joinUrl(base, endpoint)).toBe(url)
+    }
+  )
+
+  it("sends a query-only endpoint to the base URL's own path, its trailing slash kept", async () => {
+    const svc = createSvc(`${server.origin}/api/v1/`)
+    await svc.get("?q=1")
+    expect(last().path).toBe("/api/v1/")
+    expect(last().query.get("q")).toBe("1")
+  })
+
   it("an endpoint starting with // never names another host", () => {
     expect(new URL(joinUrl("http://h", "//evil.example/x")).host).toBe("h")
     expect(new URL(joinUrl("http://h/api", "//evil.example/x")).host).toBe("h")
