@@ -315,7 +315,8 @@ export class QueryBuilder<R = never, K extends QueryResultKind | undefined = und
 
   /**
    * `<endpoint>?<query>`: no `?` when the query is empty, `&` when the endpoint already has a
-   * query, and an endpoint's `#fragment` kept last.
+   * query (a parameter the builder sets replaces the endpoint's of that name), and an endpoint's
+   * `#fragment` kept last.
    *
    * @since 0.1.0
    */

@@ -160,6 +160,19 @@ describe("toURL", () => {
     ["/users?", (b: QueryBuilder) => b.page(2), "/users?page=2"],
     ["/users?a=1&", (b: QueryBuilder) => b.page(2), "/users?a=1&page=2"],
     ["/users#top", (b: QueryBuilder) => b.page(2), "/users?page=2#top"],
+    // what the builder sets replaces the endpoint's own (a server reads the first of two)
+    ["/users?page=1&active=1", (b: QueryBuilder) => b.page(2), "/users?active=1&page=2"],
+    [
+      "/users?status=a&sort=x&b%5Bgte%5D=1",
+      (b: QueryBuilder) => b.where("status", "b").sort("y").where("b", gte(2)),
+      "/users?status=b&b[gte]=2&sort=y"
+    ],
+    ["/users?a+b=1&c=2", (b: QueryBuilder) => b.param("a b", 3), "/users?c=2&a%20b=3"],
+    [
+      "/users?age[lte]=65",
+      (b: QueryBuilder) => b.where("age", gte(18)),
+      "/users?age[lte]=65&age[gte]=18"
+    ],
     [
       "https://h.example/api/users",
       (b: QueryBuilder) => b.limit(1),

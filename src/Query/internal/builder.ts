@@ -262,8 +262,14 @@ export const toURL = (state: BuilderState): string => {
   const base = hash === -1 ? state.endpoint : state.endpoint.slice(0, hash)
   const fragment = hash === -1 ? "" : state.endpoint.slice(hash)
   const q = base.indexOf("?")
-  const joiner = q === -1 ? "?" : q === base.length - 1 || base.endsWith("&") ? "" : "&"
-  return `${base}${joiner}${query}${fragment}`
+  if (q === -1) return `${base}?${query}${fragment}`
+  // a parameter the builder sets replaces the endpoint's own: a server reads the first of two
+  const names = new Set(new URLSearchParams(query).keys())
+  const kept = base
+    .slice(q + 1)
+    .split("&")
+    .filter((entry) => entry !== "" && !names.has([...new URLSearchParams(entry).keys()][0]!))
+  return `${base.slice(0, q)}?${[...kept, query].join("&")}${fragment}`
 }
 
 export const toRequest = (state: BuilderState, method: HttpMethod, body: unknown): QueryRequest => {
