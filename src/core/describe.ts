@@ -26,7 +26,9 @@ export const describe = (value: unknown): string => {
       // an object by its class ("a Map", "a URLSearchParams"), read off its prototype (an own
       // `constructor`, as JSON may hold, is the caller's text); a plain one is "an object"
       const kind: unknown = Object.getPrototypeOf(value)?.constructor?.name
-      return typeof kind === "string" && kind !== "Object" ? `a ${kind}` : "an object"
+      return typeof kind === "string" && kind !== "Object"
+        ? `${/^[AEIO]/.test(kind) ? "an" : "a"} ${kind}`
+        : "an object"
     }
     default:
       return `a ${typeof value}`

@@ -46,6 +46,11 @@ const badOptions: ReadonlyArray<readonly [string, RequestOptions, RegExp]> = [
     /^options\.headers must be an object, got a Headers$/
   ],
   [
+    "a signal that is an ArrayBuffer (its class named with its article)",
+    { signal: new ArrayBuffer(1) as never },
+    /^options\.signal must be an AbortSignal, got an ArrayBuffer$/
+  ],
+  [
     "a signal that is not an AbortSignal",
     { signal: "stop" as never },
     /^options\.signal must be an AbortSignal, got "stop"$/
