@@ -138,12 +138,12 @@ const denies = (body: Record<string, unknown>): boolean =>
   failedStatus(body.status)
 
 /**
- * A 2xx answer, as sent: only a 200 whose body is `SessionData`, or an envelope whose `data` is and
+ * A 2xx answer, as sent: only a 2xx whose body is `SessionData`, or an envelope whose `data` is and
  * that neither says `success: false` nor carries an `error`, is a session (still to be decoded).
  */
 export const readAnswer = (status: number, text: unknown): ServiceAnswer => {
-  if (status !== 200) {
-    return unusable("InvalidResponse", `the auth service answered ${status}, expected 200`)
+  if (status < 200 || status > 299) {
+    return unusable("InvalidResponse", `the auth service answered ${status}, expected a 2xx`)
   }
   let body: unknown
   try {

@@ -99,6 +99,14 @@ describe("SessionValidator.http", () => {
     })
   )
 
+  it.effect("any 2xx with SessionData (or an envelope of it) is a session, not only a 200", () =>
+    Effect.gen(function* () {
+      const http = SessionValidator.http({ url })
+      expect(yield* validateWith(http, "s-201")).toEqual(Option.some(session))
+      expect(yield* validateWith(http, "s-203-envelope")).toEqual(Option.some(session))
+    })
+  )
+
   it.effect("a status that says success, or is a word of the session's own, keeps it valid", () =>
     Effect.gen(function* () {
       const http = SessionValidator.http({ url })

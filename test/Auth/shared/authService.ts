@@ -19,6 +19,10 @@ export const answers: Record<string, { status: number; type?: string; body?: str
   "s-503": { status: 503, body: "" },
   "s-400": { status: 400, body: "" },
   "s-204": { status: 204 },
+  // another 2xx with a session: valid too (SPEC 6.4: "a 2xx whose body is SessionData")
+  "s-201": { status: 201, body: JSON.stringify(session) },
+  "s-203-envelope": { status: 203, body: JSON.stringify({ success: true, data: session }) },
+  "s-201-denied": { status: 201, body: JSON.stringify({ success: false, data: session }) },
   "s-bad": { status: 200, body: JSON.stringify({ email: "no id" }) },
   "s-text": { status: 200, type: "text/plain", body: "yes" },
   "s-array": { status: 200, body: JSON.stringify([session]) },
@@ -150,7 +154,8 @@ export const DENIED = [
   "s-status-line",
   "s-status-reason",
   "s-status-negative",
-  "s-status-decimal"
+  "s-status-decimal",
+  "s-201-denied"
 ] as const
 
 /** Ids the service answers with something that is not an answer: the validator is unavailable. */
