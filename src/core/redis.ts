@@ -2,7 +2,7 @@
  * What every Redis layer shares (the session store's, the login throttle's), without Effect: the
  * connection options and their checks, and an `ioredis` client set up the same way for each.
  */
-import { type DurationMillis, durationOption, nameOption } from "./authOptions.js"
+import { type DurationMillis, nameOption, positiveDurationOption } from "./authOptions.js"
 import { describe } from "./describe.js"
 
 /** How a layer reaches Redis, its options checked. */
@@ -40,18 +40,24 @@ export const redisConnectionSettings = (
   return {
     url,
     keyPrefix: nameOption(`${layer}: options.keyPrefix`, options.keyPrefix, "svc-sdk:"),
-    commandTimeoutMillis: durationOption(
-      durationMillis,
-      `${layer}: options.commandTimeout`,
-      options.commandTimeout,
-      5_000
-    ),
-    connectTimeoutMillis: durationOption(
-      durationMillis,
-      `${layer}: options.connectTimeout`,
-      options.connectTimeout,
-      10_000
-    )
+    // positive: ioredis reads 0 as a limit already passed, which fails every command (or the
+    // connection) at random
+    commandTimeoutMillis:
+      options.commandTimeout === undefined
+        ? 5_000
+        : positiveDurationOption(
+            durationMillis,
+            `${layer}: options.commandTimeout`,
+            options.commandTimeout
+          ),
+    connectTimeoutMillis:
+      options.connectTimeout === undefined
+        ? 10_000
+        : positiveDurationOption(
+            durationMillis,
+            `${layer}: options.connectTimeout`,
+            options.connectTimeout
+          )
   }
 }
 

@@ -20,6 +20,8 @@ export interface AuthUnderTest {
     memory(...args: Array<unknown>): unknown
     cached(...args: Array<unknown>): unknown
   }
+  readonly SessionStore: { layerRedis(...args: Array<unknown>): unknown }
+  readonly LoginThrottle: { layerRedis(...args: Array<unknown>): unknown }
 }
 
 export const construction = (line: string, auth: AuthUnderTest): void => {
@@ -126,6 +128,21 @@ export const construction = (line: string, auth: AuthUnderTest): void => {
       make: () => auth.SessionValidator.cached({ ttl: {} as never }),
       error: RangeError,
       message: /options\.ttl/
+    },
+    // ioredis reads 0 as a limit already passed: every command (or the connection) would fail
+    {
+      name: "SessionStore.layerRedis with commandTimeout 0",
+      make: () => auth.SessionStore.layerRedis({ url: "redis://127.0.0.1:1", commandTimeout: 0 }),
+      error: RangeError,
+      message:
+        /SessionStore\.layerRedis: options\.commandTimeout must be a positive, finite duration, got 0/
+    },
+    {
+      name: "LoginThrottle.layerRedis with connectTimeout 0",
+      make: () => auth.LoginThrottle.layerRedis({ url: "redis://127.0.0.1:1", connectTimeout: 0 }),
+      error: RangeError,
+      message:
+        /LoginThrottle\.layerRedis: options\.connectTimeout must be a positive, finite duration, got 0/
     },
     {
       name: "options not an object",
