@@ -48,7 +48,8 @@ export interface SessionValidatorServiceOf<Session> {
 export interface SessionStoreServiceOf<Duration, Session> {
   /**
    * How long `touch` takes at most, in milliseconds, when the store bounds it itself (the Redis
-   * store: one command under its `commandTimeout`); `SessionStore.validator` passes it on.
+   * store: its `commandTimeout`, for a read and the script that may follow it);
+   * `SessionStore.validator` passes it on.
    */
   readonly answersWithinMillis?: number | undefined
   /**

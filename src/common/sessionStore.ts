@@ -666,6 +666,7 @@ export const redisStore = <Session>(
   const touch: Store<Session>["touch"] = (id) =>
     withIdDigest(id, (digest) => {
       const key = keyOf(digest)
+      const started = performance.now()
       return Effect.flatMap(
         call(() => redis.hmget(key, "data", "idle", "seen")),
         ([data = null, idleText, seenText]) => {
@@ -676,7 +677,14 @@ export const redisStore = <Session>(
           const now = Number.isFinite(idle) && Number.isFinite(seen) ? redisNow(idle) : undefined
           const due =
             now === undefined || seen > now || touchIsDue(seen, idle, now + CLOCK_MARGIN_MILLIS)
-          return due ? touchScript(key) : Effect.succeed(data)
+          if (!due) return Effect.succeed(data)
+          // the script, in what is left of one commandTimeout: touch answers within it, as the
+          // guards are told (answersWithinMillis), however long the read took
+          return line.timeout(
+            touchScript(key),
+            Math.max(0, settings.commandTimeoutMillis - (performance.now() - started)),
+            () => new Error("touch took longer than commandTimeout")
+          )
         }
       )
     }).pipe(Effect.map(sessionFrom), failingAs("touch"))
@@ -759,7 +767,8 @@ export const redisStore = <Session>(
     list,
     revokeHandle,
     revokeOthers,
-    // touch is one command, under the client's commandTimeout (the digest is computed at once)
+    // touch answers within the client's commandTimeout: a read, then the script in what is left
+    // of it (the digest is computed at once)
     ...(sha256Sync === undefined ? {} : { answersWithinMillis: settings.commandTimeoutMillis })
   }
 }

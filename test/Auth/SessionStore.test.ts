@@ -469,6 +469,41 @@ describe("SessionStore.validator's own bound", () => {
   )
 })
 
+describe("SessionStore.layerRedis's touch within its commandTimeout", () => {
+  it.effect.skipIf(!hasRedis)(
+    "a use whose script Redis holds back fails once the commandTimeout is up, the read before it included (TestClock)",
+    () =>
+      Effect.gen(function* () {
+        const own = yield* Effect.acquireRelease(
+          Effect.promise(() => startRedis()),
+          (server) => Effect.promise(() => server.dispose())
+        )
+        // ioredis's own limit per command is a minute of real time: only the store's bound ends
+        // the touch here
+        const sessions = yield* Effect.provide(
+          SessionStore,
+          yield* Layer.build(SessionStore.layerRedis({ url: own.url, commandTimeout: "1 minute" }))
+        )
+        const id = yield* sessions.create(alice)
+        // the first use runs the script (it reads Redis's clock), a write: Redis holds it back
+        redisCli(own.port, "client", "pause", "30000", "write")
+        const fiber = yield* fork(Effect.flip(sessions.touch(id)))
+        // a minute of the test clock at a time, until the read has answered and the script's bound,
+        // which starts after it, is up (a real Redis answers between the steps)
+        for (let step = 0; step < 200 && (yield* isRunning(fiber)); step++) {
+          yield* TestClock.adjust(Duration.minutes(1))
+          yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 10)))
+        }
+        expect(yield* isRunning(fiber)).toBe(false)
+        const error = yield* Fiber.join(fiber)
+        expect(error).toBeInstanceOf(SessionStoreError)
+        expect(error.operation).toBe("touch")
+        redisCli(own.port, "client", "unpause")
+      }).pipe(Effect.scoped),
+    30_000
+  )
+})
+
 describe("SessionStore.layerRedis in steady use", () => {
   /** The calls of each command Redis ran since its statistics were last reset (scripts' own included). */
   const calls = (port: number): Record<string, number> => {
