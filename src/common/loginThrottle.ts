@@ -191,15 +191,18 @@ export const redisThrottle = <TooMany>(
         ...(cause === undefined ? {} : { cause })
       })
   )
-  /** `command` over the Redis keys of `keys`; nothing is sent for no keys. */
+  /**
+   * `command` over the Redis keys of the keys as `storedOf` gives them (checked at the call, as
+   * on the memory throttle); nothing is sent for no keys.
+   */
   const over =
     <A>(
       operation: LoginThrottleError["operation"],
       none: A,
       command: (keys: ReadonlyArray<string>) => Promise<A>
     ) =>
-    (keys: unknown): Effect.Effect<A, LoginThrottleError> =>
-      Effect.flatMap(storedOf(operation, keys), (stored) =>
+    (keys: Effect.Effect<ReadonlyArray<string>>): Effect.Effect<A, LoginThrottleError> =>
+      Effect.flatMap(keys, (stored) =>
         stored.length === 0
           ? Effect.succeed(none)
           : Effect.tryPromise({
@@ -214,8 +217,9 @@ export const redisThrottle = <TooMany>(
   const attemptsOf = (key: string) => `${key}%attempts`
   return Effect.map(connected, (redis: ThrottleConnection) => {
     /** `failure` (`failed`) or `success` of the calling fiber over `keys`. */
-    const report = (operation: "failure" | "success", failed: boolean) => (keys: unknown) =>
-      line.client.withFiber((fiber) => {
+    const report = (operation: "failure" | "success", failed: boolean) => (keys: unknown) => {
+      const stored = storedOf(operation, keys)
+      return line.client.withFiber((fiber) => {
         const holder = fiber as object
         const held = reserved.get(holder)
         reserved.delete(holder)
@@ -234,11 +238,13 @@ export const redisThrottle = <TooMany>(
               held === undefined ? 1 : 0
             )
             .then(() => undefined)
-        })(keys)
+        })(stored)
       })
+    }
     return {
-      check: (keys) =>
-        line.client.withFiber((fiber) => {
+      check: (keys) => {
+        const stored = storedOf("check", keys)
+        return line.client.withFiber((fiber) => {
           const holder = fiber as object
           return Effect.flatMap(
             over("check", 0, (stored) => {
@@ -261,10 +267,11 @@ export const redisThrottle = <TooMany>(
                   }
                   return millis
                 })
-            })(keys),
+            })(stored),
             (millis) => lockedFor(tooMany, millis)
           )
-        }),
+        })
+      },
       failure: report("failure", true),
       success: report("success", false)
     }

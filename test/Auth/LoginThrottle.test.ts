@@ -369,6 +369,16 @@ describe(`LoginThrottle.layerRedis, no Redis (Effect ${LINE})`, () => {
 })
 
 describe.skipIf(!hasRedis)(`LoginThrottle.layerRedis (Effect ${LINE})`, () => {
+  it.live("bad keys throw at the call, as on the memory throttle (a programming error)", () =>
+    Effect.gen(function* () {
+      const throttle = yield* onRedis(freshPrefix())
+      const message = "keys must be a string or an array of strings, got"
+      expect(() => throttle.check(42 as never)).toThrow(`LoginThrottle.check: ${message} 42`)
+      expect(() => throttle.failure([1] as never)).toThrow(`LoginThrottle.failure: ${message}`)
+      expect(() => throttle.success([null] as never)).toThrow(`LoginThrottle.success: ${message}`)
+    }).pipe(Effect.scoped)
+  )
+
   it.live("two instances (two connections) share counts, locks and clears", () =>
     Effect.gen(function* () {
       const prefix = freshPrefix()
