@@ -112,6 +112,7 @@ describe("SessionValidator.http", () => {
       const http = SessionValidator.http({ url })
       expect(yield* validateWith(http, "s-status-ok-text")).toEqual(Option.some(session))
       expect(Option.isSome(yield* validateWith(http, "s-status-word"))).toBe(true)
+      expect(Option.isSome(yield* validateWith(http, "s-valid-true"))).toBe(true)
     })
   )
 

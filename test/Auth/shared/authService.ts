@@ -23,6 +23,11 @@ export const answers: Record<string, { status: number; type?: string; body?: str
   "s-201": { status: 201, body: JSON.stringify(session) },
   "s-203-envelope": { status: 203, body: JSON.stringify({ success: true, data: session }) },
   "s-201-denied": { status: 201, body: JSON.stringify({ success: false, data: session }) },
+  // a verdict under another common name: valid (anything but true), active (RFC 7662's false)
+  "s-valid-false": { status: 200, body: JSON.stringify({ ...session, valid: false }) },
+  "s-valid-string": { status: 200, body: JSON.stringify({ valid: "false", data: session }) },
+  "s-active-false": { status: 200, body: JSON.stringify({ ...session, active: false }) },
+  "s-valid-true": { status: 200, body: JSON.stringify({ ...session, valid: true, active: true }) },
   "s-bad": { status: 200, body: JSON.stringify({ email: "no id" }) },
   "s-text": { status: 200, type: "text/plain", body: "yes" },
   "s-array": { status: 200, body: JSON.stringify([session]) },
@@ -155,7 +160,10 @@ export const DENIED = [
   "s-status-reason",
   "s-status-negative",
   "s-status-decimal",
-  "s-201-denied"
+  "s-201-denied",
+  "s-valid-false",
+  "s-valid-string",
+  "s-active-false"
 ] as const
 
 /** Ids the service answers with something that is not an answer: the validator is unavailable. */
