@@ -33,7 +33,8 @@ import {
   removeHeader,
   request,
   setHeader,
-  totalMillisOf
+  totalMillisOf,
+  within
 } from "./client.js"
 import type { ClientDialect } from "./dialect.js"
 import { fromSend, startTimer, type Transport } from "./exchange.js"
@@ -321,12 +322,51 @@ const withStreams = <A>(
         )
       })
 
+/**
+ * A session call's wait on the application's storage or `getSessionId`, within the client's
+ * timeout: past it, `onError` hears a `TimeoutError` naming what it waited for and the call answers
+ * `fallback`. (A request bounds its own lookup.) A storage that never settles never keeps
+ * `setSessionId`, `clearSession`, `getSessionId` or `hasSession` pending.
+ */
+const underTimeout = <A>(
+  state: ClientState,
+  effect: Effect.Effect<A>,
+  waitingFor: string,
+  fallback: A
+): Effect.Effect<A> => {
+  const timeoutMillis = state.timeoutMillis
+  return timeoutMillis > 0
+    ? Effect.matchEffect(
+        within(
+          state.line,
+          effect,
+          timeoutMillis,
+          () => new TimeoutError({ timeoutMillis, waitingFor })
+        ),
+        {
+          onFailure: (error) =>
+            Effect.sync(() => {
+              state.report(error)
+              return fallback
+            }),
+          onSuccess: Effect.succeed
+        }
+      )
+    : effect
+}
+
+/** What a session call that writes to storage waits for. */
+const STORAGE = "the session storage"
+
 /** The surface of one state: every method, on one face. */
 const surfaceOf = <F extends ClientFace>(
   state: ClientState,
   transport: Transport,
   face: Face<F>
 ) => {
+  // the session as a request would find it, the lookup under the client's timeout
+  const lookup = () =>
+    underTimeout(state, resolveSession(state.session), "the session lookup", undefined)
   const send = (
     method: HttpMethod,
     endpoint: string,
@@ -365,12 +405,9 @@ const surfaceOf = <F extends ClientFace>(
       ),
     getSessionId: () =>
       face.sessionId(
-        Effect.map(resolveSession(state.session), (id) =>
-          id === undefined ? Option.none() : Option.some(id)
-        )
+        Effect.map(lookup(), (id) => (id === undefined ? Option.none() : Option.some(id)))
       ),
-    hasSession: () =>
-      face.hasSession(Effect.map(resolveSession(state.session), (id) => id !== undefined)),
+    hasSession: () => face.hasSession(Effect.map(lookup(), (id) => id !== undefined)),
     setSessionId: (id: string | Redacted.Redacted<string>) =>
       face.changeThen(
         () => {
@@ -379,7 +416,7 @@ const surfaceOf = <F extends ClientFace>(
           rememberSession(state.session, checked)
           return checked
         },
-        (checked) => persistSession(state.session, checked)
+        (checked) => underTimeout(state, persistSession(state.session, checked), STORAGE, undefined)
       ),
     clearSession: () =>
       face.changeThen(
@@ -387,7 +424,7 @@ const surfaceOf = <F extends ClientFace>(
           supersedeRefresh(state.session)
           forgetSession(state.session)
         },
-        () => unpersistSession(state.session)
+        () => underTimeout(state, unpersistSession(state.session), STORAGE, undefined)
       ),
     setHeader: (name: string, value: string) => face.change(() => setHeader(state, name, value)),
     removeHeader: (name: string) => face.change(() => removeHeader(state, name)),

@@ -196,6 +196,71 @@ describe("a hung hook under the timeout (Effect API, TestClock)", () => {
   )
 })
 
+describe("a hung storage under a session call's timeout (Effect API, TestClock)", () => {
+  /** A call of the session's, the storage method it waits on, and what it answers once past it. */
+  const calls = [
+    {
+      name: "setSessionId",
+      method: "setItem",
+      waitingFor: "the session storage",
+      run: (client: SvcClientService) => client.setSessionId("sid-1"),
+      answer: undefined
+    },
+    {
+      name: "clearSession",
+      method: "removeItem",
+      waitingFor: "the session storage",
+      run: (client: SvcClientService) => client.clearSession(),
+      answer: undefined
+    },
+    {
+      name: "hasSession",
+      method: "getItem",
+      waitingFor: "the session lookup",
+      run: (client: SvcClientService) => client.hasSession(),
+      answer: false
+    },
+    {
+      name: "getSessionId",
+      method: "getItem",
+      waitingFor: "the session lookup",
+      run: (client: SvcClientService) =>
+        Effect.map(client.getSessionId(), (id) => (id._tag === "None" ? "none" : "some")),
+      answer: "none"
+    }
+  ] as const
+
+  it.scoped.each(calls)(
+    "$name answers once the timeout is up, and onError hears what it waited for",
+    (call) =>
+      Effect.gen(function* () {
+        let reached = 0
+        const errors: Array<Error> = []
+        const storage: StorageAdapter = {
+          ...hungStorage,
+          getItem: async () => null,
+          [call.method]: () => {
+            reached++
+            return never()
+          }
+        }
+        const fiber = yield* withClient(
+          server.origin,
+          { storage, timeout: 5_000, onError: (error) => void errors.push(error) },
+          call.run
+        ).pipe(Effect.fork)
+        while (reached === 0) yield* flush
+        yield* TestClock.adjust("4999 millis")
+        expect(errors).toEqual([])
+        yield* TestClock.adjust("1 millis")
+        expect(yield* Fiber.join(fiber)).toBe(call.answer)
+        expect(errors.map((error) => [error.name, error.message])).toEqual([
+          ["TimeoutError", `Request timed out after 5000 ms waiting for ${call.waitingFor}`]
+        ])
+      })
+  )
+})
+
 describe("a hung hook under the caller's AbortSignal (facade)", () => {
   it.each(hooks)("$name: ABORTED at once when the signal fires", async (hook) => {
     const controller = new AbortController()
