@@ -112,7 +112,8 @@ interface BodyGuard {
  */
 export interface SseBody<A> {
   readonly events: ReadableStream<ReadonlyArray<SseEvent<A>>>
-  readonly lastEventId: () => string
+  /** The stream's last event id before its first event (the `lastEventId` option, or `""`). */
+  readonly firstEventId: string
   /** The status of the last connection. */
   readonly status: () => number
   /** Resolves once the events have ended: with the failure that ended them, else `undefined`. */
@@ -815,7 +816,7 @@ export const makeStreams = (kit: StreamKit) => {
     if (ended) resolveEnded(undefined)
     const body: SseBody<A> = {
       events: stream,
-      lastEventId: () => parser.lastEventId,
+      firstEventId: settings.lastEventId,
       status: () => status,
       ended: endedWith,
       eventStream: () => eventStreamOf(body),
@@ -849,9 +850,16 @@ export const makeStreams = (kit: StreamKit) => {
     let at = 0
     let stopped = false
     let reading: Promise<IteratorResult<SseEvent<A>>> | undefined
+    // the stream's last event id as the caller has it: the id of the last event handed out (the
+    // parser's runs ahead, over events not handed out yet), from the batch or, once that is let
+    // go, as kept then
+    let handedId = body.firstEventId
+    const lastHandedId = () => (at > 0 ? batch[at - 1]!.id : handedId)
     const close = () => {
+      handedId = lastHandedId()
       stopped = true
       batch = []
+      at = 0
       reader.cancel().catch(() => undefined)
     }
     const stop = (): IteratorResult<SseEvent<A>> => {
@@ -887,7 +895,7 @@ export const makeStreams = (kit: StreamKit) => {
       [Symbol.asyncIterator]: () => iterator,
       close,
       get lastEventId() {
-        return body.lastEventId()
+        return lastHandedId()
       },
       closed: body.ended.then(
         (error): ApiResponse<undefined> =>

@@ -36,7 +36,9 @@ export interface SseEvent<T> {
  * throwing, and `closed` says how.
  *
  * - `close()`: closes the connection (and any wait to reconnect); the iteration ends.
- * - `lastEventId`: the stream's last event id, `""` when none.
+ * - `lastEventId`: the id of the last event the iteration handed out (the stream's last event id
+ *   at it), the `lastEventId` option (or `""`) before the first: reconnecting with it later resumes
+ *   after what was read, events parsed but not handed out included.
  * - `closed`: resolves once the stream has ended: a success when you closed it, when the server
  *   ended it with `reconnect: false`, or answered 204; a failure with its `code` when a reconnect
  *   failed for good (a non-2xx, `reconnect.attempts` failures in a row, `DECODE_ERROR`). It never

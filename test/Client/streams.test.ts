@@ -949,6 +949,29 @@ describe("sse on the facade: EventStream", () => {
     await until(() => closedEarly("/events") === 1, "the connection to close")
   })
 
+  it("lastEventId is the id of the last event handed out, not of events parsed ahead of the reader", async () => {
+    handler = (_, response) => {
+      sseHead(response)
+      // six events in one write: the parser reads them all before the caller has the first
+      response.write(
+        Array.from({ length: 6 }, (_, i) => `id: ${i + 1}\ndata: ${i + 1}\n\n`).join("")
+      )
+    }
+    const feed = await createSvc(origin).sse("/events", { lastEventId: "0" })
+    if (!feed.success) throw new Error(feed.error)
+    expect(feed.data.lastEventId).toBe("0")
+    const read: Array<string> = []
+    for await (const event of feed.data) {
+      read.push(event.id)
+      expect(feed.data.lastEventId).toBe(event.id)
+      if (read.length === 2) break
+    }
+    // resuming from it sends events 3 to 6 again: none of them reached the caller
+    expect(feed.data.lastEventId).toBe("2")
+    expect(await feed.data.closed).toEqual({ success: true, status: 200, data: undefined })
+    expect(feed.data.lastEventId).toBe("2")
+  })
+
   it("a server's retry: longer than a timer holds is not a reconnect at once", async () => {
     handler = (_, response) => {
       sseHead(response)
