@@ -3,6 +3,7 @@
  * `FormData`, `Blob` and binary data are sent as they are. The wire form is a string (JSON, text,
  * forms: a transport can send it again across a 307) or bytes.
  */
+import { describe } from "./describe.js"
 import type { InvalidArgument } from "./options.js"
 
 /** A body ready for any transport, and the content type it implies. */
@@ -25,6 +26,20 @@ const isFormData = (body: unknown): body is FormData =>
 const toJson = (body: unknown): WireBody | InvalidArgument => {
   if (typeof body === "function" || typeof body === "symbol") {
     return invalidBody(`cannot be sent: a ${typeof body} has no JSON form`)
+  }
+  // what holds its contents elsewhere than in its keys (a Map, a Set, a stream, a Promise) would
+  // go as `{}`: an array, or an object with its own toJSON, says what it is
+  if (
+    typeof body === "object" &&
+    body !== null &&
+    !Array.isArray(body) &&
+    typeof (body as { toJSON?: unknown }).toJSON !== "function" &&
+    (Symbol.iterator in body ||
+      Symbol.asyncIterator in body ||
+      "getReader" in body ||
+      typeof (body as { then?: unknown }).then === "function")
+  ) {
+    return invalidBody(`cannot be sent: ${describe(body)} has no JSON form`)
   }
   let text: string | undefined
   try {

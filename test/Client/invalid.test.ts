@@ -145,8 +145,37 @@ const badBodies: ReadonlyArray<readonly [string, unknown, RegExp]> = [
   ["a Symbol", Symbol("s"), /^body cannot be sent: a symbol has no JSON form$/],
   ["a BigInt", 10n, /^body cannot be encoded as JSON: .*BigInt/],
   ["an object holding a BigInt", { n: 10n }, /^body cannot be encoded as JSON: .*BigInt/],
-  ["a circular object", circular, /^body cannot be encoded as JSON: .*circular/i]
+  ["a circular object", circular, /^body cannot be encoded as JSON: .*circular/i],
+  // what holds its contents elsewhere than in its keys went as "{}"
+  [
+    "a ReadableStream",
+    new ReadableStream(),
+    /^body cannot be sent: a ReadableStream has no JSON form$/
+  ],
+  ["a Map", new Map([["a", 1]]), /^body cannot be sent: a Map has no JSON form$/],
+  ["a Set", new Set([1]), /^body cannot be sent: a Set has no JSON form$/],
+  ["a Promise", Promise.resolve({ a: 1 }), /^body cannot be sent: a Promise has no JSON form$/],
+  [
+    "an async iterable",
+    { async *[Symbol.asyncIterator]() {} },
+    /^body cannot be sent: an object has no JSON form$/
+  ]
 ]
+
+describe("bodies that are JSON whatever their class", () => {
+  class Dto {
+    constructor(readonly name: string) {}
+  }
+  it.each([
+    ["a class instance (a DTO)", new Dto("a"), '{"name":"a"}'],
+    ["a Date", new Date(0), '"1970-01-01T00:00:00.000Z"'],
+    ["an iterable with its own toJSON", { *[Symbol.iterator]() {}, toJSON: () => [1] }, "[1]"],
+    ["an array", [1, 2], "[1,2]"]
+  ])("%s", async (_name, body, sent) => {
+    await createSvc(server.origin).post("/x", body)
+    expect(server.requests[server.requests.length - 1]!.body).toBe(sent)
+  })
+})
 
 describe("INVALID_REQUEST in the facade: nothing sent, the argument named", () => {
   it.each(badOptions)("%s", async (_name, options, message) => {
