@@ -29,6 +29,21 @@ import {
  */
 export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>
 
+/**
+ * A response's body as a stream: a fetch without response streams (React Native's, over XHR) has
+ * no `body` at all, and gives the body whole when asked for it.
+ */
+const bodyOf = (response: Response): ReadableStream<Uint8Array> | null =>
+  response.body !== undefined
+    ? response.body
+    : new ReadableStream({
+        pull: async (controller) => {
+          const bytes = new Uint8Array(await response.arrayBuffer())
+          if (bytes.byteLength > 0) controller.enqueue(bytes)
+          controller.close()
+        }
+      })
+
 /** A transport over `fetchFunction`, or the global `fetch` at the time of each request. */
 export const fetchTransport =
   (fetchFunction?: FetchFunction): Send =>
@@ -80,7 +95,7 @@ export const fetchTransport =
       }
       if (request.streamed !== undefined && response.status >= 200 && response.status < 300) {
         // fetch decompresses as it reads; cancelling the body aborts the exchange
-        const stream = response.body ?? new Blob([]).stream()
+        const stream = bodyOf(response) ?? new Blob([]).stream()
         return answered({
           status: response.status,
           statusText: response.statusText,
@@ -93,7 +108,7 @@ export const fetchTransport =
         })
       }
       const body = await readStream(
-        response.body,
+        bodyOf(response),
         request.maxResponseBytes,
         downloadMeter(request.onDownloadProgress, request.method, response.status, headers)
       )
