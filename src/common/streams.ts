@@ -126,8 +126,17 @@ export interface SseBody<A> {
 
 /** What one connection of an `sse` call gave. */
 type Connection =
-  | { readonly _tag: "Open"; readonly status: number; readonly body: ReadableStream<Uint8Array> }
-  | { readonly _tag: "End"; readonly status: number }
+  | {
+      readonly _tag: "Open"
+      readonly status: number
+      readonly headers: Readonly<Record<string, string>>
+      readonly body: ReadableStream<Uint8Array>
+    }
+  | {
+      readonly _tag: "End"
+      readonly status: number
+      readonly headers: Readonly<Record<string, string>>
+    }
 
 /**
  * Whether `text` takes more than `limit` bytes as UTF-8; its bytes are counted only when its length
@@ -424,7 +433,7 @@ export const makeStreams = (kit: StreamKit) => {
     const headers = response.headers ?? {}
     if (response.status === 204) {
       if (body instanceof ReadableStream) body.cancel().catch(() => undefined)
-      return Effect.succeed({ _tag: "End", status: 204 })
+      return Effect.succeed({ _tag: "End", status: 204, headers })
     }
     const type = headers["content-type"]
     const media = type?.split(";")[0]?.trim().toLowerCase()
@@ -441,7 +450,7 @@ export const makeStreams = (kit: StreamKit) => {
         })
       )
     }
-    return Effect.succeed({ _tag: "Open", status: response.status, body })
+    return Effect.succeed({ _tag: "Open", status: response.status, headers, body })
   }
 
   /**
@@ -546,7 +555,8 @@ export const makeStreams = (kit: StreamKit) => {
               options
             )
             closeAlso(streamed, data.close)
-            return { success: true, status: connection.status, data }
+            // the first connection's headers, as any call's response has its own
+            return { success: true, status: connection.status, data, headers: connection.headers }
           })
         })
       )

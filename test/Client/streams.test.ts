@@ -949,6 +949,27 @@ describe("sse on the facade: EventStream", () => {
     await until(() => closedEarly("/events") === 1, "the connection to close")
   })
 
+  it("the response carries the first connection's headers, on a 200 and on a 204", async () => {
+    handler = (request, response) => {
+      if (request.url?.startsWith("/none")) {
+        response.writeHead(204, { "x-request-id": "r-204" }).end()
+        return
+      }
+      response.writeHead(200, { "content-type": "text/event-stream", "x-request-id": "r-200" })
+      response.end("data: a\n\n")
+    }
+    const svc = createSvc(origin)
+    const feed = await svc.sse("/events", { reconnect: false })
+    if (!feed.success) throw new Error(feed.error)
+    expect(feed.headers?.["x-request-id"]).toBe("r-200")
+    expect(feed.headers?.["content-type"]).toBe("text/event-stream")
+    feed.data.close()
+    const ended = await svc.sse("/none")
+    if (!ended.success) throw new Error(ended.error)
+    expect(ended.status).toBe(204)
+    expect(ended.headers?.["x-request-id"]).toBe("r-204")
+  })
+
   it("lastEventId is the id of the last event handed out, not of events parsed ahead of the reader", async () => {
     handler = (_, response) => {
       sseHead(response)
