@@ -364,7 +364,8 @@ export type ReconnectOf<DurationInput> =
   | {
       /**
        * Failed reconnects in a row before the stream ends with the last failure; every
-       * successful connection starts the count again.
+       * successful connection starts the count again. `0` allows none: no reconnect is tried, as
+       * with `false`.
        * @default Infinity
        */
       readonly attempts?: number | undefined

@@ -118,6 +118,7 @@ export const checkStream = (
     method: method as CheckedStream["method"],
     idleTimeoutMillis: idle,
     lastEventId,
-    reconnect: { attempts, delayMillis }
+    // no failed reconnect allowed: none is tried (as `retryAttempts: 0` retries nothing)
+    reconnect: attempts === 0 ? false : { attempts, delayMillis }
   }
 }

@@ -507,6 +507,17 @@ describe.each(faces)("sse, $name", (face) => {
     expect(seen).toHaveLength(5)
   })
 
+  it("reconnect.attempts 0 allows no failed reconnect: none is tried, as retryAttempts: 0 retries nothing", async () => {
+    handler = (_, response) => {
+      sseHead(response)
+      response.end("data: once\n\n")
+    }
+    const read = await face.sse("/events", { reconnect: { delay: 5, attempts: 0 } })
+    expect(read.events.map((event) => event.data)).toEqual(["once"])
+    expect(read.outcome).toMatchObject({ success: true })
+    expect(seen).toHaveLength(1)
+  })
+
   it("schema decodes each event's JSON data; a mismatch ends the stream with DECODE_ERROR, the events after it neither decoded nor given", async () => {
     handler = (_, response) => {
       sseHead(response)
