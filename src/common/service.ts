@@ -42,6 +42,7 @@ import { loadOnce, unloadedError } from "./loadOnce.js"
 import {
   AbortedError,
   DecodeError,
+  InterceptorError,
   isSvcError,
   NetworkError,
   ResponseTooLargeError,
@@ -279,6 +280,7 @@ const streamPrograms = /*#__PURE__*/ loadOnce(
           ResponseTooLargeError,
           NetworkError,
           TimeoutError,
+          InterceptorError,
           joinUrl,
           redactUrls,
           redactUrlsIn,

@@ -38,6 +38,7 @@ import type { startTimer, Transport } from "./exchange.js"
 import type {
   AbortedError,
   DecodeError,
+  InterceptorError,
   isSvcError,
   NetworkError,
   ResponseTooLargeError,
@@ -67,6 +68,7 @@ export interface StreamKit {
   readonly ResponseTooLargeError: typeof ResponseTooLargeError
   readonly NetworkError: typeof NetworkError
   readonly TimeoutError: typeof TimeoutError
+  readonly InterceptorError: typeof InterceptorError
   readonly joinUrl: typeof joinUrl
   readonly redactUrls: typeof redactUrls
   readonly redactUrlsIn: typeof redactUrlsIn
@@ -170,6 +172,7 @@ export const makeStreams = (kit: StreamKit) => {
     ResponseTooLargeError,
     NetworkError,
     TimeoutError,
+    InterceptorError,
     joinUrl,
     redactUrls,
     redactUrlsIn,
@@ -181,6 +184,17 @@ export const makeStreams = (kit: StreamKit) => {
   } = kit
   const Exit = { isSuccess: kit.isSuccess }
   const totalMillisOf = kit.totalMillisOf
+
+  /**
+   * A streamed body the response hooks began to read (`onResponse` or an interceptor took its
+   * reader): it is the caller's, and cannot be read twice. Their failure.
+   */
+  const readByHooks = (): InterceptorError =>
+    new InterceptorError({
+      phase: "response",
+      detail:
+        "the body of a stream was read by onResponse or a response interceptor: it is the caller's to read"
+    })
 
   /**
    * Watches what ends a body from outside: the signal and the call's total deadline (`guard`).
@@ -410,11 +424,16 @@ export const makeStreams = (kit: StreamKit) => {
         )
         // what is left of the call's limit, when it began before now
         const limited = since === undefined ? options : withLeft(options, guard)
-        return Effect.map(
+        return Effect.flatMap(
           bodyRequest(state, transport, settings.method, endpoint, limited, ender, streamed),
           (response) => {
-            if (!(response.data instanceof ReadableStream)) return response
-            return { ...response, data: guardBody(response.data, guard, streamed) }
+            if (!(response.data instanceof ReadableStream)) return Effect.succeed(response)
+            if (response.data.locked) {
+              const error = readByHooks()
+              state.report(error)
+              return Effect.fail(error)
+            }
+            return Effect.succeed({ ...response, data: guardBody(response.data, guard, streamed) })
           }
         )
       })
@@ -428,9 +447,11 @@ export const makeStreams = (kit: StreamKit) => {
    */
   const connectionOf = (
     response: ApiSuccess<ReadableStream<Uint8Array>>
-  ): Eff.Effect<Connection, DecodeError> => {
+  ): Eff.Effect<Connection, DecodeError | InterceptorError> => {
     const body = response.data
     const headers = response.headers ?? {}
+    // (reported by the request's caller, as a DecodeError is)
+    if (body instanceof ReadableStream && body.locked) return Effect.fail(readByHooks())
     if (response.status === 204) {
       if (body instanceof ReadableStream) body.cancel().catch(() => undefined)
       return Effect.succeed({ _tag: "End", status: 204, headers })

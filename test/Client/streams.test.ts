@@ -1603,6 +1603,23 @@ describe("a streamed body a response interceptor replaced, when the call then fa
     expect(answers).toEqual({ facade: "DECODE_ERROR", effect: "DECODE_ERROR" })
   })
 
+  it("a body onResponse began to read is the hooks' failure on each face, never a defect; its connection closes", async () => {
+    const reading = (response: ApiResponse<unknown>) => {
+      if (response.success && response.data instanceof ReadableStream) response.data.getReader()
+    }
+    const same: Interceptor = (response) => response
+    handler = opened("application/octet-stream")
+    expect(await onBothFaces("/read-stream", same, { onResponse: reading }, "stream")).toEqual({
+      facade: "INTERCEPTOR_ERROR",
+      effect: "INTERCEPTOR_ERROR"
+    })
+    handler = opened("text/event-stream")
+    expect(await onBothFaces("/read-sse", same, { onResponse: reading }, "sse")).toEqual({
+      facade: "INTERCEPTOR_ERROR",
+      effect: "INTERCEPTOR_ERROR"
+    })
+  })
+
   it("a replacement whose cancel throws: the facade still answers, the Effect API still fails typed", async () => {
     handler = opened("application/octet-stream")
     const answers = await onBothFaces(
