@@ -15,21 +15,21 @@ export const parseBaseUrl = (baseUrl: unknown): URL => {
   if (typeof baseUrl !== "string") {
     throw new TypeError(`baseUrl must be a string, got ${typeof baseUrl}`)
   }
-  let url: URL
-  try {
-    url = new URL(baseUrl)
-  } catch {
+  const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined
+  if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:")) {
     throw new TypeError(
       `baseUrl must be an absolute http: or https: URL, got ${JSON.stringify(baseUrl)}`
     )
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new TypeError(
-      `baseUrl must be an absolute http: or https: URL, got ${JSON.stringify(baseUrl)}`
-    )
-  }
-  // the value stays out of the message: it holds a credential
+  // the value stays out of these messages: it holds a credential, or may (an API key in a query)
   if (hasUserInfo(url)) throw new TypeError(USER_INFO)
+  // endpoints are joined to it as written: `http://h/v1?key=k` + `/users` would be a query, and
+  // a trailing newline (an environment variable's) part of the path
+  if (/[?#]|^\s|\s$/.test(baseUrl)) {
+    throw new TypeError(
+      "baseUrl must not hold a query, a fragment or surrounding whitespace: give query parameters per request (params)"
+    )
+  }
   return url
 }
 

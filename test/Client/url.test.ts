@@ -72,6 +72,19 @@ describe("URL joining", () => {
     }
   )
 
+  it.each([
+    "http://h/api?key=secret",
+    "http://h/api?",
+    "http://h/api#top",
+    "http://h/api\n",
+    " http://h/api"
+  ])("rejects base URL %j, which endpoints would join wrongly, without quoting it", (base) => {
+    const message =
+      "baseUrl must not hold a query, a fragment or surrounding whitespace: give query parameters per request (params)"
+    expect(() => createSvc(base)).toThrow(new TypeError(message))
+    expect(() => new SvcClient(base)).toThrow(message)
+  })
+
   it("rejects a non-string base URL", () => {
     expect(() => createSvc(42 as unknown as string)).toThrow(TypeError)
   })
