@@ -40,7 +40,7 @@ export const http = <Session, R>(
   Effect.map(client, (client) => ({
     validate: (id) =>
       client
-        .get("", {
+        .get(settings.query, {
           headers: { [settings.header]: Redacted.value(id) },
           // the answer as sent: the client's envelope lifting would hide `success: false`
           responseType: "text"

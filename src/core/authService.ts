@@ -36,7 +36,10 @@ const INVALID_STATUSES: ReadonlySet<number> = new Set([
 const DEFAULT_HTTP_TIMEOUT_MILLIS = 5_000
 
 export interface HttpValidatorSettings {
+  /** The service's URL without its query (and fragment): the client's base URL. */
   readonly url: string
+  /** The URL's query (`?…`, or `""`): each request's endpoint, on the base URL as it is. */
+  readonly query: string
   readonly header: string
   readonly headers: Readonly<Record<string, string>>
   readonly timeoutMillis: number
@@ -66,7 +69,8 @@ export const httpSettings = (
     )
   }
   return {
-    url,
+    url: url.replace(/[?#].*$/s, ""),
+    query: new URL(url).search,
     header: nameOption(`${name}: options.header`, options.header, DEFAULT_SESSION_HEADER),
     headers: options.headers ?? {},
     timeoutMillis: durationOption(
