@@ -241,7 +241,7 @@ const api = /*#__PURE__*/ effectApi(dialect.client, dialect.tracing, dialect.str
 
 /** The Effect API over the facade's transport. */
 const fromDefaultTransport = (baseUrl: string, config?: SvcConfig<"effect">) =>
-  api.fromDefaultTransport(baseUrl, config) as unknown as SvcClientService
+  api.fromDefaultTransport(baseUrl, config) as unknown as Effect.Effect<SvcClientService>
 
 /**
  * The Effect service and, as a class, the Promise facade.
@@ -324,7 +324,7 @@ export class SvcClient extends /*#__PURE__*/ Context.Service<SvcClient, SvcClien
   static readonly layerDefault = (
     baseUrl: string,
     config?: SvcConfig<"effect">
-  ): Layer.Layer<SvcClient> => Layer.succeed(SvcClient, fromDefaultTransport(baseUrl, config))
+  ): Layer.Layer<SvcClient> => Layer.effect(SvcClient, fromDefaultTransport(baseUrl, config))
 
   /**
    * {@link SvcClient.layerDefault} with its settings read from `Config`: a base URL that is not an
@@ -353,7 +353,7 @@ export class SvcClient extends /*#__PURE__*/ Context.Service<SvcClient, SvcClien
       SvcClient,
       Effect.flatMap(config, ({ baseUrl, ...settings }) => {
         try {
-          return Effect.succeed(fromDefaultTransport(baseUrl, settings))
+          return fromDefaultTransport(baseUrl, settings)
         } catch (cause) {
           // effect/Config and effect/Schema load only for this error (see #onDemand)
           return Effect.flatMap(Effect.promise(loadConfigError), (make) =>

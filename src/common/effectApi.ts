@@ -8,7 +8,7 @@
 import * as Effect from "effect/Effect"
 import { defaultTransport } from "#transport"
 import type { ApiFailure } from "../core/ApiResponse.js"
-import { type CallTracing, type ClientConfig, makeState } from "./client.js"
+import { type CallTracing, type ClientConfig, type ClientState, makeState } from "./client.js"
 import type { ClientDialect, StreamDialect, TracingDialect } from "./dialect.js"
 import { fromWebBatches, fromWebStream } from "./effectStreams.js"
 import { fromSend, type Transport } from "./exchange.js"
@@ -58,24 +58,46 @@ export const effectApi = (line: ClientDialect, tracing: TracingDialect, streams:
   }
 }
 
-/** The Effect API over the facade's transport: `config.fetch`, else the runtime's (undici on Node, fetch elsewhere). */
+/**
+ * The states of a client that each run of the returned Effect makes afresh — each build of a
+ * layer, each run of `make` — so that two builds (two runtimes, `Layer.fresh`, a test's own layer)
+ * never share a session, headers or interceptors. The settings are checked at the call: a bad base
+ * URL or config throws there, and the state that check made serves the first run.
+ */
+const statePerRun = (make: () => ClientState): Effect.Effect<ClientState> => {
+  let first: ClientState | undefined = make()
+  return Effect.sync(() => {
+    const state = first ?? make()
+    first = undefined
+    return state
+  })
+}
+
+/**
+ * The Effect API over the facade's transport: `config.fetch`, else the runtime's (undici on Node,
+ * fetch elsewhere); a client of its own for each run.
+ */
 const fromDefaultTransport = (
   line: ClientDialect,
   tracing: CallTracing,
   face: Face<"effect">,
   baseUrl: string,
   config?: ClientConfig
-): Surface<"effect"> =>
-  fromState(
-    makeState(line, tracing, baseUrl, config),
-    transportFor(line, config, () => fromSend(line, defaultTransport)),
-    face
+): Effect.Effect<Surface<"effect">> =>
+  Effect.map(
+    statePerRun(() => makeState(line, tracing, baseUrl, config)),
+    (state) =>
+      fromState(
+        state,
+        transportFor(line, config, () => fromSend(line, defaultTransport)),
+        face
+      )
   )
 
 /**
  * The Effect API over the `HttpClient` in context (`client`), its adapter loaded by `load` (the
- * line's `#onDemand`) — or over `config.fetch` when one is given. Validates at once (throws on
- * bad input).
+ * line's `#onDemand`) — or over `config.fetch` when one is given; a client of its own for each
+ * run. Validates at once (throws on bad input).
  */
 const fromHttpClient = <Client, R>(
   line: ClientDialect,
@@ -86,13 +108,15 @@ const fromHttpClient = <Client, R>(
   httpClient: Effect.Effect<Client, never, R>,
   load: () => Promise<(client: Client) => Transport>
 ): Effect.Effect<Surface<"effect">, never, R> => {
-  const state = makeState(line, tracing, baseUrl, config)
+  const states = statePerRun(() => makeState(line, tracing, baseUrl, config))
   return Effect.flatMap(httpClient, (client) =>
-    Effect.map(Effect.promise(load), (adapter) =>
-      fromState(
-        state,
-        transportFor(line, config, () => adapter(client)),
-        face
+    Effect.flatMap(states, (state) =>
+      Effect.map(Effect.promise(load), (adapter) =>
+        fromState(
+          state,
+          transportFor(line, config, () => adapter(client)),
+          face
+        )
       )
     )
   )

@@ -5,7 +5,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { SvcClient } from "../../src/v3/Client/index.js"
-import { closedPort, json, testServer } from "./server.js"
+import { closedPort, json, type RecordedRequest, testServer } from "./server.js"
 
 describe("Effect API", () => {
   it.effect(
@@ -241,4 +241,60 @@ describe("Effect API", () => {
       })
     )
   )
+})
+
+describe("a client of its own for each build", () => {
+  /** What each of two builds of one layer sends, after the first set a session, a header and an interceptor. */
+  const twoBuilds = (layer: Layer.Layer<SvcClient>, server: { requests: Array<RecordedRequest> }) =>
+    Effect.gen(function* () {
+      const sent = () => {
+        const request = server.requests[server.requests.length - 1]!
+        return {
+          session: request.headers["x-session-id"],
+          authorization: request.headers.authorization,
+          tenant: request.headers["x-tenant"]
+        }
+      }
+      const first = yield* Effect.provide(SvcClient, yield* Layer.build(layer))
+      yield* first.setSessionId("tenant-a-session")
+      yield* first.setHeader("authorization", "Bearer a")
+      yield* first.addRequestInterceptor((config) => ({
+        ...config,
+        headers: { ...config.headers, "x-tenant": "a" }
+      }))
+      yield* first.get("/x")
+      const a = sent()
+      const second = yield* Effect.provide(SvcClient, yield* Layer.build(layer))
+      yield* second.get("/x")
+      return [a, sent()] as const
+    })
+
+  const alone = { session: undefined, authorization: undefined, tenant: undefined }
+  const set = { session: "tenant-a-session", authorization: "Bearer a", tenant: "a" }
+
+  it.scoped("layerDefault: two builds (two runtimes, Layer.fresh) share nothing", () =>
+    Effect.gen(function* () {
+      const server = yield* testServer(() => json({ data: 1, success: true }))
+      const layer = SvcClient.layerDefault(server.origin)
+      expect(yield* twoBuilds(layer, server)).toEqual([set, alone])
+      expect(yield* twoBuilds(Layer.fresh(layer), server)).toEqual([set, alone])
+    })
+  )
+
+  it.scoped("layer(HttpClient) and make: each build, each run, a client of its own", () =>
+    Effect.gen(function* () {
+      const server = yield* testServer(() => json({ data: 1, success: true }))
+      const layer = SvcClient.layer(server.origin).pipe(Layer.provide(NodeHttpClient.layerUndici))
+      expect(yield* twoBuilds(layer, server)).toEqual([set, alone])
+      const make = SvcClient.make(server.origin)
+      const made = Layer.effect(SvcClient, make).pipe(Layer.provide(NodeHttpClient.layerUndici))
+      expect(yield* twoBuilds(made, server)).toEqual([set, alone])
+    })
+  )
+
+  it("bad settings still throw at the call", () => {
+    expect(() => SvcClient.layerDefault("not a url")).toThrow(/baseUrl must be an absolute/)
+    expect(() => SvcClient.layer("http://h", { timeout: -1 })).toThrow(/timeout/)
+    expect(() => SvcClient.make("http://h", { retryAttempts: -1 })).toThrow(/retryAttempts/)
+  })
 })

@@ -251,7 +251,7 @@ const api = /*#__PURE__*/ effectApi(dialect.client, dialect.tracing, dialect.str
 
 /** The Effect API over the facade's transport. */
 const fromDefaultTransport = (baseUrl: string, config?: SvcConfig<"effect">) =>
-  api.fromDefaultTransport(baseUrl, config) as unknown as SvcClientService
+  api.fromDefaultTransport(baseUrl, config) as unknown as Effect.Effect<SvcClientService>
 
 /**
  * The Effect service and, as a class, the Promise facade.
@@ -335,7 +335,7 @@ export class SvcClient extends /*#__PURE__*/ Context.Tag("svc-sdk/SvcClient")<
   static readonly layerDefault = (
     baseUrl: string,
     config?: SvcConfig<"effect">
-  ): Layer.Layer<SvcClient> => Layer.succeed(SvcClient, fromDefaultTransport(baseUrl, config))
+  ): Layer.Layer<SvcClient> => Layer.effect(SvcClient, fromDefaultTransport(baseUrl, config))
 
   /**
    * {@link SvcClient.layerDefault} with its settings read from `Config`: a base URL that is not an
@@ -363,11 +363,13 @@ export class SvcClient extends /*#__PURE__*/ Context.Tag("svc-sdk/SvcClient")<
     Layer.effect(
       SvcClient,
       Effect.flatMap(config, ({ baseUrl, ...settings }) =>
-        Effect.try({
-          try: () => fromDefaultTransport(baseUrl, settings),
-          catch: (cause) =>
-            ConfigError.InvalidData([], cause instanceof Error ? cause.message : String(cause))
-        })
+        Effect.flatten(
+          Effect.try({
+            try: () => fromDefaultTransport(baseUrl, settings),
+            catch: (cause) =>
+              ConfigError.InvalidData([], cause instanceof Error ? cause.message : String(cause))
+          })
+        )
       )
     )
 
