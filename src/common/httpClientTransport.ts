@@ -35,6 +35,15 @@ import type {
 } from "./dialect.js"
 import { exchange, type Transport } from "./exchange.js"
 
+const MANUAL_REDIRECT: globalThis.RequestInit = { redirect: "manual" }
+
+/**
+ * `FetchHttpClient`'s request options (`RequestInit`) for an exchange: the application's own (a
+ * proxy's `dispatcher`, `credentials`, `cache`), with redirects svc-sdk's to follow.
+ */
+export const manualRedirect = (init: globalThis.RequestInit | undefined): globalThis.RequestInit =>
+  init === undefined ? MANUAL_REDIRECT : { ...init, redirect: "manual" }
+
 class TooLarge {
   readonly _tag = "TooLarge"
   constructor(readonly status: number) {}

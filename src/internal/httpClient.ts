@@ -16,13 +16,10 @@ import {
 import * as Stream from "effect/Stream"
 import type { HttpClientDialect } from "../common/dialect.js"
 import type { Transport } from "../common/exchange.js"
-import { fromHttpClient } from "../common/httpClientTransport.js"
+import { fromHttpClient, manualRedirect } from "../common/httpClientTransport.js"
 import { client } from "./dialect.js"
 
 const disabled = () => true
-
-/** `FetchHttpClient`'s request options: redirects are svc-sdk's to follow. */
-const MANUAL_REDIRECT: globalThis.RequestInit = { redirect: "manual" }
 
 export const httpClient: HttpClientDialect = {
   request: (method, url, headers) =>
@@ -49,7 +46,10 @@ export const httpClient: HttpClientDialect = {
               ...secretHeaders
             ]),
             Context.add(HttpClient.TracerDisabledWhen, disabled),
-            Context.add(FetchHttpClient.RequestInit, MANUAL_REDIRECT)
+            Context.add(
+              FetchHttpClient.RequestInit,
+              manualRedirect(Context.getOrUndefined(context, FetchHttpClient.RequestInit))
+            )
           )
         )
         return effect

@@ -4,7 +4,9 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import { Agent, type Dispatcher } from "undici"
 import { SvcClient } from "../../src/v3/Client/index.js"
+import { FetchHttpClient } from "../Auth/lineKit.js"
 import { closedPort, json, type RecordedRequest, testServer } from "./server.js"
 
 describe("Effect API", () => {
@@ -272,16 +274,16 @@ describe("a client of its own for each build", () => {
   const alone = { session: undefined, authorization: undefined, tenant: undefined }
   const set = { session: "tenant-a-session", authorization: "Bearer a", tenant: "a" }
 
-  it.scoped("layerDefault: two builds (two runtimes, Layer.fresh) share nothing", () =>
+  it.effect("layerDefault: two builds (two runtimes, Layer.fresh) share nothing", () =>
     Effect.gen(function* () {
       const server = yield* testServer(() => json({ data: 1, success: true }))
       const layer = SvcClient.layerDefault(server.origin)
       expect(yield* twoBuilds(layer, server)).toEqual([set, alone])
       expect(yield* twoBuilds(Layer.fresh(layer), server)).toEqual([set, alone])
-    })
+    }).pipe(Effect.scoped)
   )
 
-  it.scoped("layer(HttpClient) and make: each build, each run, a client of its own", () =>
+  it.effect("layer(HttpClient) and make: each build, each run, a client of its own", () =>
     Effect.gen(function* () {
       const server = yield* testServer(() => json({ data: 1, success: true }))
       const layer = SvcClient.layer(server.origin).pipe(Layer.provide(NodeHttpClient.layerUndici))
@@ -289,7 +291,7 @@ describe("a client of its own for each build", () => {
       const make = SvcClient.make(server.origin)
       const made = Layer.effect(SvcClient, make).pipe(Layer.provide(NodeHttpClient.layerUndici))
       expect(yield* twoBuilds(made, server)).toEqual([set, alone])
-    })
+    }).pipe(Effect.scoped)
   )
 
   it("bad settings still throw at the call", () => {
@@ -297,4 +299,39 @@ describe("a client of its own for each build", () => {
     expect(() => SvcClient.layer("http://h", { timeout: -1 })).toThrow(/timeout/)
     expect(() => SvcClient.make("http://h", { retryAttempts: -1 })).toThrow(/retryAttempts/)
   })
+})
+
+describe("SvcClient.layer over FetchHttpClient", () => {
+  it.effect(
+    "keeps the application's RequestInit (a proxy's dispatcher), redirects left to svc-sdk",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* testServer((request) =>
+          request.path === "/moved"
+            ? { status: 302, headers: { location: "/x" } }
+            : json({ data: 1, success: true })
+        )
+        let dispatched = 0
+        class CountingAgent extends Agent {
+          override dispatch(
+            options: Dispatcher.DispatchOptions,
+            handler: Dispatcher.DispatchHandler
+          ) {
+            dispatched++
+            return super.dispatch(options, handler)
+          }
+        }
+        const agent = new CountingAgent()
+        yield* Effect.addFinalizer(() => Effect.promise(() => agent.close()))
+        const init = { dispatcher: agent } as globalThis.RequestInit
+        const response = yield* Effect.flatMap(SvcClient, (client) => client.get("/moved")).pipe(
+          Effect.provide(SvcClient.layer(server.origin).pipe(Layer.provide(FetchHttpClient.layer))),
+          Effect.provide(Layer.succeed(FetchHttpClient.RequestInit, init))
+        )
+        expect(response.data).toBe(1)
+        // both hops through the application's dispatcher; the 302 reached svc-sdk, which followed it
+        expect(dispatched).toBe(2)
+        expect(server.requests.map((request) => request.path)).toEqual(["/moved", "/x"])
+      }).pipe(Effect.scoped)
+  )
 })

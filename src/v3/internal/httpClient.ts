@@ -15,16 +15,16 @@ import * as Effect from "effect/Effect"
 import type * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
 import * as FiberRefs from "effect/FiberRefs"
+import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import type { HttpClientDialect } from "../../common/dialect.js"
 import type { Transport } from "../../common/exchange.js"
-import { fromHttpClient } from "../../common/httpClientTransport.js"
+import { fromHttpClient, manualRedirect } from "../../common/httpClientTransport.js"
 import { client } from "./dialect.js"
 
 const disabled = () => true
 
 /** `FetchHttpClient`'s request options: redirects are svc-sdk's to follow. */
-const MANUAL_REDIRECT: globalThis.RequestInit = { redirect: "manual" }
 
 /**
  * Forks `effect` on a fiber that the caller's end interrupts, whatever the caller's fork scope
@@ -40,6 +40,16 @@ const forkEndingWithCaller = <A, E>(effect: Effect.Effect<A, E>) =>
       return fiber
     })
   )
+
+/** The fiber's context, `FetchHttpClient.RequestInit` in it leaving redirects to svc-sdk. */
+const withManualRedirect = (refs: FiberRefs.FiberRefs) => {
+  const context = FiberRefs.getOrDefault(refs, FiberRef.currentContext)
+  return Context.add(
+    context,
+    FetchHttpClient.RequestInit,
+    manualRedirect(Option.getOrUndefined(Context.getOption(context, FetchHttpClient.RequestInit)))
+  )
+}
 
 export const httpClient: HttpClientDialect = {
   request: (method, url, headers) =>
@@ -68,14 +78,7 @@ export const httpClient: HttpClientDialect = {
             return FiberRefs.updateManyAs(refs, {
               forkAs: fiberId,
               entries: [
-                own(
-                  FiberRef.currentContext,
-                  Context.add(
-                    FiberRefs.getOrDefault(refs, FiberRef.currentContext),
-                    FetchHttpClient.RequestInit,
-                    MANUAL_REDIRECT
-                  )
-                ),
+                own(FiberRef.currentContext, withManualRedirect(refs)),
                 own(Headers.currentRedactedNames, [
                   ...FiberRefs.getOrDefault(refs, Headers.currentRedactedNames),
                   ...secretHeaders
