@@ -49,12 +49,26 @@ class TooLarge {
   constructor(readonly status: number) {}
 }
 
+/** Whether `bytes` open with gzip's magic bytes or a zlib header: bytes of that coding, surely. */
+const signedAs = (bytes: Uint8Array, encoding: string): boolean => {
+  const coding = encoding.toLowerCase().trim()
+  return (
+    ((coding === "gzip" || coding === "x-gzip") && bytes[0] === 0x1f && bytes[1] === 0x8b) ||
+    (coding === "deflate" && isZlibWrapped(bytes))
+  )
+}
+
 /**
  * Decompresses a body the client handed over as sent (undici-based clients do; fetch-based ones
- * decompress themselves): a body that does not decode is taken as already decoded.
+ * decompress themselves): a body that does not decode is taken as already decoded, unless it
+ * carries its coding's signature (a gzip body cut short or corrupt fails, as on the runtime's own
+ * transport).
  */
 const decompressIfEncoded = (bytes: Uint8Array, encoding: string | undefined, limit: number) =>
-  decompress(bytes, encoding, limit).catch(() => bytes)
+  decompress(bytes, encoding, limit).catch((cause: unknown) => {
+    if (encoding !== undefined && signedAs(bytes, encoding)) throw cause
+    return bytes
+  })
 
 /**
  * A streamed body with the coding the client left undone: a gzip or deflate body whose first bytes

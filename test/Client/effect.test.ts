@@ -1,3 +1,6 @@
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
+import { gzipSync } from "node:zlib"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -333,5 +336,53 @@ describe("SvcClient.layer over FetchHttpClient", () => {
         expect(dispatched).toBe(2)
         expect(server.requests.map((request) => request.path)).toEqual(["/moved", "/x"])
       }).pipe(Effect.scoped)
+  )
+})
+
+describe("a gzip body cut short", () => {
+  it.effect("fails with NETWORK_ERROR on layerDefault and over the HttpClient adapter alike", () =>
+    Effect.gen(function* () {
+      const gzipped = gzipSync(JSON.stringify({ data: "hello world, ".repeat(20), success: true }))
+      const server = yield* Effect.acquireRelease(
+        Effect.promise(
+          () =>
+            new Promise<Http.Server & { origin: string }>((resolve) => {
+              const listening = Http.createServer((_, response) => {
+                response.writeHead(200, {
+                  "content-type": "application/json",
+                  "content-encoding": "gzip"
+                })
+                response.end(gzipped.subarray(0, gzipped.byteLength - 12))
+              })
+              listening.listen(0, "127.0.0.1", () => {
+                const { port } = listening.address() as AddressInfo
+                resolve(Object.assign(listening, { origin: `http://127.0.0.1:${port}` }))
+              })
+            })
+        ),
+        (server) =>
+          Effect.promise(
+            () =>
+              new Promise<void>((done) => {
+                server.closeAllConnections()
+                server.close(() => done())
+              })
+          )
+      )
+      const failureOn = (layer: Layer.Layer<SvcClient>) =>
+        Effect.flip(Effect.flatMap(SvcClient, (client) => client.get("/x"))).pipe(
+          Effect.provide(layer)
+        )
+      const own = yield* failureOn(SvcClient.layerDefault(server.origin, { retryAttempts: 0 }))
+      const adapted = yield* failureOn(
+        SvcClient.layer(server.origin, { retryAttempts: 0 }).pipe(
+          Layer.provide(NodeHttpClient.layerUndici)
+        )
+      )
+      for (const error of [own, adapted]) {
+        expect(error._tag).toBe("NetworkError")
+        expect(error.message).toMatch(/the body could not be decompressed/)
+      }
+    }).pipe(Effect.scoped)
   )
 })
