@@ -88,6 +88,32 @@ const CALLBACKS = [
 /** The progress callbacks a request may give. */
 const PROGRESS_CALLBACKS = ["onDownloadProgress", "onUploadProgress"] as const
 
+/**
+ * What is wrong with a setting the config and a request both take, by its name (`includeSession`,
+ * `retrySchedule`, `responseType`, `redirect`); `undefined` when each is absent or right.
+ */
+const sharedProblem = (
+  line: LineValues,
+  fields: Fields
+): readonly [name: string, reason: string] | undefined => {
+  if (fields.includeSession !== undefined && typeof fields.includeSession !== "boolean") {
+    return ["includeSession", `must be a boolean, got ${describe(fields.includeSession)}`]
+  }
+  if (fields.retrySchedule !== undefined && !line.isSchedule(fields.retrySchedule)) {
+    return ["retrySchedule", "must be a Schedule"]
+  }
+  if (fields.responseType !== undefined && !RESPONSE_TYPES.has(fields.responseType as string)) {
+    return [
+      "responseType",
+      `must be one of auto, json, text, bytes, blob, got ${describe(fields.responseType)}`
+    ]
+  }
+  if (fields.redirect !== undefined && !REDIRECT_MODES.has(fields.redirect as string)) {
+    return ["redirect", `must be "follow" or "manual", got ${describe(fields.redirect)}`]
+  }
+  return undefined
+}
+
 /** Checks the config once, at construction: a bad value throws a `TypeError`/`RangeError`. */
 export const checkConfig = (line: LineValues, given: object): void => {
   if (!isRecord(given)) throw new TypeError(`config must be an object, got ${describe(given)}`)
@@ -114,16 +140,10 @@ export const checkConfig = (line: LineValues, given: object): void => {
     }
   }
   if (config.sessionId !== undefined) checkSessionId(config.sessionId)
-  if (config.includeSession !== undefined && typeof config.includeSession !== "boolean") {
-    throw new TypeError(`includeSession must be a boolean, got ${describe(config.includeSession)}`)
-  }
   if (config.tracerPropagation !== undefined && typeof config.tracerPropagation !== "boolean") {
     throw new TypeError(
       `tracerPropagation must be a boolean, got ${describe(config.tracerPropagation)}`
     )
-  }
-  if (config.retrySchedule !== undefined && !line.isSchedule(config.retrySchedule)) {
-    throw new TypeError("retrySchedule must be a Schedule")
   }
   const max = config.maxResponseBytes
   if (max !== undefined && !(max === Number.POSITIVE_INFINITY || (isCount(max) && max > 0))) {
@@ -131,14 +151,8 @@ export const checkConfig = (line: LineValues, given: object): void => {
       `maxResponseBytes must be a positive integer or Infinity, got ${describe(max)}`
     )
   }
-  if (config.responseType !== undefined && !RESPONSE_TYPES.has(config.responseType as string)) {
-    throw new TypeError(
-      `responseType must be one of auto, json, text, bytes, blob, got ${describe(config.responseType)}`
-    )
-  }
-  if (config.redirect !== undefined && !REDIRECT_MODES.has(config.redirect as string)) {
-    throw new TypeError(`redirect must be "follow" or "manual", got ${describe(config.redirect)}`)
-  }
+  const problem = sharedProblem(line, config)
+  if (problem !== undefined) throw new TypeError(`${problem[0]} ${problem[1]}`)
   if (config.fetch !== undefined && typeof config.fetch !== "function") {
     throw new TypeError(`fetch must be a function, got ${describe(config.fetch)}`)
   }
@@ -232,27 +246,8 @@ export const checkRequest = (
       `must be an effect/Schema or a Standard Schema validator, got ${describe(options.schema)}`
     )
   }
-  if (options.includeSession !== undefined && typeof options.includeSession !== "boolean") {
-    return invalid(
-      "options.includeSession",
-      `must be a boolean, got ${describe(options.includeSession)}`
-    )
-  }
-  if (options.retrySchedule !== undefined && !line.isSchedule(options.retrySchedule)) {
-    return invalid("options.retrySchedule", "must be a Schedule")
-  }
-  if (options.responseType !== undefined && !RESPONSE_TYPES.has(options.responseType as string)) {
-    return invalid(
-      "options.responseType",
-      `must be one of auto, json, text, bytes, blob, got ${describe(options.responseType)}`
-    )
-  }
-  if (options.redirect !== undefined && !REDIRECT_MODES.has(options.redirect as string)) {
-    return invalid(
-      "options.redirect",
-      `must be "follow" or "manual", got ${describe(options.redirect)}`
-    )
-  }
+  const shared = sharedProblem(line, options)
+  if (shared !== undefined) return invalid(`options.${shared[0]}`, shared[1])
   for (const name of PROGRESS_CALLBACKS) {
     if (options[name] !== undefined && typeof options[name] !== "function") {
       return invalid(`options.${name}`, `must be a function, got ${describe(options[name])}`)
