@@ -832,9 +832,18 @@ const sendHop = (
 /** The caller's body as it goes on the wire. */
 const wireBody = (body: unknown): Effect.Effect<WireBody, InvalidRequestError> => {
   const wire = encodeBody(body)
-  if (wire instanceof Promise) return Effect.promise(() => wire)
-  return "_tag" in wire ? Effect.fail(invalidRequest(wire)) : Effect.succeed(wire)
+  return wire instanceof Promise
+    ? Effect.flatMap(
+        Effect.promise(() => wire),
+        checkedWire
+      )
+    : checkedWire(wire)
 }
+
+const checkedWire = (
+  wire: WireBody | InvalidArgument
+): Effect.Effect<WireBody, InvalidRequestError> =>
+  "_tag" in wire ? Effect.fail(invalidRequest(wire)) : Effect.succeed(wire)
 
 /** The default request headers (SPEC 4.3.12); the caller's and the client's win. */
 const DEFAULT_HEADERS: Readonly<Record<string, string>> = {

@@ -70,11 +70,19 @@ const multipart = async (form: FormData): Promise<WireBody> => {
   return { body: new Uint8Array(await encoded.arrayBuffer()), contentType }
 }
 
+/** A body read first (a Blob's, a form's files): one that cannot be read is an invalid body. */
+const readFirst = (read: Promise<WireBody>): Promise<WireBody | InvalidArgument> =>
+  read.catch((cause: unknown) =>
+    invalidBody(`could not be read: ${cause instanceof Error ? cause.message : String(cause)}`)
+  )
+
 /**
  * The wire body for a request body given by the caller: at once, or, for `FormData` and a `Blob`,
  * once read; a body that cannot be sent is an invalid argument.
  */
-export const encodeBody = (body: unknown): WireBody | Promise<WireBody> | InvalidArgument => {
+export const encodeBody = (
+  body: unknown
+): WireBody | Promise<WireBody | InvalidArgument> | InvalidArgument => {
   if (body === undefined) return none
   if (typeof body === "string") return { body, contentType: "text/plain;charset=UTF-8" }
   if (body instanceof URLSearchParams) {
@@ -83,7 +91,7 @@ export const encodeBody = (body: unknown): WireBody | Promise<WireBody> | Invali
       contentType: "application/x-www-form-urlencoded;charset=UTF-8"
     }
   }
-  if (isFormData(body)) return multipart(body)
+  if (isFormData(body)) return readFirst(multipart(body))
   if (body instanceof ArrayBuffer) {
     return { body: new Uint8Array(body), contentType: "application/octet-stream" }
   }
@@ -94,12 +102,14 @@ export const encodeBody = (body: unknown): WireBody | Promise<WireBody> | Invali
     }
   }
   if (isBlob(body)) {
-    return body.arrayBuffer().then(
-      (buffer): WireBody => ({
-        body: new Uint8Array(buffer),
-        // a Blob without a type gets no Content-Type, as with fetch
-        contentType: body.type || undefined
-      })
+    return readFirst(
+      body.arrayBuffer().then(
+        (buffer): WireBody => ({
+          body: new Uint8Array(buffer),
+          // a Blob without a type gets no Content-Type, as with fetch
+          contentType: body.type || undefined
+        })
+      )
     )
   }
   return toJson(body)

@@ -140,6 +140,13 @@ const badOptions: ReadonlyArray<readonly [string, RequestOptions, RegExp]> = [
   ]
 ]
 
+/** A Blob whose bytes cannot be read, as `fs.openAsBlob`'s once its file has changed. */
+class UnreadableBlob extends Blob {
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    return Promise.reject(new DOMException("The blob could not be read", "NotReadableError"))
+  }
+}
+
 const badBodies: ReadonlyArray<readonly [string, unknown, RegExp]> = [
   ["a function", () => 1, /^body cannot be sent: a function has no JSON form$/],
   ["a Symbol", Symbol("s"), /^body cannot be sent: a symbol has no JSON form$/],
@@ -153,6 +160,7 @@ const badBodies: ReadonlyArray<readonly [string, unknown, RegExp]> = [
     /^body cannot be sent: a ReadableStream has no JSON form$/
   ],
   ["a Map", new Map([["a", 1]]), /^body cannot be sent: a Map has no JSON form$/],
+  ["a Blob that cannot be read", new UnreadableBlob(["x"]), /^body could not be read: The blob/],
   ["a Set", new Set([1]), /^body cannot be sent: a Set has no JSON form$/],
   ["a Promise", Promise.resolve({ a: 1 }), /^body cannot be sent: a Promise has no JSON form$/],
   [
@@ -259,5 +267,19 @@ describe("InvalidRequestError in the Effect API", () => {
       )
       expect(signal).toMatchObject({ _tag: "InvalidRequestError", argument: "options.signal" })
     })
+  )
+
+  it.effect(
+    "a body that cannot be read (a file changed since, a Blob that rejects): typed, never a defect",
+    () =>
+      Effect.gen(function* () {
+        const before = server.requests.length
+        const error = yield* withClient(server.origin, undefined, (client) =>
+          Effect.flip(client.post("/x", new UnreadableBlob(["x"])))
+        )
+        expect(error).toMatchObject({ _tag: "InvalidRequestError", argument: "body" })
+        expect(error.message).toBe("body could not be read: The blob could not be read")
+        expect(server.requests.length).toBe(before)
+      })
   )
 })
