@@ -6,6 +6,7 @@ import * as v from "valibot"
 import { z } from "zod"
 import { loadOnce } from "../../src/common/loadOnce.js"
 import { createSvc, type StandardSchemaV1, SvcClient } from "../../src/v3/Client/index.js"
+import { LINE } from "../Auth/lineKit.js"
 import { json, type Script, startServer, testServer } from "./server.js"
 
 const User = Schema.Struct({ id: Schema.Number, joined: Schema.DateFromString })
@@ -59,6 +60,40 @@ describe("schema decoding", () => {
       await server.close()
     }
   })
+})
+
+describe("schema decoding and __proto__", () => {
+  // spelt as each line spells it
+  const AnyRecord = (
+    LINE === 4
+      ? (Schema.Record as unknown as (key: unknown, value: unknown) => unknown)(
+          Schema.String,
+          Schema.Unknown
+        )
+      : Schema.Record({ key: Schema.String, value: Schema.Unknown })
+  ) as Schema.Schema<Record<string, unknown>>
+
+  it.effect("an own __proto__ key of the body never sets the decoded record's prototype", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const server = yield* testServer(() => ({
+          headers: { "content-type": "application/json" },
+          body: '{"data":{"__proto__":{"isAdmin":true},"name":"x","nested":[{"__proto__":{"isAdmin":true}}]}}'
+        }))
+        const response = yield* SvcClient.pipe(
+          Effect.flatMap((client) => client.get("/u", { schema: AnyRecord })),
+          Effect.provide(SvcClient.layer(server.origin)),
+          Effect.provide(NodeHttpClient.layerUndici)
+        )
+        const data = response.data as Record<string, unknown>
+        expect(Object.getPrototypeOf(data)).toBe(Object.prototype)
+        expect(data.isAdmin).toBeUndefined()
+        expect(data.name).toBe("x")
+        const nested = (data.nested as Array<Record<string, unknown>>)[0]!
+        expect(nested.isAdmin).toBeUndefined()
+      })
+    )
+  )
 })
 
 describe("Standard Schema validators", () => {

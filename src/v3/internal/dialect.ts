@@ -55,6 +55,25 @@ const durationKey = /*#__PURE__*/ MetricKey.histogram(
   DURATION_DESCRIPTION
 )
 
+/**
+ * `data` with its own `__proto__` keys taken out, at any depth (JSON.parse makes them own keys):
+ * Effect 3 decodes a `Schema.Record` by assigning each key, and that one would set the decoded
+ * object's prototype (Effect 4 defines it as an own key). Walked with a stack of its own, so that
+ * no nesting a server sends can overflow the call stack.
+ */
+const withoutProtoKeys = (data: unknown): unknown => {
+  const pending = [data]
+  const seen = new Set<object>()
+  while (pending.length > 0) {
+    const value = pending.pop()
+    if (typeof value !== "object" || value === null || seen.has(value)) continue
+    seen.add(value)
+    if (Object.hasOwn(value, "__proto__")) Reflect.deleteProperty(value, "__proto__")
+    for (const key of Object.keys(value)) pending.push((value as Record<string, unknown>)[key])
+  }
+  return data
+}
+
 export const client: ClientDialect = {
   durationMillis: (value) => {
     const decoded = Duration.decodeUnknown(value)
@@ -78,7 +97,9 @@ export const client: ClientDialect = {
   decodeSchema: (schema, data) =>
     Effect.flatMap(decoder, (ParseResult) =>
       Effect.mapError(
-        ParseResult.decodeUnknown(schema as Schema.Schema<unknown, unknown, never>)(data),
+        ParseResult.decodeUnknown(schema as Schema.Schema<unknown, unknown, never>)(
+          withoutProtoKeys(data)
+        ),
         (issue) => {
           const error = ParseResult.parseError(issue)
           return { message: ParseResult.TreeFormatter.formatErrorSync(error), cause: error }
