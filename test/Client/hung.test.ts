@@ -6,7 +6,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
-import * as TestClock from "effect/TestClock"
 import { afterAll, beforeAll } from "vitest"
 import type { StorageAdapter } from "../../src/Storage/index.js"
 import {
@@ -15,6 +14,7 @@ import {
   type SvcClientService,
   type SvcConfig
 } from "../../src/v3/Client/index.js"
+import { fork, TestClock } from "../Auth/lineKit.js"
 import { json, startServer, type TestServer } from "./server.js"
 import { flush, withClient } from "./transports.js"
 
@@ -115,7 +115,7 @@ const hooks: ReadonlyArray<Hook> = [
 ]
 
 describe("a hung hook under the timeout (Effect API, TestClock)", () => {
-  it.scoped.each(hooks)(
+  it.effect.each(hooks)(
     "$name: TimeoutError after the timeout, naming what it waited for",
     (hook) =>
       Effect.gen(function* () {
@@ -125,11 +125,11 @@ describe("a hung hook under the timeout (Effect API, TestClock)", () => {
           server.origin,
           { ...hook.config(() => reached++), timeout: 5_000, retryAttempts: 0 },
           (client) =>
-            Effect.zipRight(
+            Effect.andThen(
               hook.setup?.(client, () => reached++) ?? Effect.void,
               Effect.flip(client.get("/x"))
             )
-        ).pipe(Effect.fork)
+        ).pipe(fork)
         while (reached === 0) yield* flush
         yield* TestClock.adjust("5 seconds")
         const error = yield* Fiber.join(fiber)
@@ -138,10 +138,10 @@ describe("a hung hook under the timeout (Effect API, TestClock)", () => {
           `Request timed out after 5000 ms waiting for ${hook.waitingFor}: GET ${server.origin}/x`
         )
         expect(server.requests.length - before).toBe(hook.afterSending ? 1 : 0)
-      })
+      }).pipe(Effect.scoped)
   )
 
-  it.scoped(
+  it.effect(
     "the request interceptors share one deadline, from the first that answers with a promise",
     () =>
       Effect.gen(function* () {
@@ -152,7 +152,7 @@ describe("a hung hook under the timeout (Effect API, TestClock)", () => {
           server.origin,
           { timeout: 5_000, retryAttempts: 0 },
           (client) =>
-            Effect.zipRight(
+            Effect.andThen(
               Effect.all([
                 client.addRequestInterceptor((config) => config),
                 client.addRequestInterceptor(later),
@@ -161,7 +161,7 @@ describe("a hung hook under the timeout (Effect API, TestClock)", () => {
               ]),
               Effect.flip(client.get("/x"))
             )
-        ).pipe(Effect.fork)
+        ).pipe(fork)
         while (releases.length === 0) yield* flush
         yield* TestClock.adjust("3 seconds")
         releases[0]!()
@@ -173,26 +173,26 @@ describe("a hung hook under the timeout (Effect API, TestClock)", () => {
         expect(error.message).toBe(
           `Request timed out after 5000 ms waiting for the request interceptors: GET ${server.origin}/x`
         )
-      })
+      }).pipe(Effect.scoped)
   )
 
-  it.scoped("timeout 0 leaves the application's code all the time it takes", () =>
+  it.effect("timeout 0 leaves the application's code all the time it takes", () =>
     Effect.gen(function* () {
       let release!: (config: RequestConfig) => void
       const fiber = yield* withClient(server.origin, { timeout: 0 }, (client) =>
-        Effect.zipRight(
+        Effect.andThen(
           client.addRequestInterceptor(
             (config) => new Promise<RequestConfig>((resolve) => (release = () => resolve(config)))
           ),
           client.get("/x")
         )
-      ).pipe(Effect.fork)
+      ).pipe(fork)
       while (release === undefined) yield* flush
       yield* TestClock.adjust("1 day")
       release({} as RequestConfig)
       const response = yield* Fiber.join(fiber)
       expect(response.success).toBe(true)
-    })
+    }).pipe(Effect.scoped)
   )
 })
 
@@ -230,7 +230,7 @@ describe("a hung storage under a session call's timeout (Effect API, TestClock)"
     }
   ] as const
 
-  it.scoped.each(calls)(
+  it.effect.each(calls)(
     "$name answers once the timeout is up, and onError hears what it waited for",
     (call) =>
       Effect.gen(function* () {
@@ -248,7 +248,7 @@ describe("a hung storage under a session call's timeout (Effect API, TestClock)"
           server.origin,
           { storage, timeout: 5_000, onError: (error) => void errors.push(error) },
           call.run
-        ).pipe(Effect.fork)
+        ).pipe(fork)
         while (reached === 0) yield* flush
         yield* TestClock.adjust("4999 millis")
         expect(errors).toEqual([])
@@ -257,7 +257,7 @@ describe("a hung storage under a session call's timeout (Effect API, TestClock)"
         expect(errors.map((error) => [error.name, error.message])).toEqual([
           ["TimeoutError", `Request timed out after 5000 ms waiting for ${call.waitingFor}`]
         ])
-      })
+      }).pipe(Effect.scoped)
   )
 })
 
