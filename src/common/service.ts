@@ -325,40 +325,34 @@ const withStreams = <A>(
       })
 
 /**
- * A session call's wait on the application's storage or `getSessionId`, within the client's
- * timeout: past it, `onError` hears a `TimeoutError` naming what it waited for and the call answers
- * `fallback`. (A request bounds its own lookup.) A storage that never settles never keeps
- * `setSessionId`, `clearSession`, `getSessionId` or `hasSession` pending.
+ * The session as a request would find it, looked up within the client's timeout: past it,
+ * `onError` hears a `TimeoutError` ("… waiting for the session lookup") and there is none. A
+ * storage or `getSessionId` that never settles never keeps `getSessionId` or `hasSession` pending.
+ * (Writes are not bounded: `setSessionId` and `clearSession` answer once their write has settled,
+ * so that a logout awaited after a login is written after it.)
  */
-const underTimeout = <A>(
-  state: ClientState,
-  effect: Effect.Effect<A>,
-  waitingFor: string,
-  fallback: A
-): Effect.Effect<A> => {
+const lookup = (state: ClientState): Effect.Effect<Redacted.Redacted<string> | undefined> => {
   const timeoutMillis = state.timeoutMillis
+  const found = resolveSession(state.session)
   return timeoutMillis > 0
     ? Effect.matchEffect(
         within(
           state.line,
-          effect,
+          found,
           timeoutMillis,
-          () => new TimeoutError({ timeoutMillis, waitingFor })
+          () => new TimeoutError({ timeoutMillis, waitingFor: "the session lookup" })
         ),
         {
           onFailure: (error) =>
             Effect.sync(() => {
               state.report(error)
-              return fallback
+              return undefined
             }),
           onSuccess: Effect.succeed
         }
       )
-    : effect
+    : found
 }
-
-/** What a session call that writes to storage waits for. */
-const STORAGE = "the session storage"
 
 /** The surface of one state: every method, on one face. */
 const surfaceOf = <F extends ClientFace>(
@@ -366,9 +360,6 @@ const surfaceOf = <F extends ClientFace>(
   transport: Transport,
   face: Face<F>
 ) => {
-  // the session as a request would find it, the lookup under the client's timeout
-  const lookup = () =>
-    underTimeout(state, resolveSession(state.session), "the session lookup", undefined)
   const send = (
     method: HttpMethod,
     endpoint: string,
@@ -407,9 +398,9 @@ const surfaceOf = <F extends ClientFace>(
       ),
     getSessionId: () =>
       face.sessionId(
-        Effect.map(lookup(), (id) => (id === undefined ? Option.none() : Option.some(id)))
+        Effect.map(lookup(state), (id) => (id === undefined ? Option.none() : Option.some(id)))
       ),
-    hasSession: () => face.hasSession(Effect.map(lookup(), (id) => id !== undefined)),
+    hasSession: () => face.hasSession(Effect.map(lookup(state), (id) => id !== undefined)),
     setSessionId: (id: string | Redacted.Redacted<string>) =>
       face.changeThen(
         () => {
@@ -418,7 +409,7 @@ const surfaceOf = <F extends ClientFace>(
           rememberSession(state.session, checked)
           return checked
         },
-        (checked) => underTimeout(state, persistSession(state.session, checked), STORAGE, undefined)
+        (checked) => persistSession(state.session, checked)
       ),
     clearSession: () =>
       face.changeThen(
@@ -426,7 +417,7 @@ const surfaceOf = <F extends ClientFace>(
           supersedeRefresh(state.session)
           forgetSession(state.session)
         },
-        () => underTimeout(state, unpersistSession(state.session), STORAGE, undefined)
+        () => unpersistSession(state.session)
       ),
     setHeader: (name: string, value: string) => face.change(() => setHeader(state, name, value)),
     removeHeader: (name: string) => face.change(() => removeHeader(state, name)),

@@ -196,39 +196,56 @@ describe("a hung hook under the timeout (Effect API, TestClock)", () => {
   )
 })
 
-describe("a hung storage under a session call's timeout (Effect API, TestClock)", () => {
+describe("a hung storage under a session lookup's timeout (Effect API, TestClock)", () => {
   /** A call of the session's, the storage method it waits on, and what it answers once past it. */
   const calls = [
     {
-      name: "setSessionId",
-      method: "setItem",
-      waitingFor: "the session storage",
-      run: (client: SvcClientService) => client.setSessionId("sid-1"),
-      answer: undefined
-    },
-    {
-      name: "clearSession",
-      method: "removeItem",
-      waitingFor: "the session storage",
-      run: (client: SvcClientService) => client.clearSession(),
-      answer: undefined
-    },
-    {
       name: "hasSession",
-      method: "getItem",
-      waitingFor: "the session lookup",
       run: (client: SvcClientService) => client.hasSession(),
       answer: false
     },
     {
       name: "getSessionId",
-      method: "getItem",
-      waitingFor: "the session lookup",
       run: (client: SvcClientService) =>
         Effect.map(client.getSessionId(), (id) => (id._tag === "None" ? "none" : "some")),
       answer: "none"
     }
   ] as const
+
+  it.effect(
+    "setSessionId answers once its write has settled, past the timeout: a logout after it is written after it",
+    () =>
+      Effect.gen(function* () {
+        const stored = new Map<string, string>()
+        let release!: () => void
+        const storage: StorageAdapter = {
+          getItem: async (key) => stored.get(key) ?? null,
+          setItem: (key, value) =>
+            new Promise<void>((resolve) => {
+              release = () => {
+                stored.set(key, value)
+                resolve()
+              }
+            }),
+          removeItem: async (key) => void stored.delete(key)
+        }
+        const errors: Array<Error> = []
+        const fiber = yield* withClient(
+          server.origin,
+          { storage, timeout: 5_000, onError: (error) => void errors.push(error) },
+          (client) =>
+            Effect.andThen(client.setSessionId("user-a"), () =>
+              Effect.andThen(client.clearSession(), client.hasSession())
+            )
+        ).pipe(fork)
+        while (release === undefined) yield* flush
+        yield* TestClock.adjust("1 minute")
+        release()
+        expect(yield* Fiber.join(fiber)).toBe(false)
+        expect([...stored.keys()]).toEqual([])
+        expect(errors).toEqual([])
+      }).pipe(Effect.scoped)
+  )
 
   it.effect.each(calls)(
     "$name answers once the timeout is up, and onError hears what it waited for",
@@ -238,8 +255,7 @@ describe("a hung storage under a session call's timeout (Effect API, TestClock)"
         const errors: Array<Error> = []
         const storage: StorageAdapter = {
           ...hungStorage,
-          getItem: async () => null,
-          [call.method]: () => {
+          getItem: () => {
             reached++
             return never()
           }
@@ -247,7 +263,7 @@ describe("a hung storage under a session call's timeout (Effect API, TestClock)"
         const fiber = yield* withClient(
           server.origin,
           { storage, timeout: 5_000, onError: (error) => void errors.push(error) },
-          call.run
+          (client) => call.run(client) as Effect.Effect<unknown>
         ).pipe(fork)
         while (reached === 0) yield* flush
         yield* TestClock.adjust("4999 millis")
@@ -255,7 +271,7 @@ describe("a hung storage under a session call's timeout (Effect API, TestClock)"
         yield* TestClock.adjust("1 millis")
         expect(yield* Fiber.join(fiber)).toBe(call.answer)
         expect(errors.map((error) => [error.name, error.message])).toEqual([
-          ["TimeoutError", `Request timed out after 5000 ms waiting for ${call.waitingFor}`]
+          ["TimeoutError", "Request timed out after 5000 ms waiting for the session lookup"]
         ])
       }).pipe(Effect.scoped)
   )
