@@ -49,24 +49,25 @@ class TooLarge {
   constructor(readonly status: number) {}
 }
 
-/** Whether `bytes` open with gzip's magic bytes or a zlib header: bytes of that coding, surely. */
-const signedAs = (bytes: Uint8Array, encoding: string): boolean => {
+/**
+ * Whether `bytes` open with gzip's magic bytes, which no text begins with: bytes of that coding,
+ * surely. (A zlib header cannot tell: one text in 31 that starts with a letter such as "X" looks
+ * like one.)
+ */
+const gzipSigned = (bytes: Uint8Array, encoding: string): boolean => {
   const coding = encoding.toLowerCase().trim()
-  return (
-    ((coding === "gzip" || coding === "x-gzip") && bytes[0] === 0x1f && bytes[1] === 0x8b) ||
-    (coding === "deflate" && isZlibWrapped(bytes))
-  )
+  return (coding === "gzip" || coding === "x-gzip") && bytes[0] === 0x1f && bytes[1] === 0x8b
 }
 
 /**
  * Decompresses a body the client handed over as sent (undici-based clients do; fetch-based ones
  * decompress themselves): a body that does not decode is taken as already decoded, unless it
- * carries its coding's signature (a gzip body cut short or corrupt fails, as on the runtime's own
+ * opens with gzip's magic (a gzip body cut short or corrupt fails, as on the runtime's own
  * transport).
  */
 const decompressIfEncoded = (bytes: Uint8Array, encoding: string | undefined, limit: number) =>
   decompress(bytes, encoding, limit).catch((cause: unknown) => {
-    if (encoding !== undefined && signedAs(bytes, encoding)) throw cause
+    if (encoding !== undefined && gzipSigned(bytes, encoding)) throw cause
     return bytes
   })
 

@@ -1,6 +1,6 @@
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
-import { gzipSync } from "node:zlib"
+import { deflateSync, gzipSync } from "node:zlib"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -339,50 +339,75 @@ describe("SvcClient.layer over FetchHttpClient", () => {
   )
 })
 
-describe("a gzip body cut short", () => {
-  it.effect("fails with NETWORK_ERROR on layerDefault and over the HttpClient adapter alike", () =>
-    Effect.gen(function* () {
-      const gzipped = gzipSync(JSON.stringify({ data: "hello world, ".repeat(20), success: true }))
-      const server = yield* Effect.acquireRelease(
-        Effect.promise(
-          () =>
-            new Promise<Http.Server & { origin: string }>((resolve) => {
-              const listening = Http.createServer((_, response) => {
-                response.writeHead(200, {
-                  "content-type": "application/json",
-                  "content-encoding": "gzip"
-                })
-                response.end(gzipped.subarray(0, gzipped.byteLength - 12))
-              })
-              listening.listen(0, "127.0.0.1", () => {
-                const { port } = listening.address() as AddressInfo
-                resolve(Object.assign(listening, { origin: `http://127.0.0.1:${port}` }))
-              })
+/** A server answering every request with `body` as it is, under `Content-Encoding: encoding`. */
+const encodedServer = (body: Uint8Array, encoding: string) =>
+  Effect.acquireRelease(
+    Effect.promise(
+      () =>
+        new Promise<Http.Server & { origin: string }>((resolve) => {
+          const listening = Http.createServer((_, response) => {
+            response.writeHead(200, {
+              "content-type": "application/json",
+              "content-encoding": encoding
             })
-        ),
-        (server) =>
-          Effect.promise(
-            () =>
-              new Promise<void>((done) => {
-                server.closeAllConnections()
-                server.close(() => done())
-              })
+            response.end(body)
+          })
+          listening.listen(0, "127.0.0.1", () => {
+            const { port } = listening.address() as AddressInfo
+            resolve(Object.assign(listening, { origin: `http://127.0.0.1:${port}` }))
+          })
+        })
+    ),
+    (server) =>
+      Effect.promise(
+        () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections()
+            server.close(() => done())
+          })
+      )
+  )
+
+const outcomeOn = (layer: Layer.Layer<SvcClient>) =>
+  Effect.either(Effect.flatMap(SvcClient, (client) => client.get("/x"))).pipe(Effect.provide(layer))
+
+describe("compressed bodies over the HttpClient adapter", () => {
+  it.effect(
+    "a gzip body cut short fails with NETWORK_ERROR on layerDefault and over the adapter alike",
+    () =>
+      Effect.gen(function* () {
+        const gzipped = gzipSync(
+          JSON.stringify({ data: "hello world, ".repeat(20), success: true })
+        )
+        const server = yield* encodedServer(gzipped.subarray(0, gzipped.byteLength - 12), "gzip")
+        const config = { retryAttempts: 0 }
+        for (const layer of [
+          SvcClient.layerDefault(server.origin, config),
+          SvcClient.layer(server.origin, config).pipe(Layer.provide(NodeHttpClient.layerUndici))
+        ]) {
+          const outcome = yield* outcomeOn(layer)
+          expect(outcome._tag).toBe("Left")
+          if (outcome._tag === "Left") {
+            expect(outcome.left._tag).toBe("NetworkError")
+            expect(outcome.left.message).toMatch(/the body could not be decompressed/)
+          }
+        }
+      }).pipe(Effect.scoped)
+  )
+
+  it.effect(
+    'a deflate body fetch decoded, whose text looks like a zlib header ("XG…"), is read as it is',
+    () =>
+      Effect.gen(function* () {
+        const text = JSON.stringify({ data: "XGBoost", success: true }).replace("{", "XG") // not JSON
+        expect(new TextEncoder().encode(text)[0]).toBe(0x58)
+        const server = yield* encodedServer(deflateSync(text), "deflate")
+        const outcome = yield* outcomeOn(
+          SvcClient.layer(server.origin, { retryAttempts: 0, responseType: "text" }).pipe(
+            Layer.provide(FetchHttpClient.layer)
           )
-      )
-      const failureOn = (layer: Layer.Layer<SvcClient>) =>
-        Effect.flip(Effect.flatMap(SvcClient, (client) => client.get("/x"))).pipe(
-          Effect.provide(layer)
         )
-      const own = yield* failureOn(SvcClient.layerDefault(server.origin, { retryAttempts: 0 }))
-      const adapted = yield* failureOn(
-        SvcClient.layer(server.origin, { retryAttempts: 0 }).pipe(
-          Layer.provide(NodeHttpClient.layerUndici)
-        )
-      )
-      for (const error of [own, adapted]) {
-        expect(error._tag).toBe("NetworkError")
-        expect(error.message).toMatch(/the body could not be decompressed/)
-      }
-    }).pipe(Effect.scoped)
+        expect(outcome).toMatchObject({ _tag: "Right", right: { data: text } })
+      }).pipe(Effect.scoped)
   )
 })
