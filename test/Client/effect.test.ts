@@ -368,8 +368,15 @@ const encodedServer = (body: Uint8Array, encoding: string) =>
       )
   )
 
+/** The call's outcome on `layer`: its failure (`Left`) or its response (`Right`), as both lines spell it. */
 const outcomeOn = (layer: Layer.Layer<SvcClient>) =>
-  Effect.either(Effect.flatMap(SvcClient, (client) => client.get("/x"))).pipe(Effect.provide(layer))
+  Effect.flatMap(SvcClient, (client) => client.get("/x")).pipe(
+    Effect.match({
+      onFailure: (left) => ({ _tag: "Left" as const, left }),
+      onSuccess: (right) => ({ _tag: "Right" as const, right })
+    }),
+    Effect.provide(layer)
+  )
 
 describe("compressed bodies over the HttpClient adapter", () => {
   it.effect(
