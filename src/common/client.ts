@@ -244,7 +244,8 @@ export const makeState = (
   return {
     line,
     tracing,
-    baseUrl,
+    // what the URL parser strips, endpoints joined after it would keep (a space before a path)
+    baseUrl: baseUrl.trim(),
     origin: url.origin,
     config,
     headers: assignHeaders({}, config.headers),

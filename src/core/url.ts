@@ -23,11 +23,10 @@ export const parseBaseUrl = (baseUrl: unknown): URL => {
   }
   // the value stays out of these messages: it holds a credential, or may (an API key in a query)
   if (hasUserInfo(url)) throw new TypeError(USER_INFO)
-  // endpoints are joined to it as written: `http://h/v1?key=k` + `/users` would be a query, and
-  // a trailing newline (an environment variable's) part of the path
-  if (/[?#]|^\s|\s$/.test(baseUrl)) {
+  // endpoints are joined to it as written: `http://h/v1?key=k` + `/users` would be a query
+  if (/[?#]/.test(baseUrl)) {
     throw new TypeError(
-      "baseUrl must not hold a query, a fragment or surrounding whitespace: give query parameters per request (params)"
+      "baseUrl must not hold a query or a fragment: give query parameters per request (params)"
     )
   }
   return url
