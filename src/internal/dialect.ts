@@ -51,16 +51,19 @@ const durationObjectKey = /^(weeks|days|hours|minutes|seconds|(milli|micro|nano)
 
 export const client: ClientDialect = {
   durationMillis: (value) => {
-    // Effect 4 reads any other object as a duration object too, skipping the keys it does not
-    // know: `{ second: 5 }` and `{}` would be no time at all
-    const keys =
+    // Effect 4 reads a plain object as a duration object, skipping the keys it does not know and
+    // those left undefined: `{ second: 5 }`, `{ seconds: undefined }` and `{}` would be no time at
+    // all (a class's instance, `Temporal.Duration` among them, it reads by its own rules)
+    if (
       typeof value === "object" &&
       value !== null &&
-      !Duration.isDuration(value) &&
-      !Array.isArray(value)
-        ? Object.keys(value)
-        : undefined
-    if (keys && !(keys.length && keys.every((key) => durationObjectKey.test(key)))) return undefined
+      (Object.getPrototypeOf(value) ?? Object.prototype) === Object.prototype
+    ) {
+      const keys = Object.keys(value).filter(
+        (key) => (value as Record<string, unknown>)[key] !== undefined
+      )
+      if (!(keys.length && keys.every((key) => durationObjectKey.test(key)))) return undefined
+    }
     const decoded = Duration.fromInput(value as Duration.Input)
     return Option.isSome(decoded) ? Duration.toMillis(decoded.value) : undefined
   },

@@ -42,6 +42,24 @@ describe("Effect 4 duration objects", () => {
     })
   )
 
+  it("a plain object needs a known key with a value; a class's instance (Temporal.Duration's kind) is Effect's to read", () => {
+    /** A duration as `Temporal.Duration` gives it: getters on its prototype, no own keys. */
+    class Getters {
+      get seconds() {
+        return 2
+      }
+    }
+    expect(() =>
+      SvcClient.layerDefault("http://h", { timeout: new Getters() as never })
+    ).not.toThrow()
+    expect(() =>
+      SvcClient.layerDefault("http://h", { timeout: { seconds: undefined } as never })
+    ).toThrow(/timeout must be a number of milliseconds or a Duration/)
+    expect(() =>
+      SvcClient.layerDefault("http://h", { timeout: { seconds: 2, second: undefined } as never })
+    ).not.toThrow()
+  })
+
   it("a persistent cookie of { days: 7, hours: 1 }; a misspelt one is refused", async () => {
     const cookies = await setCookies(
       setSessionCookie(HttpServerResponse.empty(), "abc", { persistent: { days: 7, hours: 1 } })
