@@ -27,20 +27,6 @@ const toJson = (body: unknown): WireBody | InvalidArgument => {
   if (typeof body === "function" || typeof body === "symbol") {
     return invalidBody(`cannot be sent: a ${typeof body} has no JSON form`)
   }
-  // what holds its contents elsewhere than in its keys (a Map, a Set, a stream, a Promise) would
-  // go as `{}`: an array, or an object with its own toJSON, says what it is
-  if (
-    typeof body === "object" &&
-    body !== null &&
-    !Array.isArray(body) &&
-    typeof (body as { toJSON?: unknown }).toJSON !== "function" &&
-    (Symbol.iterator in body ||
-      Symbol.asyncIterator in body ||
-      "getReader" in body ||
-      typeof (body as { then?: unknown }).then === "function")
-  ) {
-    return invalidBody(`cannot be sent: ${describe(body)} has no JSON form`)
-  }
   let text: string | undefined
   try {
     text = JSON.stringify(body)
@@ -50,6 +36,17 @@ const toJson = (body: unknown): WireBody | InvalidArgument => {
     )
   }
   if (text === undefined) return invalidBody("cannot be encoded as JSON")
+  // what holds its contents elsewhere than in its keys (a Map, a Set, a stream, a Promise) went
+  // as `{}`
+  if (
+    text === "{}" &&
+    (Symbol.iterator in (body as object) ||
+      Symbol.asyncIterator in (body as object) ||
+      typeof (body as { getReader?: unknown }).getReader === "function" ||
+      typeof (body as { then?: unknown }).then === "function")
+  ) {
+    return invalidBody(`cannot be sent: ${describe(body)} has no JSON form`)
+  }
   return { body: text, contentType: "application/json" }
 }
 

@@ -178,7 +178,13 @@ describe("bodies that are JSON whatever their class", () => {
     ["a class instance (a DTO)", new Dto("a"), '{"name":"a"}'],
     ["a Date", new Date(0), '"1970-01-01T00:00:00.000Z"'],
     ["an iterable with its own toJSON", { *[Symbol.iterator]() {}, toJSON: () => [1] }, "[1]"],
-    ["an array", [1, 2], "[1,2]"]
+    ["an array", [1, 2], "[1,2]"],
+    ["a String object", new String("hi"), '"hi"'],
+    [
+      "an object with a getReader key",
+      { getReader: "x", name: "n" },
+      '{"getReader":"x","name":"n"}'
+    ]
   ])("%s", async (_name, body, sent) => {
     await createSvc(server.origin).post("/x", body)
     expect(server.requests[server.requests.length - 1]!.body).toBe(sent)
