@@ -186,15 +186,24 @@ export const makeStreams = (kit: StreamKit) => {
   const totalMillisOf = kit.totalMillisOf
 
   /**
-   * A streamed body the response hooks began to read (`onResponse` or an interceptor took its
-   * reader): it is the caller's, and cannot be read twice. Their failure.
+   * What keeps a streamed body from its caller, as the response hooks' failure: they replaced it
+   * with something that is not a stream, or began to read it (`onResponse` or an interceptor took
+   * its reader; it cannot be read twice). `undefined` when the body is the caller's to read.
    */
-  const readByHooks = (): InterceptorError =>
-    new InterceptorError({
-      phase: "response",
-      detail:
-        "the body of a stream was read by onResponse or a response interceptor: it is the caller's to read"
-    })
+  const hooksFailure = (body: unknown): InterceptorError | undefined =>
+    typeof (body as { readonly getReader?: unknown } | null | undefined)?.getReader !== "function"
+      ? new InterceptorError({
+          phase: "response",
+          detail:
+            "a response interceptor gave a stream's body as something that is not a ReadableStream"
+        })
+      : (body as ReadableStream).locked
+        ? new InterceptorError({
+            phase: "response",
+            detail:
+              "the body of a stream was read by onResponse or a response interceptor: it is the caller's to read"
+          })
+        : undefined
 
   /**
    * Watches what ends a body from outside: the signal and the call's total deadline (`guard`).
@@ -427,11 +436,10 @@ export const makeStreams = (kit: StreamKit) => {
         return Effect.flatMap(
           bodyRequest(state, transport, settings.method, endpoint, limited, ender, streamed),
           (response) => {
-            if (!(response.data instanceof ReadableStream)) return Effect.succeed(response)
-            if (response.data.locked) {
-              const error = readByHooks()
-              state.report(error)
-              return Effect.fail(error)
+            const failure = hooksFailure(response.data)
+            if (failure !== undefined) {
+              state.report(failure)
+              return Effect.fail(failure)
             }
             return Effect.succeed({ ...response, data: guardBody(response.data, guard, streamed) })
           }
@@ -450,16 +458,17 @@ export const makeStreams = (kit: StreamKit) => {
   ): Eff.Effect<Connection, DecodeError | InterceptorError> => {
     const body = response.data
     const headers = response.headers ?? {}
-    // (reported by the request's caller, as a DecodeError is)
-    if (body instanceof ReadableStream && body.locked) return Effect.fail(readByHooks())
     if (response.status === 204) {
       if (body instanceof ReadableStream) body.cancel().catch(() => undefined)
       return Effect.succeed({ _tag: "End", status: 204, headers })
     }
+    // (reported by the request's caller, as a DecodeError is)
+    const failure = hooksFailure(body)
+    if (failure !== undefined) return Effect.fail(failure)
     const type = headers["content-type"]
     const media = type?.split(";")[0]?.trim().toLowerCase()
-    if (media !== EVENT_STREAM || !(body instanceof ReadableStream)) {
-      if (body instanceof ReadableStream) body.cancel().catch(() => undefined)
+    if (media !== EVENT_STREAM) {
+      body.cancel().catch(() => undefined)
       return Effect.fail(
         new UndecodedError({
           status: response.status,

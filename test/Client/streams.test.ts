@@ -1620,6 +1620,21 @@ describe("a streamed body a response interceptor replaced, when the call then fa
     })
   })
 
+  it("a body a response interceptor replaced with something that is not a stream: the hooks' failure, its connection closed", async () => {
+    const text: Interceptor = (response) =>
+      response.success ? { ...response, data: "not a stream" } : response
+    handler = opened("application/octet-stream")
+    expect(await onBothFaces("/text-stream", text, {}, "stream")).toEqual({
+      facade: "INTERCEPTOR_ERROR",
+      effect: "INTERCEPTOR_ERROR"
+    })
+    handler = opened("text/event-stream")
+    expect(await onBothFaces("/text-sse", text, {}, "sse")).toEqual({
+      facade: "INTERCEPTOR_ERROR",
+      effect: "INTERCEPTOR_ERROR"
+    })
+  })
+
   it("a replacement whose cancel throws: the facade still answers, the Effect API still fails typed", async () => {
     handler = opened("application/octet-stream")
     const answers = await onBothFaces(
