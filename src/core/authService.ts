@@ -133,14 +133,14 @@ const failedStatus = (status: unknown): boolean => {
 }
 
 /**
- * Whether an answer denies the session in its body: a `success` or `valid` that is not `true`
- * (`false`, but also `"false"`, `0`, `null`: fail closed), an `active` that is `false` (a token
- * introspection's verdict, RFC 7662), an `error` of any kind, or a `status` that says so.
+ * Whether an answer denies the session in its body: a `success`, `valid` or `active` (a token
+ * introspection's verdict, RFC 7662) that is not `true` (`false`, but also `"false"`, `0`, `null`:
+ * fail closed), an `error` of any kind, or a `status` that says so.
  */
 const denies = (body: Record<string, unknown>): boolean =>
   ("success" in body && body.success !== true) ||
   ("valid" in body && body.valid !== true) ||
-  body.active === false ||
+  ("active" in body && body.active !== true) ||
   (body.error !== undefined && body.error !== null) ||
   failedStatus(body.status)
 

@@ -27,6 +27,7 @@ export const answers: Record<string, { status: number; type?: string; body?: str
   "s-valid-false": { status: 200, body: JSON.stringify({ ...session, valid: false }) },
   "s-valid-string": { status: 200, body: JSON.stringify({ valid: "false", data: session }) },
   "s-active-false": { status: 200, body: JSON.stringify({ ...session, active: false }) },
+  "s-active-zero": { status: 200, body: JSON.stringify({ active: 0, data: session }) },
   "s-valid-true": { status: 200, body: JSON.stringify({ ...session, valid: true, active: true }) },
   "s-bad": { status: 200, body: JSON.stringify({ email: "no id" }) },
   "s-text": { status: 200, type: "text/plain", body: "yes" },
@@ -163,7 +164,8 @@ export const DENIED = [
   "s-201-denied",
   "s-valid-false",
   "s-valid-string",
-  "s-active-false"
+  "s-active-false",
+  "s-active-zero"
 ] as const
 
 /** Ids the service answers with something that is not an answer: the validator is unavailable. */
