@@ -116,6 +116,11 @@ export interface SseBody<A> {
   readonly events: ReadableStream<ReadonlyArray<SseEvent<A>>>
   /** The stream's last event id before its first event (the `lastEventId` option, or `""`). */
   readonly firstEventId: string
+  /**
+   * The stream's last event id as parsed, id-only blocks included, when every event parsed has
+   * gone into a batch; `undefined` while events wait for the next one.
+   */
+  readonly parsedEventId: () => string | undefined
   /** The status of the last connection. */
   readonly status: () => number
   /** Resolves once the events have ended: with the failure that ended them, else `undefined`. */
@@ -857,6 +862,7 @@ export const makeStreams = (kit: StreamKit) => {
     const body: SseBody<A> = {
       events: stream,
       firstEventId: settings.lastEventId,
+      parsedEventId: () => (queue.length === 0 ? parser.lastEventId : undefined),
       status: () => status,
       ended: endedWith,
       eventStream: () => eventStreamOf(body),
@@ -891,12 +897,20 @@ export const makeStreams = (kit: StreamKit) => {
     let stopped = false
     let reading: Promise<IteratorResult<SseEvent<A>>> | undefined
     // the stream's last event id as the caller has it: the id of the last event handed out (the
-    // parser's runs ahead, over events not handed out yet), from the batch or, once that is let
-    // go, as kept then
-    let handedId = body.firstEventId
-    const lastHandedId = () => (at > 0 ? batch[at - 1]!.id : handedId)
+    // parser's runs ahead, over events not handed out yet), or the parser's once every event it
+    // read has been handed out (an id-only block after them moves it, as in EventSource); kept as
+    // it was when the caller closed the stream
+    let kept: string | undefined
+    const lastHandedId = () => {
+      if (kept !== undefined) return kept
+      const caughtUp = at === batch.length && reading === undefined
+      return (
+        (caughtUp ? body.parsedEventId() : undefined) ??
+        (at > 0 ? batch[at - 1]!.id : body.firstEventId)
+      )
+    }
     const close = () => {
-      handedId = lastHandedId()
+      kept = lastHandedId()
       stopped = true
       batch = []
       at = 0

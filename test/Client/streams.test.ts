@@ -1004,6 +1004,19 @@ describe("sse on the facade: EventStream", () => {
     expect(feed.data.lastEventId).toBe("2")
   })
 
+  it("once every event is handed out, lastEventId is the stream's, an id-only block after them included", async () => {
+    handler = (_, response) => {
+      sseHead(response)
+      response.end("id: 1\ndata: a\n\nid: 9\n\n")
+    }
+    const feed = await createSvc(origin).sse("/events", { reconnect: false })
+    if (!feed.success) throw new Error(feed.error)
+    const read: Array<string> = []
+    for await (const event of feed.data) read.push(event.data)
+    expect(read).toEqual(["a"])
+    expect(feed.data.lastEventId).toBe("9")
+  })
+
   it("a server's retry: longer than a timer holds is not a reconnect at once", async () => {
     handler = (_, response) => {
       sseHead(response)
