@@ -67,19 +67,29 @@ const multipart = async (form: FormData): Promise<WireBody> => {
   return { body: new Uint8Array(await encoded.arrayBuffer()), contentType }
 }
 
-/** A body read first (a Blob's, a form's files): one that cannot be read is an invalid body. */
+/** A body that cannot be read (a Blob that rejects, bytes of a detached buffer): an invalid body. */
+const unreadable = (cause: unknown): InvalidArgument =>
+  invalidBody(`could not be read: ${cause instanceof Error ? cause.message : String(cause)}`)
+
+/** A body read first (a Blob's, a form's files). */
 const readFirst = (read: Promise<WireBody>): Promise<WireBody | InvalidArgument> =>
-  read.catch((cause: unknown) =>
-    invalidBody(`could not be read: ${cause instanceof Error ? cause.message : String(cause)}`)
-  )
+  read.catch(unreadable)
+
+type Encoded = WireBody | Promise<WireBody | InvalidArgument> | InvalidArgument
 
 /**
  * The wire body for a request body given by the caller: at once, or, for `FormData` and a `Blob`,
  * once read; a body that cannot be sent is an invalid argument.
  */
-export const encodeBody = (
-  body: unknown
-): WireBody | Promise<WireBody | InvalidArgument> | InvalidArgument => {
+export const encodeBody = (body: unknown): Encoded => {
+  try {
+    return encodeNow(body)
+  } catch (cause) {
+    return unreadable(cause)
+  }
+}
+
+const encodeNow = (body: unknown): Encoded => {
   if (body === undefined) return none
   if (typeof body === "string") return { body, contentType: "text/plain;charset=UTF-8" }
   if (body instanceof URLSearchParams) {

@@ -147,6 +147,14 @@ class UnreadableBlob extends Blob {
   }
 }
 
+/** A view over a buffer given away (transferred): its bytes are gone. */
+const detached = () => {
+  const buffer = new ArrayBuffer(8)
+  const view = new Uint8Array(buffer)
+  structuredClone(buffer, { transfer: [buffer] })
+  return view
+}
+
 const badBodies: ReadonlyArray<readonly [string, unknown, RegExp]> = [
   ["a function", () => 1, /^body cannot be sent: a function has no JSON form$/],
   ["a Symbol", Symbol("s"), /^body cannot be sent: a symbol has no JSON form$/],
@@ -161,6 +169,7 @@ const badBodies: ReadonlyArray<readonly [string, unknown, RegExp]> = [
   ],
   ["a Map", new Map([["a", 1]]), /^body cannot be sent: a Map has no JSON form$/],
   ["a Blob that cannot be read", new UnreadableBlob(["x"]), /^body could not be read: The blob/],
+  ["bytes of a detached ArrayBuffer", detached(), /^body could not be read: .*detached/],
   ["a Set", new Set([1]), /^body cannot be sent: a Set has no JSON form$/],
   ["a Promise", Promise.resolve({ a: 1 }), /^body cannot be sent: a Promise has no JSON form$/],
   [
@@ -285,6 +294,10 @@ describe("InvalidRequestError in the Effect API", () => {
         )
         expect(error).toMatchObject({ _tag: "InvalidRequestError", argument: "body" })
         expect(error.message).toBe("body could not be read: The blob could not be read")
+        const gone = yield* withClient(server.origin, undefined, (client) =>
+          Effect.flip(client.post("/x", detached()))
+        )
+        expect(gone).toMatchObject({ _tag: "InvalidRequestError", argument: "body" })
         expect(server.requests.length).toBe(before)
       })
   )
