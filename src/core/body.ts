@@ -3,7 +3,7 @@
  * `FormData`, `Blob` and binary data are sent as they are. The wire form is a string (JSON, text,
  * forms: a transport can send it again across a 307) or bytes.
  */
-import { describe } from "./describe.js"
+import { describe, messageOf } from "./describe.js"
 import type { InvalidArgument } from "./options.js"
 
 /** A body ready for any transport, and the content type it implies. */
@@ -31,9 +31,7 @@ const toJson = (body: unknown): WireBody | InvalidArgument => {
   try {
     text = JSON.stringify(body)
   } catch (cause) {
-    return invalidBody(
-      `cannot be encoded as JSON: ${cause instanceof Error ? cause.message : String(cause)}`
-    )
+    return invalidBody(`cannot be encoded as JSON: ${messageOf(cause)}`)
   }
   if (text === undefined) return invalidBody("cannot be encoded as JSON")
   // what holds its contents elsewhere than in its keys (a Map, a Set, a stream, a Promise) went
@@ -69,7 +67,7 @@ const multipart = async (form: FormData): Promise<WireBody> => {
 
 /** A body that cannot be read (a Blob that rejects, bytes of a detached buffer): an invalid body. */
 const unreadable = (cause: unknown): InvalidArgument =>
-  invalidBody(`could not be read: ${cause instanceof Error ? cause.message : String(cause)}`)
+  invalidBody(`could not be read: ${messageOf(cause)}`)
 
 /** A body read first (a Blob's, a form's files). */
 const readFirst = (read: Promise<WireBody>): Promise<WireBody | InvalidArgument> =>

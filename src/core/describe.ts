@@ -34,3 +34,7 @@ export const describe = (value: unknown): string => {
       return `a ${typeof value}`
   }
 }
+
+/** What a thrown value says: an `Error`'s message, anything else as text. */
+export const messageOf = (cause: unknown): string =>
+  cause instanceof Error ? cause.message : String(cause)

@@ -2,6 +2,7 @@
  * Response bodies and envelopes.
  */
 import type { ApiSuccess, ResponseMeta } from "./ApiResponse.js"
+import { messageOf } from "./describe.js"
 import { record } from "./record.js"
 
 const ENVELOPE_KEYS = new Set(["success", "data", "error", "message", "meta", "status"])
@@ -126,7 +127,7 @@ export const parseBody = (
       try {
         return JSON.parse(text)
       } catch (cause) {
-        return new UnreadableBody(cause instanceof Error ? cause.message : String(cause), text)
+        return new UnreadableBody(messageOf(cause), text)
       }
     }
     case "auto": {
