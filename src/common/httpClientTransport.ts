@@ -193,6 +193,7 @@ export const fromHttpClient = (
             permanent: true
           } as const)
         }
+        if (request.streamed) request.streamed.status = response.status
         const headers = { ...response.headers }
         // the client sends a body whole: the answer shows it was sent
         uploadSent(request.onUploadProgress, request.body)

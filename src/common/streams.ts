@@ -713,8 +713,9 @@ export const makeStreams = (kit: StreamKit) => {
           )
           return false
         }
-        // the request reported it
-        if (!isDropped(error) || ++failures >= policy.attempts) {
+        // the request reported it; a server that answered with a failure, whose body then did
+        // not come in time, answered all the same: not a dropped connection (SPEC 4.8)
+        if (!isDropped(error) || (streamed.status ?? 0) >= 400 || ++failures >= policy.attempts) {
           finish(error, false, true)
           return false
         }

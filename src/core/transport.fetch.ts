@@ -64,6 +64,7 @@ export const fetchTransport =
         redirect: request.followHiddenRedirects ? "follow" : "manual",
         signal: controller.signal
       })
+      if (request.streamed) request.streamed.status = response.status
       // fetch sends a body of known length whole (a request stream would go chunked, and needs
       // HTTP/2 in browsers): the response's arrival says it was sent
       uploadSent(request.onUploadProgress, request.body)

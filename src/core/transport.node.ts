@@ -319,6 +319,7 @@ const dispatch = (
     message: string
   ) => {
     status = statusCode
+    if (request.streamed) request.streamed.status = statusCode
     statusText = message ?? ""
     headers = headersOf(rawHeaders, loaded.util)
     // a body undici sent whole (an empty one) is reported once the answer shows it was sent

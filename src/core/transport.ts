@@ -145,6 +145,11 @@ export type Outcome =
  */
 export interface StreamedBody {
   close: (() => void) | undefined
+  /**
+   * The status of the last answer whose headers came, set by the transport: a stream that then
+   * times out knows the server had answered (a non-2xx's body is read before the exchange ends).
+   */
+  status?: number
 }
 
 /** Adds `close` to what closes `streamed`'s body, before what was there (a throw is ignored). */

@@ -507,6 +507,27 @@ describe.each(faces)("sse, $name", (face) => {
     expect(seen).toHaveLength(5)
   })
 
+  it("a reconnect answered with a non-2xx whose body stalls ends the stream: the server answered, nothing dropped", async () => {
+    handler = (_, response, index) => {
+      if (index === 0) {
+        sseHead(response)
+        response.end("data: one\n\n")
+        return
+      }
+      response.writeHead(503, { "content-type": "text/plain" })
+      response.write("the body of a failure, cut short")
+    }
+    const read = await face.sse(
+      "/events",
+      { reconnect: { delay: 5, attempts: 5 } },
+      { timeout: 300 }
+    )
+    expect(read.events.map((event) => event.data)).toEqual(["one"])
+    expect(read.outcome).toMatchObject({ success: false, code: "TIMEOUT" })
+    // one reconnect: not five more, as for a connection that dropped
+    expect(seen).toHaveLength(2)
+  })
+
   it("reconnect.attempts 0 allows no failed reconnect: none is tried, as retryAttempts: 0 retries nothing", async () => {
     handler = (_, response) => {
       sseHead(response)
