@@ -10,26 +10,25 @@ export type Params = Readonly<Record<string, ParamValue | ReadonlyArray<ParamVal
 
 const ABSOLUTE = /^[a-z][a-z\d+.-]*:/i
 
-/** Checks a base URL once, at construction: it must be an absolute http(s) URL. */
+/**
+ * Checks a base URL once, at construction: an absolute http(s) URL, read as the URL parser reads
+ * it (whitespace around it left out). A message names it by its scheme at most: the rest may hold
+ * a credential, or an API key in its query.
+ */
 export const parseBaseUrl = (baseUrl: unknown): URL => {
   if (typeof baseUrl !== "string") {
     throw new TypeError(`baseUrl must be a string, got ${typeof baseUrl}`)
   }
-  const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined
-  if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:")) {
-    throw new TypeError(
-      `baseUrl must be an absolute http: or https: URL, got ${JSON.stringify(baseUrl)}`
-    )
-  }
-  // the value stays out of these messages: it holds a credential, or may (an API key in a query)
-  if (hasUserInfo(url)) throw new TypeError(USER_INFO)
+  const trimmed = baseUrl.trim()
+  const problem = absoluteUrlProblem(trimmed)
+  if (problem !== undefined) throw new TypeError(`baseUrl ${problem}`)
   // endpoints are joined to it as written: `http://h/v1?key=k` + `/users` would be a query
-  if (/[?#]/.test(baseUrl)) {
+  if (/[?#]/.test(trimmed)) {
     throw new TypeError(
       "baseUrl must not hold a query or a fragment: give query parameters per request (params)"
     )
   }
-  return url
+  return new URL(trimmed)
 }
 
 /** Whether `endpoint` is an absolute URL (it has a scheme), which `joinUrl` uses as it is. */

@@ -69,7 +69,9 @@ describe("SvcClient.layerConfig", () => {
           )
         )
         expect(ConfigError.isConfigError(error)).toBe(true)
-        expect(String(error)).toMatch(/baseUrl must be an absolute|timeout must be between/)
+        expect(String(error)).toMatch(
+          /baseUrl must be an http: or https: URL, got a "ftp:" URL|timeout must be between/
+        )
       }
       const missing = yield* Effect.flip(
         Effect.flatMap(SvcClient, (client) => client.get("/x")).pipe(

@@ -92,6 +92,17 @@ describe("URL joining", () => {
     }
   )
 
+  it.each([
+    ["ftp://user:secret@h/x?key=k", 'baseUrl must be an http: or https: URL, got a "ftp:" URL'],
+    ["htp//user:secret@h", "baseUrl must be an absolute http: or https: URL"],
+    [
+      "http://user:secret@h/",
+      "baseUrl must not hold user info (user:password@): send credentials in an Authorization header"
+    ]
+  ])("names a bad base URL %j by its scheme at most, never its credentials", (base, message) => {
+    expect(() => createSvc(base)).toThrow(new TypeError(message))
+  })
+
   it("rejects a non-string base URL", () => {
     expect(() => createSvc(42 as unknown as string)).toThrow(TypeError)
   })
