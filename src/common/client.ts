@@ -973,7 +973,7 @@ export const decode = <A>(
         : Effect.fail(failed({ message: validation.problem, cause: validation.cause }))
     return Effect.flatMap(Effect.mapError(standard, failed), ({ validateStandard }) =>
       Effect.suspend(() => {
-        const validation = validateStandard(schema, response.data)
+        const validation = validateStandard(schema, line.decodable(response.data))
         return validation instanceof Promise
           ? Effect.flatMap(
               Effect.promise(() => validation),
@@ -983,7 +983,7 @@ export const decode = <A>(
       })
     )
   }
-  return line.decodeSchema(schema, response.data).pipe(
+  return line.decodeSchema(schema, line.decodable(response.data)).pipe(
     Effect.map((data): ApiSuccess<A> => ({ ...response, data: data as A })),
     Effect.mapError(failed)
   )

@@ -55,6 +55,12 @@ export interface ClientDialect extends LineValues {
   readonly yieldNow: Effect.Effect<void>
   /** Runs `f` with the current fiber (for the call's span). */
   readonly withFiber: <A, E>(f: (fiber: unknown) => Effect.Effect<A, E>) => Effect.Effect<A, E>
+  /**
+   * A response's data as a schema of this line may decode it: on Effect 3, its own `__proto__`
+   * keys taken out (Effect 3 decodes a `Record` by assigning each key, and that one would set
+   * the prototype); on Effect 4, as it is.
+   */
+  readonly decodable: (data: unknown) => unknown
   /** Decodes `data` with an `effect/Schema` of this line: its output, or the message and cause. */
   readonly decodeSchema: (
     schema: unknown,

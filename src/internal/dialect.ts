@@ -90,6 +90,7 @@ export const client: ClientDialect = {
   callback: (register) => Effect.callback((resume) => register(resume)),
   yieldNow: Effect.yieldNow,
   withFiber: (f) => Effect.withFiber((fiber) => f(fiber)),
+  decodable: (data) => data,
   decodeSchema: (schema, data) =>
     Effect.flatMap(decoder, ({ SchemaParser, format }) =>
       Effect.mapError(

@@ -91,6 +91,24 @@ describe("schema decoding and __proto__", () => {
         expect(data.name).toBe("x")
         const nested = (data.nested as Array<Record<string, unknown>>)[0]!
         expect(nested.isAdmin).toBeUndefined()
+        // the same schema as a Standard Schema validator, as each line makes one
+        const standard = (
+          LINE === 4
+            ? (
+                Schema as unknown as { toStandardSchemaV1: (s: unknown) => unknown }
+              ).toStandardSchemaV1(AnyRecord)
+            : (Schema as unknown as { standardSchemaV1: (s: unknown) => unknown }).standardSchemaV1(
+                AnyRecord
+              )
+        ) as StandardSchemaV1<Record<string, unknown>>
+        const validated = yield* SvcClient.pipe(
+          Effect.flatMap((client) => client.get("/u", { schema: standard })),
+          Effect.provide(SvcClient.layer(server.origin)),
+          Effect.provide(NodeHttpClient.layerUndici)
+        )
+        expect(Object.getPrototypeOf(validated.data)).toBe(Object.prototype)
+        expect(validated.data.isAdmin).toBeUndefined()
+        expect(validated.data.name).toBe("x")
       })
     )
   )

@@ -94,12 +94,11 @@ export const client: ClientDialect = {
   callback: (register) => Effect.async((resume) => register(resume)),
   yieldNow: Effect.yieldNow(),
   withFiber: (f) => Effect.withFiberRuntime((fiber) => f(fiber)),
+  decodable: withoutProtoKeys,
   decodeSchema: (schema, data) =>
     Effect.flatMap(decoder, (ParseResult) =>
       Effect.mapError(
-        ParseResult.decodeUnknown(schema as Schema.Schema<unknown, unknown, never>)(
-          withoutProtoKeys(data)
-        ),
+        ParseResult.decodeUnknown(schema as Schema.Schema<unknown, unknown, never>)(data),
         (issue) => {
           const error = ParseResult.parseError(issue)
           return { message: ParseResult.TreeFormatter.formatErrorSync(error), cause: error }
