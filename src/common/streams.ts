@@ -195,20 +195,15 @@ export const makeStreams = (kit: StreamKit) => {
    * with something that is not a stream, or began to read it (`onResponse` or an interceptor took
    * its reader; it cannot be read twice). `undefined` when the body is the caller's to read.
    */
-  const hooksFailure = (body: unknown): InterceptorError | undefined =>
-    typeof (body as { readonly getReader?: unknown } | null | undefined)?.getReader !== "function"
-      ? new InterceptorError({
-          phase: "response",
-          detail:
-            "a response interceptor gave a stream's body as something that is not a ReadableStream"
-        })
-      : (body as ReadableStream).locked
-        ? new InterceptorError({
-            phase: "response",
-            detail:
-              "the body of a stream was read by onResponse or a response interceptor: it is the caller's to read"
-          })
-        : undefined
+  const hooksFailure = (body: unknown): InterceptorError | undefined => {
+    const detail =
+      typeof (body as { readonly getReader?: unknown } | null | undefined)?.getReader !== "function"
+        ? "a response interceptor gave a stream's body as something that is not a ReadableStream"
+        : (body as ReadableStream).locked
+          ? "the body of a stream was read by onResponse or a response interceptor: it is the caller's to read"
+          : undefined
+    return detail === undefined ? undefined : new InterceptorError({ phase: "response", detail })
+  }
 
   /**
    * Watches what ends a body from outside: the signal and the call's total deadline (`guard`).

@@ -55,8 +55,8 @@ export const redirectRules = (kit: RedirectKit) => {
 
   /**
    * What `response`, the answer to `request` after `hops` redirects, leads to; the pipeline asks
-   * only of a response that may lead on (`leadsOn`, transport.ts). A redirect a browser's fetch hides is
-   * let through only for a request with nothing to leak and safe to send again.
+   * only of a response that may lead on (`leadsOn`, transport.ts). A redirect a browser's fetch
+   * hides is let through only for a request with nothing to leak and safe to send again.
    */
   const nextStep = (
     home: Home,
@@ -95,10 +95,10 @@ export const redirectRules = (kit: RedirectKit) => {
   }
 
   /**
-   * The request for the next hop of a redirect: 303 turns anything but GET/HEAD into a GET without a
-   * body, 301/302 turn a POST into one, and the body's headers go with the body; 307/308 keep method
-   * and body. Leaving the current origin, or the base URL's, drops the session header and
-   * credentials; so does leaving https for http.
+   * The request for the next hop of a redirect: 303 turns anything but GET/HEAD into a GET
+   * without a body, 301/302 turn a POST into one, and the body's headers go with the body; 307/308
+   * keep method and body. Leaving the current origin, or the base URL's, drops the session header
+   * and credentials; so does leaving https for http.
    */
   const nextHop = (
     home: Home,

@@ -24,8 +24,6 @@ import { client } from "./dialect.js"
 
 const disabled = () => true
 
-/** `FetchHttpClient`'s request options: redirects are svc-sdk's to follow. */
-
 /**
  * Forks `effect` on a fiber that the caller's end interrupts, whatever the caller's fork scope
  * (`Effect.daemonChildren` would make a child of `Effect.fork` a daemon): a daemon fiber that the
