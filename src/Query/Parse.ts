@@ -39,7 +39,10 @@ export type ParsedQuery = internal.ParsedQuery
 /**
  * A query: a query string (a leading `?` is allowed; it is not a URL — pass a `URL` for that),
  * `URLSearchParams`, a `URL`, or a record of strings / string arrays (e.g. a framework's parsed
- * query; keys are read in `Object.keys` order).
+ * query; keys are read in `Object.keys` order). A nesting parser's `{ age: { gte: "18" } }` (Express
+ * 4's `qs` reading `age[gte]=18`) reads as `age[gte]`, and anything nested deeper is a
+ * `QueryParseError`. Such a parser also reads `a[]=1` and `a[0]=1` as `a=1`, which the query string
+ * itself refuses: give `parse` the query string where you can.
  *
  * @since 0.1.0
  * @category models

@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 import * as Data from "effect/Data"
+import { quoted } from "./internal/quote.js"
 
 /**
  * Why the query could not be read:
@@ -26,7 +27,8 @@ export type QueryParseErrorReason =
 
 /**
  * A query parameter that does not follow the query format. `key` is the parameter's name; the
- * message names it and says what is wrong, and never repeats the value.
+ * message names it (escaped, and cut at 64 characters) and says what is wrong, and never repeats
+ * the value.
  *
  * @since 0.1.0
  * @category errors
@@ -38,6 +40,6 @@ export class QueryParseError extends Data.TaggedError("QueryParseError")<{
 }> {
   /** @since 0.1.0 */
   override get message(): string {
-    return `Invalid query parameter "${this.key}": ${this.detail}`
+    return `Invalid query parameter ${quoted(this.key)}: ${this.detail}`
   }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import { parse as qsParse } from "qs"
 import {
   asBigInt,
   asBoolean,
@@ -202,6 +203,49 @@ describe("coercion helpers", () => {
     // a record without a prototype (as some frameworks parse a query) is one
     const parsed = Object.assign(Object.create(null) as Record<string, string>, { age: "18" })
     expect(parse(parsed).filters).toEqual([{ field: "age", operator: "eq", value: "18" }])
+  })
+
+  it("reads a nesting parser's record (Express 4's qs) as the query string it came from", () => {
+    const wire = "status=active&age[gte]=18&age[lte]=65&role[in]=a,b&tag=x&tag=y&page=2"
+    const viaQs = qsParse(wire) as Record<string, string>
+    expect(viaQs.age).toEqual({ gte: "18", lte: "65" })
+    expect(parse(viaQs)).toEqual(parse(wire))
+    // deeper than field[operator]: a key the format cannot read, as in the query string
+    for (const [deeper, key] of [
+      ["a[b][c]=1", "a[b]"],
+      ["a[0][b]=1", "a"],
+      ["a[gte][x][y]=1", "a[gte]"]
+    ] as const) {
+      expect(() => parse(deeper)).toThrow(QueryParseError)
+      const run = () => parse(qsParse(deeper) as never)
+      expect(run).toThrow(
+        expect.objectContaining({ _tag: "QueryParseError", reason: "MalformedKey", key })
+      )
+    }
+  })
+
+  it("quotes the key escaped and cut short: a query string is the sender's to write", () => {
+    const error = (() => {
+      try {
+        parse(`x[evil\r\nSet-Cookie: a]=1&${"a".repeat(10_000)}[=1`)
+      } catch (e) {
+        return e as QueryParseError
+      }
+    })()
+    expect(error?.message).toBe(
+      'Invalid query parameter "x[evil\\r\\nSet-Cookie: a]": unknown operator "evil\\r\\nSet-Cookie: a"'
+    )
+    const long = (() => {
+      try {
+        parse(`${"a".repeat(10_000)}[=1`)
+      } catch (e) {
+        return e as QueryParseError
+      }
+    })()
+    expect(long?.key).toHaveLength(10_001)
+    expect(long?.message).toBe(
+      `Invalid query parameter "${"a".repeat(64)}…": expected field[operator]`
+    )
   })
 
   it("asNumber reads a value from the request in linear time: a long run of digits is no cost", () => {

@@ -11,6 +11,7 @@ import {
   OPERAND_KIND,
   type OperatorName
 } from "./operand.js"
+import { quoted } from "./quote.js"
 
 export type ParsedFilter =
   | {
@@ -163,9 +164,10 @@ const readPair = (acc: Accumulator, key: string, value: string): void => {
     fail("MalformedKey", key, "expected field[operator]")
   }
   if (isReservedName(field) || acc.paramNames.has(field)) {
-    fail("MalformedKey", key, `"${field}" takes no operator`)
+    fail("MalformedKey", key, `${quoted(field)} takes no operator`)
   }
-  if (!isOperatorName(operator)) fail("UnknownOperator", key, `unknown operator "${operator}"`)
+  if (!isOperatorName(operator))
+    fail("UnknownOperator", key, `unknown operator ${quoted(operator)}`)
   acc.filters.push(filterOf(key, field, operator as OperatorName, value))
 }
 
@@ -183,20 +185,45 @@ const forEachPair = (input: ParseInput, f: (key: string, value: string) => void)
   } else if (isRecord(input)) {
     for (const key of Object.keys(input)) {
       const value: unknown = (input as Readonly<Record<string, unknown>>)[key]
-      if (typeof value === "string") f(key, value)
-      else if (Array.isArray(value) && value.every((v) => typeof v === "string")) {
-        for (const v of value) f(key, v)
-      } else {
-        throw new TypeError(
-          `parse: input["${key}"] must be a string or an array of strings, got ${describeType(value)}`
-        )
-      }
+      if (isRecord(value)) {
+        // `field[op]=v` as a nesting parser (Express 4's `qs`) reads it: { field: { op: v } }
+        for (const operator of Object.keys(value)) {
+          recordValue(`${key}[${operator}]`, (value as Record<string, unknown>)[operator], f, true)
+        }
+      } else recordValue(key, value, f, false)
     }
   } else {
     throw new TypeError(
       `parse: input must be a string, URLSearchParams, URL or record, got ${describeType(input)}`
     )
   }
+}
+
+/**
+ * A record's value: a string or strings. Anything else a parser made of the query string (a value
+ * nested deeper, as `qs` makes of `a[b][c]=1` or `a[0][b]=1`) is a key the format cannot read; any
+ * other value is not a parsed query at all.
+ */
+const recordValue = (
+  key: string,
+  value: unknown,
+  f: (key: string, value: string) => void,
+  nested: boolean
+): void => {
+  if (typeof value === "string") {
+    f(key, value)
+    return
+  }
+  if (Array.isArray(value) && value.every((v) => typeof v === "string")) {
+    for (const v of value) f(key, v)
+    return
+  }
+  if (nested || isRecord(value) || Array.isArray(value)) {
+    fail("MalformedKey", key, "a value nested deeper than field[operator]")
+  }
+  throw new TypeError(
+    `parse: input[${quoted(key)}] must be a string or an array of strings, got ${describeType(value)}`
+  )
 }
 
 export const parse = (input: ParseInput, options?: ParseOptions): ParsedQuery => {
