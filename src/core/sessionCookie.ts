@@ -38,7 +38,8 @@ export interface SessionCookieOptionsOf<Duration> {
   readonly domain?: string | undefined
   /**
    * "Remember me": the cookie outlives the browser session, for `true` 30 days or for this
-   * duration (`Max-Age`). Without it, the cookie ends when the browser session does.
+   * duration (`Max-Age`), at most 400 days: browsers keep no cookie longer (RFC 6265bis). Without
+   * it, the cookie ends when the browser session does.
    * @default false
    */
   readonly persistent?: boolean | Duration | undefined
@@ -60,6 +61,9 @@ export interface SessionCookie {
 }
 
 const THIRTY_DAYS_SECONDS = 30 * 24 * 60 * 60
+
+/** The longest `Max-Age` a browser keeps (RFC 6265bis caps it so): 400 days. */
+const MAX_AGE_LIMIT_SECONDS = 400 * 24 * 60 * 60
 
 /** A cookie name: an RFC 6265 token (no controls, spaces, separators such as `;` `,` `=`). */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
@@ -149,7 +153,7 @@ export const sessionCookie = (
   if (persistent === true) maxAgeSeconds = THIRTY_DAYS_SECONDS
   else if (persistent !== undefined && persistent !== false) {
     const millis = positiveDurationOption(durationMillis, `${fn}: options.persistent`, persistent)
-    maxAgeSeconds = Math.ceil(millis / 1000)
+    maxAgeSeconds = Math.min(Math.ceil(millis / 1000), MAX_AGE_LIMIT_SECONDS)
   }
   return {
     name,

@@ -40,6 +40,16 @@ describe("setSessionCookie", () => {
     expect(await setCookies(setSessionCookie(empty(), ID, { persistent: "2 hours" }))).toEqual([
       `session_id=${ID}; Max-Age=7200; Path=/; HttpOnly; Secure; SameSite=Lax`
     ])
+    // past what a browser keeps (400 days), the cookie asks for that: no duration too long to
+    // write (1e24 seconds once became "1e+24 seconds", which Duration cannot read)
+    for (const persistent of ["401 days", "10000 weeks", 1e24 * 1000, 1e300]) {
+      expect(await setCookies(setSessionCookie(empty(), ID, { persistent }))).toEqual([
+        `session_id=${ID}; Max-Age=34560000; Path=/; HttpOnly; Secure; SameSite=Lax`
+      ])
+    }
+    expect(await setCookies(setSessionCookie(empty(), ID, { persistent: "400 days" }))).toEqual([
+      `session_id=${ID}; Max-Age=34560000; Path=/; HttpOnly; Secure; SameSite=Lax`
+    ])
     expect(await setCookies(setSessionCookie(empty(), ID, { persistent: false }))).toEqual([
       `session_id=${ID}; Path=/; HttpOnly; Secure; SameSite=Lax`
     ])
