@@ -48,10 +48,15 @@ export const getHeader = (
  */
 const UNSENDABLE_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/
 
-/** Checks a header name and value given to `setHeader` or `config.headers`. */
+/**
+ * Checks a header name and value given to `setHeader` or `config.headers`. `__proto__` is a token,
+ * but no record can hold it as a name (assigning it sets the prototype): it would go unsent.
+ */
 export const checkHeader = (name: unknown, value: unknown): void => {
-  if (typeof name !== "string" || !/^[!#$%&'*+\-.^_`|~\w]+$/.test(name)) {
-    throw new TypeError(`header name must be a valid HTTP token, got ${JSON.stringify(name)}`)
+  if (typeof name !== "string" || !/^(?!__proto__$)[!#$%&'*+\-.^_`|~\w]+$/i.test(name)) {
+    throw new TypeError(
+      `header name must be an HTTP token other than __proto__, got ${JSON.stringify(name)}`
+    )
   }
   if (typeof value !== "string") {
     throw new TypeError(`header value for ${name} must be a string, got ${typeof value}`)

@@ -95,6 +95,29 @@ describe("headers", () => {
     expect(() => createSvc(server.origin, { headers: { "a b": "x" } })).toThrow(TypeError)
   })
 
+  it("refuses __proto__ as a header name, whatever its case: no record holds it, so it went unsent", async () => {
+    const refused = 'header name must be an HTTP token other than __proto__, got "__proto__"'
+    const own = (value: string) => JSON.parse(`{"__proto__":"${value}"}`) as Record<string, string>
+    const svc = createSvc(server.origin)
+    expect(() => svc.setHeader("__proto__", "x")).toThrow(new TypeError(refused))
+    expect(() => svc.setHeader("__PROTO__", "x")).toThrow(/other than __proto__, got "__PROTO__"/)
+    expect(() => createSvc(server.origin, { headers: own("x") })).toThrow(new TypeError(refused))
+    // the session's header: the session went unsent, and nothing said so
+    expect(() => createSvc(server.origin, { sessionId: "s1", sessionHeader: "__proto__" })).toThrow(
+      new TypeError(refused)
+    )
+    const before = server.requests.length
+    expect(await svc.get("/h", { headers: own("x") })).toMatchObject({
+      success: false,
+      code: "INVALID_REQUEST",
+      error: `options.headers are invalid: ${refused}`
+    })
+    expect(server.requests.length).toBe(before)
+    // a name that only holds the word is a header like any other
+    await svc.get("/h", { headers: { "x-__proto__": "1" } })
+    expect(last().headers["x-__proto__"]).toBe("1")
+  })
+
   it("rejects header values HTTP cannot carry, and keeps those it can (tab, U+0080 to U+00FF)", async () => {
     const svc = createSvc(server.origin)
     const unsendable =

@@ -116,7 +116,7 @@ const badOptions: ReadonlyArray<readonly [string, RequestOptions, RegExp]> = [
   [
     "headers with a bad name",
     { headers: { "a b": "1" } },
-    /^options\.headers are invalid: header name must be a valid HTTP token/
+    /^options\.headers are invalid: header name must be an HTTP token other than __proto__, got "a b"$/
   ],
   [
     "a param that is an object",
