@@ -42,7 +42,13 @@ describe("setSessionCookie", () => {
     ])
     // past what a browser keeps (400 days), the cookie asks for that: no duration too long to
     // write (1e24 seconds once became "1e+24 seconds", which Duration cannot read)
-    for (const persistent of ["401 days", "10000 weeks", 1e24 * 1000, 1e300]) {
+    const tooLong: ReadonlyArray<SessionCookieOptions["persistent"]> = [
+      "401 days",
+      "10000 weeks",
+      1e24 * 1000,
+      1e300
+    ]
+    for (const persistent of tooLong) {
       expect(await setCookies(setSessionCookie(empty(), ID, { persistent }))).toEqual([
         `session_id=${ID}; Max-Age=34560000; Path=/; HttpOnly; Secure; SameSite=Lax`
       ])
