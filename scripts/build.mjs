@@ -107,23 +107,27 @@ const entries = [...Object.values(manifest.exports), ...Object.values(manifest.i
 for (const path of entries) {
   if (!existsSync(path)) throw new Error(`package.json names ${path}, which tsc did not build`)
 }
-// The Effect 4 entry points: on Node's ES modules every static import resolves before any code
-// runs, so with effect 3 installed `import "svc-sdk"` would fail on an Effect 4 module effect 3
-// lacks (ERR_PACKAGE_PATH_NOT_EXPORTED: './References') before its first import (internal/effect4.ts)
-// could say what is wrong. Each is built as `<entry>.line.js` behind a small `<entry>.js` that
-// imports internal/effect4.js (only effect/Context, which both Effects have) and then, awaited, the
-// line itself, re-exporting its names.
-const EFFECT4_ENTRIES = [
-  "./dist/esm/index.js",
-  "./dist/esm/Client/index.js",
-  "./dist/esm/Auth/index.js"
-]
-const GUARD = "./dist/esm/internal/effect4.js"
+// The entry points of each line: on Node's ES modules every static import resolves before any code
+// runs, so with the other Effect installed `import "svc-sdk"` (or "svc-sdk/v3") would fail on a
+// module that Effect lacks (ERR_PACKAGE_PATH_NOT_EXPORTED: './References', ERR_MODULE_NOT_FOUND:
+// effect/ConfigError) before its first import (internal/effect4.ts, v3/internal/effect3.ts) could
+// say what is wrong. Each is built as `<entry>.line.js` behind a small `<entry>.js` that imports
+// its guard (only effect/Context, which both Effects have) and then, awaited, the line itself,
+// re-exporting its names.
+const GUARDED = {
+  "./dist/esm/index.js": "./dist/esm/internal/effect4.js",
+  "./dist/esm/Client/index.js": "./dist/esm/internal/effect4.js",
+  "./dist/esm/Auth/index.js": "./dist/esm/internal/effect4.js",
+  "./dist/esm/v3/index.js": "./dist/esm/v3/internal/effect3.js",
+  "./dist/esm/v3/Client/index.js": "./dist/esm/v3/internal/effect3.js",
+  "./dist/esm/v3/Auth/index.js": "./dist/esm/v3/internal/effect3.js"
+}
+const GUARDS = [...new Set(Object.values(GUARDED))]
 const outOf = (path) => path.replace("./dist/esm/", "").replace(/\.js$/, "")
 const { metafile } = await build({
-  entryPoints: [...new Set([...entries, GUARD])].map((path) => ({
+  entryPoints: [...new Set([...entries, ...GUARDS])].map((path) => ({
     in: path,
-    out: EFFECT4_ENTRIES.includes(path) ? `${outOf(path)}.line` : outOf(path)
+    out: path in GUARDED ? `${outOf(path)}.line` : outOf(path)
   })),
   metafile: true,
   outbase: "dist/esm",
@@ -144,12 +148,16 @@ const { metafile } = await build({
     "#*"
   ],
   chunkNames: "chunks/[name]-[hash]",
-  logLevel: "warning"
+  logLevel: "warning",
+  // the Effect 3 entries' own import of their guard is left out here, as in a browser bundle
+  // (package.json lists v3/internal/effect3 as a side effect for dist/node and dist/cjs only):
+  // the wrapper below imports it first
+  logOverride: { "ignored-bare-import": "silent" }
 })
-for (const path of EFFECT4_ENTRIES) {
+for (const [path, guardOf] of Object.entries(GUARDED)) {
   const entry = `dist/node/${outOf(path)}`
   const names = metafile.outputs[`${entry}.line.js`].exports
-  const guard = relative(dirname(entry), `dist/node/${outOf(GUARD)}.js`)
+  const guard = relative(dirname(entry), `dist/node/${outOf(guardOf)}.js`)
   writeFileSync(
     `${entry}.js`,
     [

@@ -6,6 +6,9 @@
  * @module svc-sdk/v3
  */
 
+// first: with effect 4 installed, the error says to import svc-sdk (see internal/effect3.ts)
+import "./internal/effect3.js"
+
 export * from "../Query/index.js"
 export type { StorageAdapter } from "../Storage/StorageAdapter.js"
 export type { HttpMethod } from "./Client/index.js"

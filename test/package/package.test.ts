@@ -9,7 +9,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { nodeBinary, OTHER_VERSIONS } from "../../scripts/node-versions.mjs"
-import { EFFECT_3_INSTALLED } from "../../src/core/effectLine.js"
+import { EFFECT_3_INSTALLED, EFFECT_4_INSTALLED } from "../../src/core/effectLine.js"
 import { REDIS_SERVER, startRedis } from "../support/redis.js"
 import { exec, npmInstall, packedScratch, peerSpecs, root, versionOf } from "../support/tarball.js"
 import { compileAll, programsOf, TYPESCRIPT_7 } from "../types/userPrograms.js"
@@ -391,6 +391,30 @@ describe.each(lines)(
         expect(JSON.parse(await run("node", ["wrong-line.mjs"], scratch))).toEqual(expected)
         expect(JSON.parse(await run("node", ["wrong-line.cjs"], scratch))).toEqual(expected)
         expect(EFFECT_3_INSTALLED).toContain('import "svc-sdk/v3"')
+      }, 120_000)
+
+    // the same mistake the other way: the Effect 3 entry points in an app with effect 4
+    if (line === "Effect 4")
+      it("names the mistake when an Effect 3 entry point is imported or required with effect 4", async () => {
+        const effect3 = ["svc-sdk/v3", "svc-sdk/v3/Client", "svc-sdk/v3/Auth"]
+        writeFileSync(
+          join(scratch, "wrong-line.mjs"),
+          `const out = []
+       for (const entry of ${JSON.stringify(effect3)}) {
+         out.push(await import(entry).then(() => "loaded", (e) => e.message))
+       }
+       console.log(JSON.stringify(out))`
+        )
+        writeFileSync(
+          join(scratch, "wrong-line.cjs"),
+          `console.log(JSON.stringify(${JSON.stringify(effect3)}.map((entry) => {
+         try { require(entry); return "loaded" } catch (e) { return e.message }
+       })))`
+        )
+        const expected = effect3.map(() => EFFECT_4_INSTALLED)
+        expect(JSON.parse(await run("node", ["wrong-line.mjs"], scratch))).toEqual(expected)
+        expect(JSON.parse(await run("node", ["wrong-line.cjs"], scratch))).toEqual(expected)
+        expect(EFFECT_4_INSTALLED).toContain('import "svc-sdk"')
       }, 120_000)
 
     // one package for both lines: checked once

@@ -5,6 +5,9 @@
  * @module svc-sdk/v3/Client
  */
 
+// first: with effect 4 installed, the error says to import svc-sdk (see internal/effect3.ts)
+import "../internal/effect3.js"
+
 export type {
   ApiFailure,
   ApiResponse,
