@@ -203,9 +203,8 @@ export const guardedProgress = (
   if (callback === undefined) return UNGUARDED
   let live = true
   return {
-    callback: (progress) => {
-      if (live) callback(progress)
-    },
+    // what the callback returns goes on: a rejected promise is ignored where it is called
+    callback: (progress) => (live ? callback(progress) : undefined),
     stop: () => {
       live = false
     }

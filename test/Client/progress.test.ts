@@ -461,6 +461,36 @@ describe.each(faces)("onDownloadProgress, $name", (face) => {
     expect(called).toBeGreaterThan(0)
   })
 
+  it("an async callback that rejects is ignored too: no unhandled rejection", async () => {
+    handler = (_, response) => {
+      response.writeHead(200, { "content-type": "text/plain" })
+      response.end("fine")
+    }
+    const unhandled: Array<unknown> = []
+    const listen = (reason: unknown) => unhandled.push(reason)
+    process.on("unhandledRejection", listen)
+    try {
+      let called = 0
+      const response = await face.call("POST", "/rejects", "body", {
+        onDownloadProgress: async () => {
+          called++
+          throw new Error("the progress bar broke")
+        },
+        onUploadProgress: async () => {
+          called++
+          throw new Error("the progress bar broke")
+        }
+      })
+      expect(response).toMatchObject({ success: true, data: "fine" })
+      expect(called).toBeGreaterThan(1)
+      // a rejection nobody handles is reported once the microtasks have run
+      await new Promise((resolve) => setTimeout(resolve, 10))
+      expect(unhandled).toEqual([])
+    } finally {
+      process.off("unhandledRejection", listen)
+    }
+  })
+
   it("the client's callback serves every request; a request's own replaces it", async () => {
     handler = (_, response) => {
       response.writeHead(200, { "content-type": "text/plain", "content-length": 5 })
