@@ -9,15 +9,27 @@ import type { RetryableError } from "./retry.js"
 const ASCTIME = /^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/
 
 /**
- * `Retry-After` as a delay in milliseconds from `now`: delta seconds or an HTTP date in any of its
- * three formats, all of which are GMT (RFC 9110 5.6.7) — asctime's included, which `Date.parse`
- * alone would read as local time.
+ * The other two HTTP-date formats: IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) and RFC 850's
+ * (`Sunday, 06-Nov-94 08:49:37 GMT`). `Date.parse` alone reads far more than dates: `2.5`, `-1`
+ * and `+5` as days of 2001 or 2005, long past, which asked for no wait at all.
+ */
+const GMT_DATE = /^[A-Z][a-z]{2,8}, \d{1,2}[ -][A-Z][a-z]{2}[ -]\d{2,4} \d{2}:\d{2}:\d{2} GMT$/
+
+/**
+ * `Retry-After` as a delay in milliseconds from `now`: delay seconds (a fraction read as ky reads
+ * it) or an HTTP date in any of its three formats, all of which are GMT (RFC 9110 5.6.7) —
+ * asctime's included, which `Date.parse` alone would read as local time. Anything else (`-1`,
+ * `+5`, two headers joined as `1, 2`) asks for nothing: the usual backoff applies.
  */
 export const parseRetryAfter = (value: string | undefined, now: number): number | undefined => {
   if (value === undefined) return undefined
   const trimmed = value.trim()
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000
-  const date = Date.parse(ASCTIME.test(trimmed) ? `${trimmed} GMT` : trimmed)
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed) * 1000
+  const date = ASCTIME.test(trimmed)
+    ? Date.parse(`${trimmed} GMT`)
+    : GMT_DATE.test(trimmed)
+      ? Date.parse(trimmed)
+      : Number.NaN
   if (Number.isNaN(date)) return undefined
   return Math.max(0, date - now)
 }

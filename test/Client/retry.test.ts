@@ -197,6 +197,23 @@ describe("retry timing (TestClock)", () => {
     expect(parseRetryAfter(new Date(1_500).toUTCString(), 0)).toBe(1_000)
     expect(parseRetryAfter(new Date(0).toUTCString(), 5_000)).toBe(0)
     expect(parseRetryAfter("soon", 0)).toBeUndefined()
+    // a fraction of a second, as ky reads it
+    expect(parseRetryAfter("2.5", 0)).toBe(2_500)
+    // neither seconds nor a date: no wait asked for (Date.parse read each as a day long past,
+    // and every retry went at once)
+    for (const value of [
+      "-1",
+      "+5",
+      "1, 2",
+      "1e3",
+      "2.",
+      "Tue",
+      "12/25/2001",
+      "0x10",
+      "Sun, 06 Nov 1994 08:49:47 +0000"
+    ]) {
+      expect(parseRetryAfter(value, 5_000)).toBeUndefined()
+    }
   })
 
   it("reads the three HTTP-date formats as GMT, whatever the machine's time zone", () => {
