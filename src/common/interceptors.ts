@@ -5,13 +5,9 @@
  */
 import * as Effect from "effect/Effect"
 import type { ApiResponse } from "../core/ApiResponse.js"
-import { isRecord } from "../core/describe.js"
+import { isRecord, messageOf } from "../core/describe.js"
 import type { RequestConfig, RequestInterceptor, ResponseInterceptor } from "../core/request.js"
 import { InterceptorError, type TimeoutError } from "./SvcError.js"
-
-/** The message of what a user function threw. */
-const messageOf = (cause: unknown): string =>
-  cause instanceof Error ? cause.message || cause.name : String(cause)
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof value === "object" &&

@@ -35,6 +35,14 @@ export const describe = (value: unknown): string => {
   }
 }
 
-/** What a thrown value says: an `Error`'s message, anything else as text. */
-export const messageOf = (cause: unknown): string =>
-  cause instanceof Error ? cause.message : String(cause)
+/**
+ * What a thrown value says: an `Error`'s message (its name when it has none), anything else as
+ * text — or, for a value with no text (`Object.create(null)`, a `toString` that throws), its type.
+ */
+export const messageOf = (cause: unknown): string => {
+  try {
+    return cause instanceof Error ? cause.message || cause.name : String(cause)
+  } catch {
+    return describe(cause)
+  }
+}

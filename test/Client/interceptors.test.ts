@@ -1,6 +1,8 @@
+import * as Effect from "effect/Effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createSvc, type RequestConfig } from "../../src/v3/Client/index.js"
+import { createSvc, type RequestConfig, type SvcConfig } from "../../src/v3/Client/index.js"
 import { json, startServer, type TestServer } from "./server.js"
+import { withClient } from "./transports.js"
 
 let server: TestServer
 beforeAll(async () => {
@@ -137,6 +139,38 @@ describe("interceptors and callbacks", () => {
       }
     })
     expect((await onResponse.get("/x")).code).toBe("INTERCEPTOR_ERROR")
+  })
+
+  it("a thrown value with no text (no prototype, a throwing toString) is an INTERCEPTOR_ERROR on both faces, never a defect", async () => {
+    const textless = [
+      Object.create(null),
+      {
+        toString: () => {
+          throw new Error("no text")
+        }
+      }
+    ]
+    for (const thrown of textless) {
+      const hooks: ReadonlyArray<SvcConfig> = [
+        {
+          onRequest: () => {
+            throw thrown
+          }
+        },
+        { onResponse: () => Promise.reject(thrown) }
+      ]
+      for (const config of hooks) {
+        expect(await createSvc(server.origin, config).get("/x")).toMatchObject({
+          success: false,
+          code: "INTERCEPTOR_ERROR",
+          error: expect.stringMatching(/interceptor failed: an object$/)
+        })
+        const error = await Effect.runPromise(
+          withClient(server.origin, config, (client) => Effect.flip(client.get("/x")))
+        )
+        expect(error).toMatchObject({ _tag: "InterceptorError", cause: thrown })
+      }
+    }
   })
 
   it("an answer whose then getter throws is an INTERCEPTOR_ERROR naming what it threw", async () => {
