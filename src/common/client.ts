@@ -283,26 +283,31 @@ const sameOrigin = (state: ClientState, url: string): boolean =>
   isSameOrigin(url, state.origin)
 
 /**
- * The config an interceptor handed back, made ready to send: an absolute http(s) URL; header names
- * in lower case (a later spelling of a name wins), checked like the caller's own, `undefined` and
- * `null` values left out; a timeout and signal it set, checked. (Where the session and credentials
- * may go is decided when the request is sent, whoever set them.)
+ * The config the hooks handed back (request interceptors; `onRequest`, which may have written into
+ * it), made ready to send: an absolute http(s) URL; a method in upper case (ky's reading of `put`,
+ * and the retry and redirect rules'); header names in lower case (a later spelling of a name wins), checked
+ * like the caller's own, `undefined` and `null` values left out; a timeout and signal it set,
+ * checked. (Where the session and credentials may go is decided when the request is sent, whoever
+ * set them.)
  */
 const finalConfig = (
   line: ClientDialect,
   config: RequestConfig
 ): Effect.Effect<RequestConfig, InvalidRequestError> => {
+  const refused = (argument: string, problem: string) =>
+    Effect.fail(
+      new InvalidRequestError({
+        argument: `RequestConfig.${argument}`,
+        reason: `(from an interceptor or onRequest) ${problem}`
+      })
+    )
   const problem =
     typeof config.url === "string"
       ? absoluteUrlProblem(config.url)
       : `must be a string, got ${describe(config.url)}`
-  if (problem !== undefined) {
-    return Effect.fail(
-      new InvalidRequestError({
-        argument: "RequestConfig.url",
-        reason: `(from an interceptor) ${problem}`
-      })
-    )
+  if (problem !== undefined) return refused("url", problem)
+  if (typeof config.method !== "string") {
+    return refused("method", `must be a string, got ${describe(config.method)}`)
   }
   const headers: HeaderRecord = {}
   for (const name of Object.keys(config.headers)) {
@@ -311,39 +316,21 @@ const finalConfig = (
     try {
       checkHeader(name, value)
     } catch (cause) {
-      return Effect.fail(
-        new InvalidRequestError({
-          argument: "RequestConfig.headers",
-          reason: `(from an interceptor) are invalid: ${(cause as Error).message}`
-        })
-      )
+      return refused("headers", `are invalid: ${(cause as Error).message}`)
     }
     headers[name.toLowerCase()] = value as string
   }
   let timeout = config.timeout
   if (timeout !== undefined) {
     const checked = timeoutMillis(line, timeout)
-    if (typeof checked === "string") {
-      return Effect.fail(
-        new InvalidRequestError({
-          argument: "RequestConfig.timeout",
-          reason: `(from an interceptor) ${checked}`
-        })
-      )
-    }
+    if (typeof checked === "string") return refused("timeout", checked)
     timeout = checked
   }
   if (config.signal !== undefined && !isAbortSignal(config.signal)) {
-    return Effect.fail(
-      new InvalidRequestError({
-        argument: "RequestConfig.signal",
-        reason: `(from an interceptor) must be an AbortSignal, got ${describe(config.signal)}`
-      })
-    )
+    return refused("signal", `must be an AbortSignal, got ${describe(config.signal)}`)
   }
-  return Effect.succeed(
-    timeout === undefined ? { ...config, headers } : { ...config, headers, timeout }
-  )
+  const ready = { ...config, method: config.method.toUpperCase() as HttpMethod, headers }
+  return Effect.succeed(timeout === undefined ? ready : { ...ready, timeout })
 }
 
 /**
@@ -1111,11 +1098,11 @@ export const request = <A>(
       onRequest === undefined
         ? intercepted
         : Effect.flatMap(intercepted, (config) =>
-            Effect.map(
+            Effect.flatMap(
               runObserver("request", onRequest, config, (effect) => bounded(effect, "onRequest")),
-              // it may have written headers in place, in any case (`X-Session-Id`): by
-              // lower-case name again, as the origin rules read them
-              () => ({ ...config, headers: assignHeaders(record<HeaderRecord>(), config.headers) })
+              // it may have written into the config (a header in any case, `X-Session-Id`; a URL):
+              // checked again, and header names in lower case, as the origin rules read them
+              () => finalConfig(line, config)
             )
           )
     const sentOnce = (config: RequestConfig) =>

@@ -306,7 +306,6 @@ const dispatch = (
   }
   const respond = (body: Uint8Array) =>
     finish(answered({ status, statusText, headers, body, hiddenRedirect: false }))
-  const url = new URL(request.url)
   const upload = uploadBody(request)
   const onConnect = (abortRequest: (reason?: Error) => void) => {
     abortDispatch = abortRequest
@@ -431,6 +430,8 @@ const dispatch = (
   }
   const handler = new Handler(onConnect, onHeaders, onData, onComplete, onError)
   try {
+    // a URL the pipeline checked; were it not one, the call fails rather than throw past it
+    const url = new URL(request.url)
     ;(dispatcher ?? loaded.getGlobalDispatcher()).dispatch(
       {
         origin: url.origin,

@@ -239,15 +239,79 @@ describe("INVALID_REQUEST in the facade: nothing sent, the argument named", () =
     expect(await svc.get("/x")).toMatchObject({
       code: "INVALID_REQUEST",
       error: expect.stringMatching(
-        /^RequestConfig\.timeout \(from an interceptor\) must be between/
+        /^RequestConfig\.timeout \(from an interceptor or onRequest\) must be between/
       )
     })
     const other = createSvc(server.origin)
     other.addRequestInterceptor((config) => ({ ...config, signal: 1 as never }))
     expect(await other.get("/x")).toMatchObject({
       code: "INVALID_REQUEST",
-      error: "RequestConfig.signal (from an interceptor) must be an AbortSignal, got 1"
+      error: "RequestConfig.signal (from an interceptor or onRequest) must be an AbortSignal, got 1"
     })
+  })
+
+  it("what onRequest writes into the config is checked as an interceptor's answer, nothing sent", async () => {
+    const before = server.requests.length
+    const cases: ReadonlyArray<readonly [(config: Record<string, unknown>) => void, string]> = [
+      [
+        (config) => {
+          config.url = 42
+        },
+        "RequestConfig.url (from an interceptor or onRequest) must be a string, got 42"
+      ],
+      [
+        (config) => {
+          config.url = "file:///etc/passwd"
+        },
+        'RequestConfig.url (from an interceptor or onRequest) must be an http: or https: URL, got a "file:" URL'
+      ],
+      [
+        (config) => {
+          config.url = "not a url"
+        },
+        "RequestConfig.url (from an interceptor or onRequest) must be an absolute http: or https: URL"
+      ],
+      [
+        (config) => {
+          config.signal = {}
+        },
+        "RequestConfig.signal (from an interceptor or onRequest) must be an AbortSignal, got an object"
+      ],
+      [
+        (config) => {
+          config.method = 42
+        },
+        "RequestConfig.method (from an interceptor or onRequest) must be a string, got 42"
+      ]
+    ]
+    for (const [write, error] of cases) {
+      for (const transport of [{}, { fetch: globalThis.fetch }]) {
+        const errors: Array<Error> = []
+        const svc = createSvc(server.origin, {
+          ...transport,
+          timeout: 0,
+          onRequest: (config) => write(config as never),
+          onError: (e) => errors.push(e)
+        })
+        expect(await svc.get("/x")).toMatchObject({
+          success: false,
+          code: "INVALID_REQUEST",
+          error
+        })
+        expect(errors).toMatchObject([{ _tag: "InvalidRequestError", message: error }])
+      }
+    }
+    expect(server.requests.length).toBe(before)
+  })
+
+  it("a method an interceptor gives in lower case goes in upper case, on every transport (the retry rules read it so)", async () => {
+    const before = server.requests.length
+    for (const transport of [{}, { fetch: globalThis.fetch }]) {
+      const svc = createSvc(server.origin, transport)
+      svc.addRequestInterceptor((config) => ({ ...config, method: "put" as never }))
+      expect(await svc.get("/x")).toMatchObject({ success: true, status: 200 })
+    }
+    expect(server.requests.slice(before).map((request) => request.method)).toEqual(["PUT", "PUT"])
   })
 
   it("the largest timer value is accepted", async () => {
@@ -281,6 +345,31 @@ describe("InvalidRequestError in the Effect API", () => {
         Effect.flip(client.get("/x", { signal: {} as never }))
       )
       expect(signal).toMatchObject({ _tag: "InvalidRequestError", argument: "options.signal" })
+    })
+  )
+
+  it.effect("what onRequest writes into the config: typed, never a defect", () =>
+    Effect.gen(function* () {
+      const write =
+        (field: string, value: unknown) =>
+        (config: unknown): void => {
+          ;(config as Record<string, unknown>)[field] = value
+        }
+      for (const [field, value] of [
+        ["url", 42],
+        ["signal", {}],
+        ["method", Object.create(null)]
+      ] as const) {
+        const error = yield* withClient(
+          server.origin,
+          { onRequest: write(field, value) },
+          (client) => Effect.flip(client.get("/x"))
+        )
+        expect(error).toMatchObject({
+          _tag: "InvalidRequestError",
+          argument: `RequestConfig.${field}`
+        })
+      }
     })
   )
 

@@ -294,7 +294,7 @@ describe("where the session is sent", () => {
       status: 0,
       code: "INVALID_REQUEST",
       error:
-        'RequestConfig.url (from an interceptor) must be an http: or https: URL, got a "blob:" URL'
+        'RequestConfig.url (from an interceptor or onRequest) must be an http: or https: URL, got a "blob:" URL'
     })
     expect(server.requests.length).toBe(before)
   })
