@@ -50,7 +50,6 @@ import {
   liftEnvelope,
   parseBody,
   type ResponseType,
-  statusTextOf,
   toApiSuccess,
   UnreadableBody
 } from "../core/response.js"
@@ -432,6 +431,24 @@ const redirects = /*#__PURE__*/ loadOnce(
 )
 
 /**
+ * The standard reason phrases (reasonPhrases.ts), loaded by the first failure whose transport gave
+ * none (a browser's fetch over HTTP/2, the `HttpClient` adapter).
+ */
+const reasonPhrases = /*#__PURE__*/ loadOnce(() => import("../core/reasonPhrases.js"), "reasons")
+
+/**
+ * `status`'s reason phrase for a failure's message: `given` (the server's), else the standard one —
+ * or none, when its table could not be loaded: a failure's message is no reason to fail otherwise.
+ */
+const reasonOf = (status: number, given: string): Effect.Effect<string | undefined> =>
+  given
+    ? Effect.succeed(given)
+    : Effect.match(reasonPhrases, {
+        onFailure: () => undefined,
+        onSuccess: (loaded) => loaded.STATUS_TEXT[status]
+      })
+
+/**
  * Sends a request, following redirects itself (up to {@link MAX_REDIRECTS} hops, each hop's origin
  * checked), unless `redirect` is `"manual"`: then a 3xx is the answer, `Location` in its headers.
  * Every hop has the try's deadline. The answer goes to `read`, in the same step as the exchange's
@@ -536,7 +553,6 @@ const tryOnce = (
         headers["content-type"],
         settings.responseType
       )
-      const statusText = statusTextOf(status, response.statusText)
       if (status >= 200 && status < 300) {
         return body instanceof UnreadableBody
           ? Effect.fail(
@@ -551,13 +567,20 @@ const tryOnce = (
       }
       // a failure is its status's, whatever its body: one that is not the JSON asked for is text
       const failed = body instanceof UnreadableBody ? body.text : body
-      return Effect.fail(
-        new HttpError({
-          status,
-          error: errorText(liftEnvelope(failed), status, statusText),
-          body: failed,
-          headers
-        })
+      const lifted = liftEnvelope(failed)
+      return Effect.flatMap(
+        lifted.error ?? lifted.message
+          ? Effect.succeed(undefined)
+          : reasonOf(status, response.statusText),
+        (statusText) =>
+          Effect.fail(
+            new HttpError({
+              status,
+              error: errorText(lifted, status, statusText),
+              body: failed,
+              headers
+            })
+          )
       )
     }
   )
@@ -1009,16 +1032,22 @@ export const fromHttpError = (error: HttpError): ApiFailure => {
 const toHttpError = (
   response: ApiFailure,
   received: { readonly response: ApiFailure; readonly error: HttpError } | undefined
-): HttpError =>
+): Effect.Effect<never, HttpError> =>
   received !== undefined && received.response === response
-    ? received.error
-    : new HttpError({
-        status: response.status,
+    ? Effect.fail(received.error)
+    : Effect.flatMap(
         // an interceptor written in JavaScript may leave `error` out: the message is never empty
-        error: response.error || errorText({}, response.status, statusTextOf(response.status, "")),
-        body: response.data,
-        headers: response.headers ?? {}
-      })
+        response.error ? Effect.succeed(undefined) : reasonOf(response.status, ""),
+        (statusText) =>
+          Effect.fail(
+            new HttpError({
+              status: response.status,
+              error: response.error || errorText({}, response.status, statusText),
+              body: response.data,
+              headers: response.headers ?? {}
+            })
+          )
+      )
 
 /**
  * The whole request: check, prepare, interceptors, `onRequest`, send (retry, timeout), envelope,
@@ -1190,7 +1219,7 @@ export const request = <A>(
                 (response): Effect.Effect<ApiSuccess<A>, HttpError> =>
                   response.success
                     ? Effect.succeed(response)
-                    : Effect.fail(toHttpError(response, received))
+                    : toHttpError(response, received)
               )
             )
           )

@@ -18,8 +18,8 @@ const ended = (program: Effect.Effect<unknown, SvcError>) =>
 
 /**
  * What each face answers when the code it loads on demand cannot come: a `stream`, an `sse`, a
- * GET with a Standard Schema and a GET answered with a redirect, on the facade and on the Effect
- * API, and what `onError` heard.
+ * GET with a Standard Schema, a GET answered with a redirect and one answered with a failure whose
+ * status line has no reason phrase, on the facade and on the Effect API, and what `onError` heard.
  */
 const lazyFailures = async (api: string) => {
   const reported: Array<string> = []
@@ -31,7 +31,8 @@ const lazyFailures = async (api: string) => {
     stream: answer(await svc.stream("/lazy")),
     sse: answer(await svc.sse("/lazy")),
     standard: answer(await svc.get("/lazy", { schema: anything })),
-    redirect: answer(await svc.get("/redirect"))
+    redirect: answer(await svc.get("/redirect")),
+    reason: answer(await svc.get("/noreason"))
   }
   // no trace headers: the API allows no more than the session header across origins
   const client = await Effect.runPromise(
@@ -41,7 +42,8 @@ const lazyFailures = async (api: string) => {
     stream: await ended(Stream.runDrain(client.stream("/lazy"))),
     sse: await ended(Stream.runDrain(client.sse("/lazy"))),
     standard: await ended(client.get("/lazy", { schema: anything })),
-    redirect: await ended(client.get("/redirect"))
+    redirect: await ended(client.get("/redirect")),
+    reason: await ended(client.get("/noreason"))
   }
   return { facade, effectApi, reported }
 }

@@ -1,9 +1,11 @@
 /**
  * The code svc-sdk loads on demand, in Debian's Chromium, on a page built as an app's production
- * build splits it, served with the chunks of the stream programs, Standard Schema validation and
- * the redirect rules missing (a deploy that replaced them, a dropped connection): each face answers a typed failure
- * naming what could not be loaded — the facade `NETWORK_ERROR` or `DECODE_ERROR`, the Effect API
- * `NetworkError` or `DecodeError`, never a defect — and `onError` hears of each.
+ * build splits it, served with the chunks of the stream programs, Standard Schema validation, the
+ * redirect rules and the reason phrases missing (a deploy that replaced them, a dropped
+ * connection): each face answers a typed failure naming what could not be loaded — the facade
+ * `NETWORK_ERROR` or `DECODE_ERROR`, the Effect API `NetworkError` or `DecodeError`, never a
+ * defect — and `onError` hears of each; a failure whose reason phrase could not come is the
+ * server's failure still, named by its status alone.
  */
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -22,11 +24,14 @@ if (!hasChromium) {
 }
 
 /** The chunks the page server does not serve. */
-const MISSING = /^\/(streams|standardValidate|redirect)-/
+const MISSING = /^\/(streams|standardValidate|redirect|reasonPhrases)-/
 
 interface Failures {
-  readonly facade: Record<"stream" | "sse" | "standard" | "redirect", string>
-  readonly effectApi: Record<"stream" | "sse" | "standard" | "redirect", Record<string, unknown>>
+  readonly facade: Record<"stream" | "sse" | "standard" | "redirect" | "reason", string>
+  readonly effectApi: Record<
+    "stream" | "sse" | "standard" | "redirect" | "reason",
+    Record<string, unknown>
+  >
   readonly reported: ReadonlyArray<string>
 }
 
@@ -58,7 +63,7 @@ describe.skipIf(!hasChromium).each(LINES)(
     })
 
     it("each face answers a typed failure naming the module, and onError hears of it", async () => {
-      expect([...files.keys()].filter((path) => MISSING.test(path))).toHaveLength(3)
+      expect([...files.keys()].filter((path) => MISSING.test(path))).toHaveLength(4)
       const context = await browser.newContext()
       try {
         const page = await context.newPage()
@@ -74,6 +79,7 @@ describe.skipIf(!hasChromium).each(LINES)(
         expect(missed.some((path) => /^\/streams-/.test(path))).toBe(true)
         expect(missed.some((path) => /^\/standardValidate-/.test(path))).toBe(true)
         expect(missed.some((path) => /^\/redirect-/.test(path))).toBe(true)
+        expect(missed.some((path) => /^\/reasonPhrases-/.test(path))).toBe(true)
         const streams = /svc-sdk's stream programs could not be loaded \(.+\)/
         const standard = /svc-sdk's Standard Schema validation could not be loaded \(.+\)/
         const redirects = /svc-sdk's redirects could not be loaded \(.+\)/
@@ -97,11 +103,15 @@ describe.skipIf(!hasChromium).each(LINES)(
         expect(failures.facade.redirect).toMatch(redirects)
         expect(failures.effectApi.redirect).toEqual({ failure: expect.stringMatching(redirects) })
         expect(failures.effectApi.redirect.failure).toMatch(/^NetworkError NETWORK_ERROR: /)
-        // each call's failure, once: two streams, a decode and a redirect on each face
+        // a failure whose phrase could not come is still the server's failure, named by its status
+        expect(failures.facade.reason).toBe("HTTP_ERROR: HTTP 404")
+        expect(failures.effectApi.reason).toEqual({ failure: "HttpError HTTP_ERROR: HTTP 404" })
+        // each call's failure, once: two streams, a decode, a redirect and the 404 on each face
         expect(failures.reported.filter((message) => streams.test(message))).toHaveLength(4)
         expect(failures.reported.filter((message) => standard.test(message))).toHaveLength(2)
         expect(failures.reported.filter((message) => redirects.test(message))).toHaveLength(2)
-        expect(failures.reported).toHaveLength(8)
+        expect(failures.reported.filter((message) => message === "HTTP 404")).toHaveLength(2)
+        expect(failures.reported).toHaveLength(10)
       } finally {
         await context.close()
       }

@@ -110,6 +110,11 @@ export const startApiServer = async (): Promise<ApiServer> => {
         response.writeHead(302, { location: "/lazy" }).end()
         return
       }
+      if (url.pathname === "/noreason") {
+        // a status line without a reason phrase, as HTTP/2 has none: fetch's statusText is ""
+        response.writeHead(404, "").end()
+        return
+      }
       const sessionHeader = request.headers["x-session-id"]
       const entry: SeenRequest = {
         tag: url.searchParams.get("tag") ?? "",
