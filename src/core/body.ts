@@ -27,6 +27,10 @@ const toJson = (body: unknown): WireBody | InvalidArgument => {
   if (typeof body === "function" || typeof body === "symbol") {
     return invalidBody(`cannot be sent: a ${typeof body} has no JSON form`)
   }
+  // a Node stream (a file's, a request's): its JSON is its internals (a file's path), not its bytes
+  if (typeof (body as { pipe?: unknown }).pipe === "function") {
+    return invalidBody(`cannot be sent: ${describe(body)} is a stream; send its bytes`)
+  }
   let text: string | undefined
   try {
     text = JSON.stringify(body)
@@ -34,11 +38,15 @@ const toJson = (body: unknown): WireBody | InvalidArgument => {
     return invalidBody(`cannot be encoded as JSON: ${messageOf(cause)}`)
   }
   if (text === undefined) return invalidBody("cannot be encoded as JSON")
-  // what holds its contents elsewhere than in its keys (a Map, a Set, a stream, a Promise) went
-  // as `{}`
+  // what holds its contents elsewhere than in its keys went as `{}`: a Map, a Set, a stream, a
+  // Promise, a Response, an Error, a class's getters (what says `{}` itself, by `toJSON`, goes)
+  const proto: unknown = Object.getPrototypeOf(body)
   if (
     text === "{}" &&
-    (Symbol.iterator in (body as object) ||
+    ((proto !== Object.prototype &&
+      proto !== null &&
+      typeof (body as { toJSON?: unknown }).toJSON !== "function") ||
+      Symbol.iterator in (body as object) ||
       Symbol.asyncIterator in (body as object) ||
       typeof (body as { getReader?: unknown }).getReader === "function" ||
       typeof (body as { then?: unknown }).then === "function")

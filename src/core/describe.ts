@@ -26,7 +26,7 @@ export const describe = (value: unknown): string => {
       // an object by its class ("a Map", "a URLSearchParams"), read off its prototype (an own
       // `constructor`, as JSON may hold, is the caller's text); a plain one is "an object"
       const kind: unknown = Object.getPrototypeOf(value)?.constructor?.name
-      return typeof kind === "string" && kind !== "Object"
+      return typeof kind === "string" && kind !== "" && kind !== "Object"
         ? `${/^[AEIO]/.test(kind) ? "an" : "a"} ${kind}`
         : "an object"
     }

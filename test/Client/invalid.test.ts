@@ -3,6 +3,9 @@
  * argument, and nothing is sent — never a `NETWORK_ERROR` that tells the app it is offline, never a
  * request sent with a body the caller did not mean.
  */
+import { createReadStream } from "node:fs"
+import { Readable } from "node:stream"
+import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "@effect/vitest"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -176,6 +179,32 @@ const badBodies: ReadonlyArray<readonly [string, unknown, RegExp]> = [
     "an async iterable",
     { async *[Symbol.asyncIterator]() {} },
     /^body cannot be sent: an object has no JSON form$/
+  ],
+  // an async generator's class has no name: it is named as an object, not "a "
+  [
+    "an async generator",
+    (async function* () {})(),
+    /^body cannot be sent: an object has no JSON form$/
+  ],
+  // a Node stream's JSON is its internals: a file's path and descriptor, not its bytes
+  [
+    "a file's Node stream",
+    createReadStream(fileURLToPath(import.meta.url)),
+    /^body cannot be sent: a ReadStream is a stream; send its bytes$/
+  ],
+  ["a Node Readable", Readable.from(["a"]), /^body cannot be sent: a Readable is a stream/],
+  // JSON without their contents, as {}: a Response's body, an Error's message, a class's getters
+  ["a Response", new Response("x"), /^body cannot be sent: a Response has no JSON form$/],
+  ["an Error", new Error("kept"), /^body cannot be sent: an Error has no JSON form$/],
+  ["a WeakMap", new WeakMap(), /^body cannot be sent: a WeakMap has no JSON form$/],
+  [
+    "a class whose data is in getters",
+    new (class Point {
+      get x() {
+        return 1
+      }
+    })(),
+    /^body cannot be sent: a Point has no JSON form$/
   ]
 ]
 
@@ -189,6 +218,18 @@ describe("bodies that are JSON whatever their class", () => {
     ["an iterable with its own toJSON", { *[Symbol.iterator]() {}, toJSON: () => [1] }, "[1]"],
     ["an array", [1, 2], "[1,2]"],
     ["a String object", new String("hi"), '"hi"'],
+    // what says {} itself
+    [
+      "a class instance whose toJSON gives {}",
+      new (class Empty {
+        toJSON() {
+          return {}
+        }
+      })(),
+      "{}"
+    ],
+    ["an empty object without a prototype", Object.create(null), "{}"],
+    ["an empty plain object", {}, "{}"],
     [
       "an object with a getReader key",
       { getReader: "x", name: "n" },
