@@ -22,6 +22,7 @@ import {
   describeCause,
   failed,
   isFollowedRedirect,
+  plainBytes,
   redirectAnswer,
   type TransportFailure,
   type TransportResponse,
@@ -204,7 +205,10 @@ export const fromHttpClient = (
         if (request.streamed !== undefined && response.status >= 200 && response.status < 300) {
           // handed over as it arrives: cancelling it interrupts the platform's read
           return Effect.map(
-            Stream.toReadableStreamEffect(response.stream as Stream.Stream<Uint8Array, unknown>),
+            // as every transport hands them over: Uint8Array, not a Node client's Buffer
+            Stream.toReadableStreamEffect(
+              Stream.map(response.stream as Stream.Stream<Uint8Array, unknown>, plainBytes)
+            ),
             (body): TransportResponse => ({
               status: response.status,
               statusText: "",
@@ -266,7 +270,7 @@ export const fromHttpClient = (
                 status: response.status,
                 statusText: "",
                 headers,
-                body: decoded,
+                body: plainBytes(decoded),
                 hiddenRedirect: false
               })
             })

@@ -20,6 +20,7 @@ import {
   failed,
   isFollowedRedirect,
   type Outcome,
+  plainBytes,
   readStream,
   redirectAnswer,
   type Send,
@@ -305,7 +306,7 @@ const dispatch = (
     abort(new Error("Request ended by the client"))
   }
   const respond = (body: Uint8Array) =>
-    finish(answered({ status, statusText, headers, body, hiddenRedirect: false }))
+    finish(answered({ status, statusText, headers, body: plainBytes(body), hiddenRedirect: false }))
   const upload = uploadBody(request)
   const onConnect = (abortRequest: (reason?: Error) => void) => {
     abortDispatch = abortRequest
@@ -382,7 +383,7 @@ const dispatch = (
   }
   const onData = (chunk: Buffer) => {
     if (sink !== undefined) {
-      sink.enqueue(chunk)
+      sink.enqueue(plainBytes(chunk))
       return (sink.desiredSize ?? 0) > 0
     }
     if (done) return false

@@ -265,6 +265,15 @@ export const readStream = async (
 }
 
 /** One array of the chunks' bytes. */
+/**
+ * Bytes as every transport hands them over: a `Uint8Array`, not the `Buffer` that Node's undici and
+ * zlib make (whose `toString` decodes, whose `slice` shares memory). A view, no copy.
+ */
+export const plainBytes = (bytes: Uint8Array): Uint8Array =>
+  bytes.constructor === Uint8Array
+    ? bytes
+    : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+
 export const concat = (chunks: ReadonlyArray<Uint8Array>, size: number): Uint8Array => {
   if (chunks.length === 1) return chunks[0]!
   const out = new Uint8Array(size)
