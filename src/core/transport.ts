@@ -264,7 +264,6 @@ export const readStream = async (
   return concat(chunks, size)
 }
 
-/** One array of the chunks' bytes. */
 /**
  * Bytes as every transport hands them over: a `Uint8Array`, not the `Buffer` that Node's undici and
  * zlib make (whose `toString` decodes, whose `slice` shares memory). A view, no copy.
@@ -274,6 +273,7 @@ export const plainBytes = (bytes: Uint8Array): Uint8Array =>
     ? bytes
     : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
 
+/** One array of the chunks' bytes. */
 export const concat = (chunks: ReadonlyArray<Uint8Array>, size: number): Uint8Array => {
   if (chunks.length === 1) return chunks[0]!
   const out = new Uint8Array(size)
