@@ -196,6 +196,8 @@ export interface ClientState {
   readonly timeoutMillis: number
   /** The whole call's budget, retries included; `0`: none. */
   readonly totalTimeoutMillis: number
+  /** The longest silence allowed while a body is read (`idleTimeout`); `0`: none. */
+  readonly idleMillis: number
   readonly maxResponseBytes: number
   readonly responseType: ResponseType
   readonly redirect: RedirectMode
@@ -264,6 +266,10 @@ export const makeState = (
       config.totalTimeout === undefined
         ? 0
         : configTimeoutMillis(line, config.totalTimeout, "totalTimeout"),
+    idleMillis:
+      config.idleTimeout === undefined
+        ? 0
+        : configTimeoutMillis(line, config.idleTimeout, "idleTimeout"),
     maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     responseType: config.responseType ?? "auto",
     redirect: config.redirect ?? "follow",
@@ -390,6 +396,9 @@ const prepare = (
   )
 }
 
+/** What a body that stalled past `idleTimeout` was waited for, in its `TimeoutError`. */
+export const IDLE_BODY = "the body's next bytes (idleTimeout)"
+
 /** The error of a hop's failure; a timeout names the try's first request, as the caller made it. */
 const failureOf = (
   failure: TransportFailure,
@@ -400,7 +409,8 @@ const failureOf = (
   switch (failure._tag) {
     case "TimedOut":
       return new TimeoutError({
-        timeoutMillis,
+        timeoutMillis: failure.idleMillis ?? timeoutMillis,
+        ...(failure.idleMillis !== undefined && { waitingFor: IDLE_BODY }),
         method: first.method,
         url: urlForMessage(first.url)
       })
@@ -569,7 +579,7 @@ const tryOnce = (
       const failed = body instanceof UnreadableBody ? body.text : body
       const lifted = liftEnvelope(failed)
       return Effect.flatMap(
-        lifted.error ?? lifted.message
+        (lifted.error ?? lifted.message)
           ? Effect.succeed(undefined)
           : reasonOf(status, response.statusText),
         (statusText) =>
@@ -806,6 +816,8 @@ interface SendSettings {
   readonly responseType: ResponseType
   /** Each try's deadline, every redirect hop included; `0`: none. */
   readonly timeoutMillis: number
+  /** The longest silence allowed while a body is read whole; `0`: none. */
+  readonly idleMillis: number
   /** Whether anything but the request itself may interrupt its fiber (see `exchange`). */
   readonly interruptible: boolean
   /** The call's record of its sends, for its span (the Effect API only). */
@@ -898,6 +910,7 @@ const send = (
       body: wire.body,
       deadline: undefined,
       maxResponseBytes: state.maxResponseBytes,
+      idleMillis: settings.idleMillis,
       followRedirects: settings.redirect === "follow",
       followHiddenRedirects: false,
       propagateTrace: home,
@@ -1077,7 +1090,7 @@ export const request = <A>(
       state.report(error)
       return Effect.fail(error)
     }
-    const { timeoutMillis: timeout, totalTimeoutMillis, retryAttempts } = checked
+    const { timeoutMillis: timeout, totalTimeoutMillis, idleMillis, retryAttempts } = checked
     const retry = retryPlanOf(options.retrySchedule, retryAttempts)
     let received: { response: ApiFailure; error: HttpError } | undefined
     // a request's progress callback replaces the client's (as in ky and axios)
@@ -1089,6 +1102,7 @@ export const request = <A>(
     settings.redirect = options.redirect ?? state.redirect
     settings.responseType = options.responseType ?? state.responseType
     settings.timeoutMillis = timeout
+    settings.idleMillis = idleMillis
     // the facade's fiber is interrupted only by the caller's signal or the whole call's limit (and
     // a stream's, which its close and cancel end)
     settings.interruptible =
@@ -1217,9 +1231,7 @@ export const request = <A>(
               // made of a 2xx, is an HttpError
               Effect.flatMap(
                 (response): Effect.Effect<ApiSuccess<A>, HttpError> =>
-                  response.success
-                    ? Effect.succeed(response)
-                    : toHttpError(response, received)
+                  response.success ? Effect.succeed(response) : toHttpError(response, received)
               )
             )
           )

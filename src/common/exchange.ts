@@ -42,11 +42,13 @@ export const exchange = (
     line.callback<TransportResponse, TransportFailure>((resume) => {
       let settled = false
       let cancelTimer: (() => void) | undefined
+      let cancelIdle: (() => void) | undefined
       let abort: Abort | undefined
       const settle = (outcome: Outcome) => {
         if (settled) return
         settled = true
         cancelTimer?.()
+        cancelIdle?.()
         // a streamed body can be closed from the moment it answers (before the fiber resumes):
         // cancelled if nothing reads it, and the exchange aborted (what reads it may never end)
         if (outcome._tag === "Response" && request.streamed !== undefined) {
@@ -73,11 +75,29 @@ export const exchange = (
           abort?.(new Error("Request timed out"))
         })
       }
-      abort = send(request, settle)
+      const idleMillis = request.idleMillis
+      // from the headers on, each arrival gives the body `idleMillis` more (once answered, a
+      // streamed body's reader watches it)
+      const sent =
+        idleMillis > 0
+          ? {
+              ...request,
+              arrived: () => {
+                if (settled) return
+                cancelIdle?.()
+                cancelIdle = startTimer(line, clock, idleMillis, () => {
+                  settle({ _tag: "TimedOut", idleMillis })
+                  abort?.(new Error("Request timed out"))
+                })
+              }
+            }
+          : request
+      abort = send(sent, settle)
       if (settled || !interruptible) return
       return Effect.sync(() => {
         settled = true
         cancelTimer?.()
+        cancelIdle?.()
         abort?.(new Error("Request interrupted"))
       })
     })

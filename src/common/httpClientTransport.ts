@@ -169,6 +169,9 @@ export const fromHttpClient = (
       }
     )
   return (request, interruptible) => {
+    // what the exchange watches the body with (`idleTimeout`), given when it starts: before an
+    // answer from the network can come (one an in-memory client gives at once goes unwatched)
+    const watch: { arrived?: (() => void) | undefined } = {}
     let outgoing = http.request(request.method, request.url, request.headers) as never
     if (request.body !== undefined) {
       const contentType = request.headers["content-type"]
@@ -194,6 +197,7 @@ export const fromHttpClient = (
             permanent: true
           } as const)
         }
+        watch.arrived?.()
         if (request.streamed) request.streamed.status = response.status
         const headers = { ...response.headers }
         // the client sends a body whole: the answer shows it was sent
@@ -227,7 +231,10 @@ export const fromHttpClient = (
         )
         if (
           hasNoBody(request.method, response.status) ||
-          (counter === undefined && readsAtOnce(headers, request.maxResponseBytes))
+          // (a body under an idle limit is read chunk by chunk, each arrival telling it)
+          (counter === undefined &&
+            watch.arrived === undefined &&
+            readsAtOnce(headers, request.maxResponseBytes))
         ) {
           // the platform's own read: no stream, no fold (and nothing left to abort after it);
           // a response that has no body is read so too (FetchHttpClient's stream of it fails)
@@ -244,6 +251,7 @@ export const fromHttpClient = (
           encoding === undefined || codingsOf(encoding).length === 0 ? counter : undefined
         return http
           .fold(response.stream, { chunks: [] as Array<Uint8Array>, size: 0 }, (acc, chunk) => {
+            watch.arrived?.()
             const size = acc.size + chunk.byteLength
             if (size > request.maxResponseBytes) return Effect.fail(new TooLarge(response.status))
             acc.chunks.push(chunk)
@@ -290,7 +298,8 @@ export const fromHttpClient = (
       const stop = () => line.interrupt(fiber)
       return exchange(
         line,
-        (_, settle) => {
+        (sent, settle) => {
+          watch.arrived = sent.arrived
           fiber.addObserver((exit) => {
             if (Exit.isSuccess(exit)) return settle(answered(exit.value))
             const error = line.failureOf(exit.cause)

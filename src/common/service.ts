@@ -29,6 +29,7 @@ import {
   checkedSessionId,
   decode,
   foldError,
+  IDLE_BODY,
   invalidRequest,
   removeHeader,
   request,
@@ -289,7 +290,8 @@ const streamPrograms = /*#__PURE__*/ loadOnce(
           timeoutMillis,
           describe,
           isRecord,
-          totalMillisOf
+          totalMillisOf,
+          IDLE_BODY
         }))
     ),
   "stream programs"

@@ -78,6 +78,8 @@ export interface StreamKit {
   readonly isRecord: typeof isRecord
   readonly describe: typeof describe
   readonly totalMillisOf: typeof totalMillisOf
+  /** What an idle body's timeout waits for, in its message. */
+  readonly IDLE_BODY: string
 }
 
 /** Options of `stream` and `sse`, as the program reads them. */
@@ -245,9 +247,6 @@ export const makeStreams = (kit: StreamKit) => {
             cause: redactUrlsIn(error)
           })
 
-  /** What an idle body's timeout waits for, in its message. */
-  const IDLE = "the body's next bytes (idleTimeout)"
-
   /**
    * The body as the caller reads it: the transport's stream, read only when asked (no buffering of
    * its own), errored with the client's failures — `TimeoutError` past `idleMillis` of silence while
@@ -313,7 +312,7 @@ export const makeStreams = (kit: StreamKit) => {
           if (finished) return
           if (guard.idleMillis > 0) {
             cancelIdle = guard.startTimer(guard.idleMillis, () =>
-              fail(timedOut(guard.idleMillis, IDLE))
+              fail(timedOut(guard.idleMillis, kit.IDLE_BODY))
             )
           }
           return reader.read().then(

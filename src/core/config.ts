@@ -206,10 +206,11 @@ export interface ConfigOf<DurationInput, RetrySchedule, RefreshSession = never> 
    */
   readonly redirect?: RedirectMode | undefined
   /**
-   * The longest silence allowed while `stream` or `sse` reads a body (an `sse` comment counts: it
-   * is a heartbeat), in milliseconds or a `Duration`; a request's `idleTimeout` wins. A `stream`
-   * then errors with an `Error` whose `code` is `"TIMEOUT"`; an `sse` stream takes it as a dropped
-   * connection and reconnects.
+   * The longest silence allowed while a body is read, once the headers are in (an `sse` comment
+   * counts: it is a heartbeat), in milliseconds or a `Duration`; a request's `idleTimeout` wins. A
+   * call that reads the body whole then fails with `TIMEOUT` (and is retried as a timeout is); a
+   * `stream` errors with an `Error` whose `code` is `"TIMEOUT"`; an `sse` stream takes it as a
+   * dropped connection and reconnects.
    * @default undefined (no limit)
    */
   readonly idleTimeout?: DurationInput | undefined
@@ -260,6 +261,12 @@ export interface RequestOptionsOf<Schema, DurationInput, RetrySchedule> {
    * @default the client's `totalTimeout`
    */
   readonly totalTimeout?: DurationInput | undefined
+  /**
+   * The longest silence allowed while the body is read, overriding the client's `idleTimeout`:
+   * milliseconds or a `Duration`; `0`: none.
+   * @default the client's `idleTimeout`
+   */
+  readonly idleTimeout?: DurationInput | undefined
   /**
    * Retries for this request, overriding the client's `retryAttempts` (`0` turns retry off for
    * this call, like ky's `retry: 0`). Ignored when `retrySchedule` is given.
@@ -326,7 +333,7 @@ export interface RequestOptionsOf<Schema, DurationInput, RetrySchedule> {
 
 /**
  * Options of `stream`, written once for both Effect lines: every request option but `schema` and
- * `responseType` (the body is read as bytes), and the request's `method`, `body` and `idleTimeout`.
+ * `responseType` (the body is read as bytes), and the request's `method` and `body`.
  *
  * @since 0.1.0
  * @category models
@@ -344,12 +351,6 @@ export interface StreamOptionsOf<DurationInput, RetrySchedule>
    * @default undefined
    */
   readonly body?: unknown
-  /**
-   * The longest silence allowed while the body is read, overriding the client's `idleTimeout`:
-   * milliseconds or a `Duration`; `0`: none.
-   * @default the client's `idleTimeout`
-   */
-  readonly idleTimeout?: DurationInput | undefined
 }
 
 /**

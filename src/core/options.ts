@@ -194,6 +194,8 @@ export interface CheckedRequest {
   readonly timeoutMillis: number
   /** The time allowed for the whole call, retries and waits included; `0`: none. */
   readonly totalTimeoutMillis: number
+  /** The longest silence allowed while the body is read; `0`: none. */
+  readonly idleMillis: number
   /** This request's own retry count, if it has one. */
   readonly retryAttempts: number | undefined
 }
@@ -202,6 +204,7 @@ export interface CheckedRequest {
 export interface ClientDefaults {
   readonly timeoutMillis: number
   readonly totalTimeoutMillis: number
+  readonly idleMillis: number
 }
 
 /** Checks a request's endpoint and options; nothing is sent when they are wrong. */
@@ -228,6 +231,12 @@ export const checkRequest = (
     const checked = timeoutMillis(line, options.totalTimeout)
     if (typeof checked === "string") return invalid("options.totalTimeout", checked)
     totalMillis = checked
+  }
+  let idleMillis = defaults.idleMillis
+  if (options.idleTimeout !== undefined) {
+    const checked = timeoutMillis(line, options.idleTimeout)
+    if (typeof checked === "string") return invalid("options.idleTimeout", checked)
+    idleMillis = checked
   }
   const attempts = options.retryAttempts
   if (attempts !== undefined && !isCount(attempts)) {
@@ -284,6 +293,7 @@ export const checkRequest = (
   return {
     timeoutMillis: millis,
     totalTimeoutMillis: totalMillis,
+    idleMillis,
     retryAttempts: attempts
   }
 }

@@ -230,4 +230,3 @@ export const toApiSuccess = (
   // a body-less response has no `data` key: reading it gives `undefined`, which `unknown` holds
   return response as ApiSuccess<unknown>
 }
-

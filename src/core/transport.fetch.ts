@@ -64,6 +64,7 @@ export const fetchTransport =
         redirect: request.followHiddenRedirects ? "follow" : "manual",
         signal: controller.signal
       })
+      request.arrived?.()
       if (request.streamed) request.streamed.status = response.status
       // fetch sends a body of known length whole (a request stream would go chunked, and needs
       // HTTP/2 in browsers): the response's arrival says it was sent
@@ -111,7 +112,8 @@ export const fetchTransport =
       const body = await readStream(
         bodyOf(response),
         request.maxResponseBytes,
-        downloadMeter(request.onDownloadProgress, request.method, response.status, headers)
+        downloadMeter(request.onDownloadProgress, request.method, response.status, headers),
+        request.arrived
       )
       if (body === "TooLarge") return tooLarge(response.status)
       return answered({

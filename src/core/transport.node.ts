@@ -319,6 +319,7 @@ const dispatch = (
     message: string
   ) => {
     status = statusCode
+    request.arrived?.()
     if (request.streamed) request.streamed.status = statusCode
     statusText = message ?? ""
     headers = headersOf(rawHeaders, loaded.util)
@@ -382,6 +383,7 @@ const dispatch = (
     return true
   }
   const onData = (chunk: Buffer) => {
+    request.arrived?.()
     if (sink !== undefined) {
       sink.enqueue(plainBytes(chunk))
       return (sink.desiredSize ?? 0) > 0

@@ -25,6 +25,16 @@ export interface TransportRequest {
   /** The longest body accepted, after decompression; `Infinity`: no limit. */
   readonly maxResponseBytes: number
   /**
+   * The longest silence allowed once the headers are in, while the body is read whole
+   * (`idleTimeout`); `0`: none. A streamed 2xx body is its reader's to watch.
+   */
+  readonly idleMillis: number
+  /**
+   * Called by the transport when the headers arrive and with each piece of the body it reads
+   * whole, as it arrives (before any decoding): set by the exchange to watch `idleMillis`.
+   */
+  readonly arrived?: (() => void) | undefined
+  /**
    * Whether the pipeline follows redirects: then a redirect ({@link isFollowedRedirect}) is
    * answered on its headers alone, its body discarded unread (never waited for, never counted
    * against `maxResponseBytes`), as fetch does.
@@ -88,7 +98,11 @@ export interface TransportResponse {
 
 /** Why no response came. */
 export type TransportFailure =
-  | { readonly _tag: "TimedOut" }
+  | {
+      readonly _tag: "TimedOut"
+      /** The body stalled this long (`idleTimeout`); absent: the try's deadline passed. */
+      readonly idleMillis?: number
+    }
   | { readonly _tag: "TooLarge"; readonly status: number }
   | {
       readonly _tag: "Failed"
@@ -240,7 +254,8 @@ export const headersFromFetch = (headers: Headers): Record<string, string> => {
 export const readStream = async (
   stream: ReadableStream<Uint8Array> | null,
   limit: number,
-  counter?: Meter
+  counter?: Meter,
+  arrived?: () => void
 ): Promise<Uint8Array | "TooLarge"> => {
   if (stream === null) {
     counter?.end()
@@ -252,6 +267,7 @@ export const readStream = async (
   for (;;) {
     const { done, value } = await reader.read()
     if (done) break
+    arrived?.()
     size += value.byteLength
     if (size > limit) {
       await reader.cancel().catch(() => undefined)

@@ -191,6 +191,7 @@ describe("facade methods", () => {
         headers: undefined,
         timeout: undefined,
         totalTimeout: undefined,
+        idleTimeout: undefined,
         retryAttempts: undefined,
         includeSession: undefined,
         signal: undefined,

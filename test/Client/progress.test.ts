@@ -546,6 +546,93 @@ describe.each(faces)("onDownloadProgress, $name", (face) => {
   })
 })
 
+/** Waits (a little at a time, 2 s at most) for `ready`. */
+const waitFor = async (ready: () => boolean, what: string) => {
+  for (let waited = 0; !ready(); waited += 10) {
+    if (waited > 2_000) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+const IDLE_MESSAGE =
+  /^Request timed out after 100 ms waiting for the body's next bytes \(idleTimeout\): GET http:\/\/127\.0\.0\.1:\d+\/stall$/
+
+describe.each(faces)("idleTimeout on a body read whole, $name", (face) => {
+  /** Headers and a first piece, then silence; `closed` once the client let go of it. */
+  const stalling = (status: number) => {
+    const state = { closed: false }
+    handler = (_, response) => {
+      response.on("close", () => {
+        state.closed = true
+      })
+      response.writeHead(status, { "content-type": "text/plain" })
+      response.write("some")
+    }
+    return state
+  }
+
+  it("a body that stalls past idleTimeout fails with TIMEOUT naming it; the connection closes", async () => {
+    const server = stalling(200)
+    const response = await face.call(
+      "GET",
+      "/stall",
+      undefined,
+      { idleTimeout: 100 },
+      { timeout: 0 }
+    )
+    expect(response).toMatchObject({ success: false, status: 0, code: "TIMEOUT" })
+    expect(response.error).toMatch(IDLE_MESSAGE)
+    await waitFor(() => server.closed, "the connection to close")
+  })
+
+  it("each piece of the body gives it idleTimeout more: a slow body that never falls silent that long arrives whole", async () => {
+    handler = (_, response) => {
+      response.writeHead(200, { "content-type": "text/plain" })
+      let sent = 0
+      const timer = setInterval(() => {
+        response.write(`${sent}`)
+        if (++sent === 8) {
+          clearInterval(timer)
+          response.end()
+        }
+      }, 60)
+    }
+    // 8 pieces 60 ms apart: longer than the limit in all, never that long between two
+    const response = await face.call("GET", "/trickle", undefined, { idleTimeout: 300 })
+    expect(response).toMatchObject({ success: true, data: "01234567" })
+  })
+
+  it("the client's idleTimeout serves every call, a request's 0 turns it off", async () => {
+    stalling(200)
+    const config = { idleTimeout: 100, timeout: 0 }
+    const stalled = await face.call("GET", "/stall", undefined, {}, config)
+    expect(stalled.error).toMatch(IDLE_MESSAGE)
+    handler = (_, response) => {
+      response.writeHead(200, { "content-type": "text/plain" })
+      response.write("late ")
+      setTimeout(() => response.end("but whole"), 250)
+    }
+    const waited = await face.call("GET", "/slow", undefined, { idleTimeout: 0 }, config)
+    expect(waited).toMatchObject({ success: true, data: "late but whole" })
+  })
+
+  it("stream: a failure's body read whole is watched too: TIMEOUT, not a call that never ends", async () => {
+    const server = stalling(500)
+    const read = await face.stream("/stall", { idleTimeout: 100 }, () => undefined, { timeout: 0 })
+    expect(read.response).toMatchObject({ success: false, status: 0, code: "TIMEOUT" })
+    expect(read.response.error).toMatch(IDLE_MESSAGE)
+    await waitFor(() => server.closed, "the connection to close")
+  })
+
+  it("an idleTimeout that is no duration is INVALID_REQUEST, nothing sent", async () => {
+    const before = received.length
+    const response = await face.call("GET", "/x", undefined, { idleTimeout: -5 })
+    expect(response).toMatchObject({ success: false, code: "INVALID_REQUEST" })
+    expect(response.error).toMatch(/^options\.idleTimeout must be/)
+    expect(received.length).toBe(before)
+  })
+})
+
 describe.each(faces)("bytes as every runtime hands them over, $name", (face) => {
   // Node's undici and zlib make Buffers, whose String() decodes and whose slice() shares memory:
   // the same call answered a Buffer on Node and a Uint8Array in a browser, on Bun and Deno
