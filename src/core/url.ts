@@ -21,7 +21,11 @@ export const parseBaseUrl = (baseUrl: unknown): URL => {
   }
   const trimmed = baseUrl.trim()
   const problem = absoluteUrlProblem(trimmed)
-  if (problem !== undefined) throw new TypeError(`baseUrl ${problem}`)
+  if (problem !== undefined) {
+    // `localhost:3000` reads as a URL of scheme "localhost:"
+    const hint = trimmed.includes("//") ? "" : ' (no "//": begin it with "http://" or "https://")'
+    throw new TypeError(`baseUrl ${problem}${hint}`)
+  }
   // endpoints are joined to it as written: `http://h/v1?key=k` + `/users` would be a query
   if (/[?#]/.test(trimmed)) {
     throw new TypeError(

@@ -103,6 +103,19 @@ describe("URL joining", () => {
     expect(() => createSvc(base)).toThrow(new TypeError(message))
   })
 
+  it.each([
+    [
+      "localhost:3000",
+      'baseUrl must be an http: or https: URL, got a "localhost:" URL (no "//": begin it with "http://" or "https://")'
+    ],
+    [
+      "127.0.0.1:3000/api",
+      'baseUrl must be an absolute http: or https: URL (no "//": begin it with "http://" or "https://")'
+    ]
+  ])("a base URL %j without its scheme says what it lacks", (base, message) => {
+    expect(() => createSvc(base)).toThrow(new TypeError(message))
+  })
+
   it("rejects a non-string base URL", () => {
     expect(() => createSvc(42 as unknown as string)).toThrow(TypeError)
   })
