@@ -252,7 +252,12 @@ export const checkRequest = (
   ) {
     return invalid(
       "options.schema",
-      `must be an effect/Schema or a Standard Schema validator, got ${describe(options.schema)}`
+      `must be an effect/Schema or a Standard Schema validator, got ${
+        // a schema of the other Effect (svc-sdk takes Effect 4's, svc-sdk/v3 Effect 3's)
+        typeof options.schema === "function" && "ast" in options.schema
+          ? "an effect/Schema of the other Effect line"
+          : describe(options.schema)
+      }`
     )
   }
   const shared = sharedProblem(line, options)

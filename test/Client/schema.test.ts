@@ -114,6 +114,32 @@ describe("schema decoding and __proto__", () => {
   )
 })
 
+describe("a schema of the other Effect line", () => {
+  it("is INVALID_REQUEST naming it as such, nothing sent", async () => {
+    // each line's own schema module, by path: what an app with both Effects installed may pass
+    const path =
+      LINE === 4
+        ? "../../node_modules/effect/dist/esm/Schema.js"
+        : "../../toolchains/effect4/node_modules/effect/dist/Schema.js"
+    const other = (await import(/* @vite-ignore */ new URL(path, import.meta.url).href)) as {
+      readonly Number: unknown
+    }
+    const server = await startServer(() => json({ data: 1, success: true }))
+    try {
+      const response = await createSvc(server.origin).get("/n", { schema: other.Number as never })
+      expect(response).toMatchObject({
+        success: false,
+        code: "INVALID_REQUEST",
+        error:
+          "options.schema must be an effect/Schema or a Standard Schema validator, got an effect/Schema of the other Effect line"
+      })
+      expect(server.requests).toHaveLength(0)
+    } finally {
+      await server.close()
+    }
+  })
+})
+
 describe("Standard Schema validators", () => {
   /** A Standard Schema v1 validator written by hand, as zod and valibot expose theirs. */
   const PositiveId: StandardSchemaV1<{ readonly id: number }> = {
