@@ -224,6 +224,32 @@ describe("coercion helpers", () => {
     }
   })
 
+  it("a record's value that no query parser makes is a TypeError, never a filter dropped", () => {
+    class Owner {}
+    for (const value of [new Date(0), new URL("http://h/"), new Owner(), 5, [1, 2]]) {
+      expect(() => parse({ name: "x", owner: value } as never)).toThrow(TypeError)
+    }
+    for (const value of [5, null, new Date(0)]) {
+      expect(() => parse({ a: { gte: value } } as never)).toThrow(TypeError)
+    }
+    // qs's plainObjects: no prototype
+    const bare = Object.assign(Object.create(null) as Record<string, string>, { gte: "18" })
+    expect(parse({ age: bare } as never).filters).toEqual([
+      { field: "age", operator: "gte", value: "18" }
+    ])
+  })
+
+  it("a key cut short keeps whole characters: never half a surrogate pair", () => {
+    try {
+      parse(`${"a".repeat(63)}😀😀[=1`)
+    } catch (error) {
+      expect((error as Error).message).toBe(
+        `Invalid query parameter "${"a".repeat(63)}…": expected field[operator]`
+      )
+    }
+    expect.assertions(1)
+  })
+
   it("quotes the key escaped and cut short: a query string is the sender's to write", () => {
     const error = (() => {
       try {

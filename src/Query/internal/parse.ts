@@ -185,12 +185,12 @@ const forEachPair = (input: ParseInput, f: (key: string, value: string) => void)
   } else if (isRecord(input)) {
     for (const key of Object.keys(input)) {
       const value: unknown = (input as Readonly<Record<string, unknown>>)[key]
-      if (isRecord(value)) {
+      if (isParsedObject(value) && Object.keys(value).length > 0) {
         // `field[op]=v` as a nesting parser (Express 4's `qs`) reads it: { field: { op: v } }
         for (const operator of Object.keys(value)) {
-          recordValue(`${key}[${operator}]`, (value as Record<string, unknown>)[operator], f, true)
+          recordValue(`${key}[${operator}]`, value[operator], f)
         }
-      } else recordValue(key, value, f, false)
+      } else recordValue(key, value, f)
     }
   } else {
     throw new TypeError(
@@ -199,16 +199,22 @@ const forEachPair = (input: ParseInput, f: (key: string, value: string) => void)
   }
 }
 
+/** An object as a query parser makes them: plain, or without a prototype (`qs`'s `plainObjects`). */
+const isParsedObject = (value: unknown): value is Readonly<Record<string, unknown>> => {
+  if (!isRecord(value)) return false
+  const prototype: unknown = Object.getPrototypeOf(value)
+  return prototype === Object.prototype || prototype === null
+}
+
 /**
- * A record's value: a string or strings. Anything else a parser made of the query string (a value
+ * A record's value: a string or strings. What else a parser makes of the query string (a value
  * nested deeper, as `qs` makes of `a[b][c]=1` or `a[0][b]=1`) is a key the format cannot read; any
- * other value is not a parsed query at all.
+ * other value (a number, a `Date`, a class's instance) is not a parsed query at all.
  */
 const recordValue = (
   key: string,
   value: unknown,
-  f: (key: string, value: string) => void,
-  nested: boolean
+  f: (key: string, value: string) => void
 ): void => {
   if (typeof value === "string") {
     f(key, value)
@@ -218,7 +224,8 @@ const recordValue = (
     for (const v of value) f(key, v)
     return
   }
-  if (nested || isRecord(value) || Array.isArray(value)) {
+  const deeper = (v: unknown) => isParsedObject(v) || Array.isArray(v)
+  if (isParsedObject(value) || (Array.isArray(value) && value.some(deeper))) {
     fail("MalformedKey", key, "a value nested deeper than field[operator]")
   }
   throw new TypeError(

@@ -4,4 +4,5 @@
  * error's message goes into logs and answers.
  */
 export const quoted = (text: string): string =>
-  JSON.stringify(text.length > 64 ? `${text.slice(0, 64)}…` : text)
+  // never cut between the halves of a surrogate pair
+  JSON.stringify(text.length > 64 ? `${text.slice(0, 64).replace(/[\ud800-\udbff]$/, "")}…` : text)
