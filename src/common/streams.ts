@@ -542,8 +542,11 @@ export const makeStreams = (kit: StreamKit) => {
           ) =>
             Effect.suspend(() => {
               const id = parser.lastEventId
-              const asked: Record<string, string | null | undefined> = { accept: EVENT_STREAM }
-              if (headers !== undefined) Object.assign(asked, headers)
+              // spread, not assigned: an own `__proto__` stays a key, for the check to refuse
+              const asked: Record<string, string | null | undefined> = {
+                accept: EVENT_STREAM,
+                ...headers
+              }
               if (id !== "") asked["last-event-id"] = lastEventIdHeader(id)
               // the call's limit bounds every connection: what is left of it
               return Effect.flatMap(

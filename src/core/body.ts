@@ -39,13 +39,15 @@ const toJson = (body: unknown): WireBody | InvalidArgument => {
   }
   if (text === undefined) return invalidBody("cannot be encoded as JSON")
   // what holds its contents elsewhere than in its keys went as `{}`: a Map, a Set, a stream, a
-  // Promise, a Response, an Error, a class's getters (what says `{}` itself, by `toJSON`, goes)
+  // Promise, a Response, an Error, a class's getters (what says `{}` itself goes: by `toJSON`, or
+  // by keys of its own, all `undefined`)
   const proto: unknown = Object.getPrototypeOf(body)
   if (
     text === "{}" &&
     ((proto !== Object.prototype &&
       proto !== null &&
-      typeof (body as { toJSON?: unknown }).toJSON !== "function") ||
+      typeof (body as { toJSON?: unknown }).toJSON !== "function" &&
+      Object.keys(body as object).length === 0) ||
       Symbol.iterator in (body as object) ||
       Symbol.asyncIterator in (body as object) ||
       typeof (body as { getReader?: unknown }).getReader === "function" ||

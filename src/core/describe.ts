@@ -37,12 +37,14 @@ export const describe = (value: unknown): string => {
 
 /**
  * What a thrown value says: an `Error`'s message (its name when it has none), anything else as
- * text — or, for a value with no text (`Object.create(null)`, a `toString` that throws), its type.
+ * text — or, for a value with no text (`Object.create(null)`, a `toString` that throws, a revoked
+ * Proxy), its type.
  */
 export const messageOf = (cause: unknown): string => {
   try {
     return cause instanceof Error ? cause.message || cause.name : String(cause)
   } catch {
-    return describe(cause)
+    // not `describe`, which reads the prototype: a revoked Proxy throws at that too
+    return typeof cause === "object" ? "an object" : `a ${typeof cause}`
   }
 }

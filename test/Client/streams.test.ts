@@ -1173,7 +1173,12 @@ describe("sse on the facade: EventStream", () => {
       ],
       [{ headers: new Map([["x-filter", "1"]]) }, "options.headers must be an object, got a Map"],
       [{ headers: "ab" }, "options.headers must be an object"],
-      [{ headers: null }, "options.headers must be an object, got null"]
+      [{ headers: null }, "options.headers must be an object, got null"],
+      // an own __proto__ key (as JSON makes it) is refused as on every call, not dropped unsent
+      [
+        { headers: JSON.parse('{"__proto__":"x"}') },
+        "options.headers are invalid: header name must be an HTTP token other than __proto__"
+      ]
     ] as const
     for (const [options, name] of bad) {
       const response = await svc.sse("/events", options as never)
