@@ -13,7 +13,7 @@ import type { ApiFailure, ApiResponse, ApiSuccess, ResponseMeta } from "../core/
 import { whenAborted } from "../core/abort.js"
 import { encodeBody, type WireBody } from "../core/body.js"
 import type { ConfigOf, RequestOptionsOf } from "../core/config.js"
-import { describe } from "../core/describe.js"
+import { describe, isRecord, messageOf } from "../core/describe.js"
 import {
   assignHeaders,
   CREDENTIAL_HEADERS,
@@ -35,6 +35,7 @@ import {
 import {
   downloadMeter,
   guardedProgress,
+  ignoreRejection,
   meteredStream,
   type ProgressCallback
 } from "../core/progress.js"
@@ -221,8 +222,7 @@ const safeReport =
   (error: Error): void => {
     if (onError === undefined) return
     try {
-      const result: unknown = onError(error)
-      if (result instanceof Promise) result.catch(() => undefined)
+      ignoreRejection(onError(error))
     } catch {
       // a throwing onError must not change the outcome
     }
@@ -290,10 +290,11 @@ const sameOrigin = (state: ClientState, url: string): boolean =>
 /**
  * The config the hooks handed back (request interceptors; `onRequest`, which may have written into
  * it), made ready to send: an absolute http(s) URL; a method in upper case (ky's reading of `put`,
- * and the retry and redirect rules'); header names in lower case (a later spelling of a name wins), checked
- * like the caller's own, `undefined` and `null` values left out; a timeout and signal it set,
- * checked. (Where the session and credentials may go is decided when the request is sent, whoever
- * set them.)
+ * and the retry and redirect rules'), and no body with GET or HEAD (fetch refuses one, undici
+ * would send it); header names in lower case (a later spelling of a name wins), checked like the
+ * caller's own, `undefined` and `null` values left out; a timeout and signal it set, checked. A
+ * config that cannot be read (a getter or Proxy that throws) is refused too. (Where the session
+ * and credentials may go is decided when the request is sent, whoever set them.)
  */
 const finalConfig = (
   line: ClientDialect,
@@ -302,40 +303,51 @@ const finalConfig = (
   const refused = (argument: string, problem: string) =>
     Effect.fail(
       new InvalidRequestError({
-        argument: `RequestConfig.${argument}`,
+        argument: `RequestConfig${argument}`,
         reason: `(from an interceptor or onRequest) ${problem}`
       })
     )
-  const problem =
-    typeof config.url === "string"
-      ? absoluteUrlProblem(config.url)
-      : `must be a string, got ${describe(config.url)}`
-  if (problem !== undefined) return refused("url", problem)
-  if (typeof config.method !== "string") {
-    return refused("method", `must be a string, got ${describe(config.method)}`)
-  }
-  const headers: HeaderRecord = {}
-  for (const name of Object.keys(config.headers)) {
-    const value = config.headers[name]
-    if (value === undefined || value === null) continue
-    try {
-      checkHeader(name, value)
-    } catch (cause) {
-      return refused("headers", `are invalid: ${(cause as Error).message}`)
+  try {
+    const problem =
+      typeof config.url === "string"
+        ? absoluteUrlProblem(config.url)
+        : `must be a string, got ${describe(config.url)}`
+    if (problem !== undefined) return refused(".url", problem)
+    if (typeof config.method !== "string") {
+      return refused(".method", `must be a string, got ${describe(config.method)}`)
     }
-    headers[name.toLowerCase()] = value as string
+    const method = config.method.toUpperCase() as HttpMethod
+    if ((method === "GET" || method === "HEAD") && config.body !== undefined) {
+      return refused(".body", `must be absent from a ${method} request`)
+    }
+    if (!isRecord(config.headers)) {
+      return refused(".headers", `must be an object, got ${describe(config.headers)}`)
+    }
+    const headers: HeaderRecord = {}
+    for (const name of Object.keys(config.headers)) {
+      const value = config.headers[name]
+      if (value === undefined || value === null) continue
+      try {
+        checkHeader(name, value)
+      } catch (cause) {
+        return refused(".headers", `are invalid: ${(cause as Error).message}`)
+      }
+      headers[name.toLowerCase()] = value as string
+    }
+    let timeout = config.timeout
+    if (timeout !== undefined) {
+      const checked = timeoutMillis(line, timeout)
+      if (typeof checked === "string") return refused(".timeout", checked)
+      timeout = checked
+    }
+    if (config.signal !== undefined && !isAbortSignal(config.signal)) {
+      return refused(".signal", `must be an AbortSignal, got ${describe(config.signal)}`)
+    }
+    const ready = { ...config, method, headers }
+    return Effect.succeed(timeout === undefined ? ready : { ...ready, timeout })
+  } catch (cause) {
+    return refused("", `could not be read: ${messageOf(cause)}`)
   }
-  let timeout = config.timeout
-  if (timeout !== undefined) {
-    const checked = timeoutMillis(line, timeout)
-    if (typeof checked === "string") return refused("timeout", checked)
-    timeout = checked
-  }
-  if (config.signal !== undefined && !isAbortSignal(config.signal)) {
-    return refused("signal", `must be an AbortSignal, got ${describe(config.signal)}`)
-  }
-  const ready = { ...config, method: config.method.toUpperCase() as HttpMethod, headers }
-  return Effect.succeed(timeout === undefined ? ready : { ...ready, timeout })
 }
 
 /**

@@ -76,15 +76,19 @@ export const exchange = (
         })
       }
       const idleMillis = request.idleMillis
-      // from the headers on, each arrival gives the body `idleMillis` more (once answered, a
-      // streamed body's reader watches it)
+      // from the headers on, each arrival gives the body `idleMillis` more, until its last (once
+      // answered, a streamed body's reader watches it)
       const sent =
         idleMillis > 0
           ? {
               ...request,
-              arrived: () => {
+              arrived: (ended?: boolean) => {
                 if (settled) return
                 cancelIdle?.()
+                if (ended) {
+                  cancelIdle = undefined
+                  return
+                }
                 cancelIdle = startTimer(line, clock, idleMillis, () => {
                   settle({ _tag: "TimedOut", idleMillis })
                   abort?.(new Error("Request timed out"))

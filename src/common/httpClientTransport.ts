@@ -171,7 +171,7 @@ export const fromHttpClient = (
   return (request, interruptible) => {
     // what the exchange watches the body with (`idleTimeout`), given when it starts: before an
     // answer from the network can come (one an in-memory client gives at once goes unwatched)
-    const watch: { arrived?: (() => void) | undefined } = {}
+    const watch: { arrived?: ((ended?: boolean) => void) | undefined } = {}
     let outgoing = http.request(request.method, request.url, request.headers) as never
     if (request.body !== undefined) {
       const contentType = request.headers["content-type"]
@@ -259,8 +259,10 @@ export const fromHttpClient = (
             return Effect.succeed({ chunks: acc.chunks, size })
           })
           .pipe(
-            Effect.flatMap(({ chunks, size }) =>
-              Effect.tryPromise({
+            Effect.flatMap(({ chunks, size }) => {
+              // every byte is in: decoding is no silence of the server's
+              watch.arrived?.(true)
+              return Effect.tryPromise({
                 try: () =>
                   decompressIfEncoded(
                     concat(chunks, size),
@@ -269,7 +271,7 @@ export const fromHttpClient = (
                   ),
                 catch: (cause) => failed("the body could not be decompressed", cause)
               })
-            ),
+            }),
             Effect.flatMap((decoded) => {
               if (decoded === "TooLarge") return Effect.fail(tooLarge(response.status))
               if (counterOfChunks === undefined) counter?.add(decoded.byteLength)

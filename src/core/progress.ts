@@ -36,11 +36,20 @@ export interface Meter {
   readonly end: () => void
 }
 
+/**
+ * Ignores what `result` rejects with, when it is a promise (one of another realm's included: a
+ * callback made in a `vm` context or an iframe): a callback's failure never fails a request.
+ */
+export const ignoreRejection = (result: unknown): void => {
+  if (typeof (result as PromiseLike<unknown> | undefined)?.then === "function") {
+    ;(result as PromiseLike<unknown>).then(undefined, () => undefined)
+  }
+}
+
 /** Calls `callback`, ignoring what it throws or rejects with. */
 const call = (callback: ProgressCallback, progress: Progress): void => {
   try {
-    const result: unknown = callback(progress)
-    if (result instanceof Promise) result.catch(() => undefined)
+    ignoreRejection(callback(progress))
   } catch {
     // a progress bar's failure never fails the request
   }

@@ -319,7 +319,8 @@ const dispatch = (
     message: string
   ) => {
     status = statusCode
-    request.arrived?.()
+    // the answer's headers, not an interim one's (103 Early Hints): `timeout` waits for those
+    if (statusCode >= 200) request.arrived?.()
     if (request.streamed) request.streamed.status = statusCode
     statusText = message ?? ""
     headers = headersOf(rawHeaders, loaded.util)
@@ -400,6 +401,8 @@ const dispatch = (
     return true
   }
   const onComplete = () => {
+    // every byte is in: what follows (decoding) is no silence of the server's
+    request.arrived?.(true)
     if (sink !== undefined) {
       sink.close()
       sink = undefined

@@ -30,10 +30,11 @@ export interface TransportRequest {
    */
   readonly idleMillis: number
   /**
-   * Called by the transport when the headers arrive and with each piece of the body it reads
-   * whole, as it arrives (before any decoding): set by the exchange to watch `idleMillis`.
+   * Called by the transport when the answer's headers arrive, with each piece of the body it reads
+   * whole, as it arrives (before any decoding), and with `true` once the last has come: set by
+   * the exchange to watch `idleMillis`.
    */
-  readonly arrived?: (() => void) | undefined
+  readonly arrived?: ((ended?: boolean) => void) | undefined
   /**
    * Whether the pipeline follows redirects: then a redirect ({@link isFollowedRedirect}) is
    * answered on its headers alone, its body discarded unread (never waited for, never counted
@@ -255,7 +256,7 @@ export const readStream = async (
   stream: ReadableStream<Uint8Array> | null,
   limit: number,
   counter?: Meter,
-  arrived?: () => void
+  arrived?: (ended?: boolean) => void
 ): Promise<Uint8Array | "TooLarge"> => {
   if (stream === null) {
     counter?.end()
@@ -266,8 +267,8 @@ export const readStream = async (
   let size = 0
   for (;;) {
     const { done, value } = await reader.read()
+    arrived?.(done)
     if (done) break
-    arrived?.()
     size += value.byteLength
     if (size > limit) {
       await reader.cancel().catch(() => undefined)

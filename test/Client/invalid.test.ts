@@ -231,13 +231,22 @@ describe("bodies that are JSON whatever their class", () => {
     ["an empty object without a prototype", Object.create(null), "{}"],
     ["an empty plain object", {}, "{}"],
     [
+      "a DTO whose fields are all undefined",
+      new (class SearchFilter {
+        name: string | undefined = undefined
+      })(),
+      "{}"
+    ],
+    [
       "an object with a getReader key",
       { getReader: "x", name: "n" },
       '{"getReader":"x","name":"n"}'
     ]
   ])("%s", async (_name, body, sent) => {
-    await createSvc(server.origin).post("/x", body)
-    expect(server.requests[server.requests.length - 1]!.body).toBe(sent)
+    const before = server.requests.length
+    expect((await createSvc(server.origin).post("/x", body)).success).toBe(true)
+    expect(server.requests).toHaveLength(before + 1)
+    expect(server.requests[before]!.body).toBe(sent)
   })
 })
 
@@ -323,6 +332,41 @@ describe("INVALID_REQUEST in the facade: nothing sent, the argument named", () =
           config.method = 42
         },
         "RequestConfig.method (from an interceptor or onRequest) must be a string, got 42"
+      ],
+      // what is no headers record: thrown at, or read as no headers (a Headers, a string)
+      ...[undefined, null, new Headers({ "x-a": "1" }), "x-a: 1"].map(
+        (headers) =>
+          [
+            (config: Record<string, unknown>) => {
+              config.headers = headers
+            },
+            `RequestConfig.headers (from an interceptor or onRequest) must be an object, got ${
+              headers === undefined
+                ? "undefined"
+                : headers === null
+                  ? "null"
+                  : typeof headers === "string"
+                    ? '"x-a: 1"'
+                    : "a Headers"
+            }`
+          ] as const
+      ),
+      [
+        (config) => {
+          Object.defineProperty(config, "headers", {
+            get: () => {
+              throw new Error("no headers here")
+            }
+          })
+        },
+        "RequestConfig (from an interceptor or onRequest) could not be read: no headers here"
+      ],
+      // fetch refuses a GET with a body, undici sent it: refused on every transport
+      [
+        (config) => {
+          config.body = "kept"
+        },
+        "RequestConfig.body (from an interceptor or onRequest) must be absent from a GET request"
       ]
     ]
     for (const [write, error] of cases) {

@@ -8,6 +8,7 @@
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Net from "node:net"
+import { runInNewContext } from "node:vm"
 import * as Zlib from "node:zlib"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -461,6 +462,28 @@ describe.each(faces)("onDownloadProgress, $name", (face) => {
     expect(called).toBeGreaterThan(0)
   })
 
+  it("an async callback of another realm (a vm context, an iframe) that rejects is ignored too", async () => {
+    handler = (_, response) => {
+      response.writeHead(200, { "content-type": "text/plain" })
+      response.end("fine")
+    }
+    const unhandled: Array<unknown> = []
+    const listen = (reason: unknown) => unhandled.push(reason)
+    process.on("unhandledRejection", listen)
+    try {
+      const rejects = runInNewContext("(async () => { throw new Error('another realm') })")
+      const response = await face.call("POST", "/realm", "body", {
+        onDownloadProgress: rejects,
+        onUploadProgress: rejects
+      })
+      expect(response).toMatchObject({ success: true, data: "fine" })
+      await new Promise((resolve) => setTimeout(resolve, 10))
+      expect(unhandled).toEqual([])
+    } finally {
+      process.off("unhandledRejection", listen)
+    }
+  })
+
   it("an async callback that rejects is ignored too: no unhandled rejection", async () => {
     handler = (_, response) => {
       response.writeHead(200, { "content-type": "text/plain" })
@@ -614,6 +637,36 @@ describe.each(faces)("idleTimeout on a body read whole, $name", (face) => {
     }
     const waited = await face.call("GET", "/slow", undefined, { idleTimeout: 0 }, config)
     expect(waited).toMatchObject({ success: true, data: "late but whole" })
+  })
+
+  it("the limit ends with the body's last byte: decoding a large gzip body is no silence", async () => {
+    // 40 MiB of zeros: some 40 KB on the wire, sent at once, and longer than the limit to decode
+    const zipped = Zlib.gzipSync(Buffer.alloc(40 * 1024 * 1024))
+    handler = (_, response) => {
+      response.writeHead(200, {
+        "content-type": "application/octet-stream",
+        "content-encoding": "gzip"
+      })
+      response.end(zipped)
+    }
+    const response = await face.call("GET", "/zeros", undefined, {
+      idleTimeout: 100,
+      responseType: "bytes"
+    })
+    expect(response.success).toBe(true)
+    expect((response.data as Uint8Array).byteLength).toBe(40 * 1024 * 1024)
+  })
+
+  it("an interim answer (103 Early Hints) is no answer: the timeout waits for the headers", async () => {
+    handler = (_, response) => {
+      response.writeEarlyHints({ link: "</style.css>; rel=preload; as=style" })
+      setTimeout(() => {
+        response.writeHead(200, { "content-type": "text/plain" })
+        response.end("after the hints")
+      }, 300)
+    }
+    const response = await face.call("GET", "/hints", undefined, { idleTimeout: 100 })
+    expect(response).toMatchObject({ success: true, data: "after the hints" })
   })
 
   it("stream: a failure's body read whole is watched too: TIMEOUT, not a call that never ends", async () => {
