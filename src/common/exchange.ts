@@ -76,16 +76,16 @@ export const exchange = (
         })
       }
       const idleMillis = request.idleMillis
-      // from the headers on, each arrival gives the body `idleMillis` more, until its last (once
-      // answered, a streamed body's reader watches it)
+      // from the headers on, each arrival gives the body `idleMillis` more, until its last or while
+      // the client holds it back (once answered, a streamed body's reader watches it)
       const sent =
         idleMillis > 0
           ? {
               ...request,
-              arrived: (ended?: boolean) => {
+              arrived: (held?: boolean) => {
                 if (settled) return
                 cancelIdle?.()
-                if (ended) {
+                if (held) {
                   cancelIdle = undefined
                   return
                 }

@@ -171,7 +171,7 @@ export const fromHttpClient = (
   return (request, interruptible) => {
     // what the exchange watches the body with (`idleTimeout`), given when it starts: before an
     // answer from the network can come (one an in-memory client gives at once goes unwatched)
-    const watch: { arrived?: ((ended?: boolean) => void) | undefined } = {}
+    const watch: { arrived?: ((held?: boolean) => void) | undefined } = {}
     let outgoing = http.request(request.method, request.url, request.headers) as never
     if (request.body !== undefined) {
       const contentType = request.headers["content-type"]

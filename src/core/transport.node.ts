@@ -339,7 +339,11 @@ const dispatch = (
           start: (controller) => {
             sink = controller
           },
-          pull: () => resume(),
+          pull: () => {
+            // waiting for the server again
+            request.arrived?.()
+            resume()
+          },
           cancel: () => {
             sink = undefined
             onCancel()
@@ -387,7 +391,10 @@ const dispatch = (
     request.arrived?.()
     if (sink !== undefined) {
       sink.enqueue(plainBytes(chunk))
-      return (sink.desiredSize ?? 0) > 0
+      const more = (sink.desiredSize ?? 0) > 0
+      // held back by its reader (a decoder, a progress callback): no silence of the server's
+      if (!more) request.arrived?.(true)
+      return more
     }
     if (done) return false
     size += chunk.byteLength

@@ -30,11 +30,12 @@ export interface TransportRequest {
    */
   readonly idleMillis: number
   /**
-   * Called by the transport when the answer's headers arrive, with each piece of the body it reads
-   * whole, as it arrives (before any decoding), and with `true` once the last has come: set by
-   * the exchange to watch `idleMillis`.
+   * Called by the transport when the answer's headers arrive and with each piece of the body it
+   * reads whole, as it arrives (before any decoding): set by the exchange to watch `idleMillis`.
+   * Called with `true` when it stops waiting for the server: the last piece has come, or its own
+   * reader holds the body back (then called again, without, when it reads on).
    */
-  readonly arrived?: ((ended?: boolean) => void) | undefined
+  readonly arrived?: ((held?: boolean) => void) | undefined
   /**
    * Whether the pipeline follows redirects: then a redirect ({@link isFollowedRedirect}) is
    * answered on its headers alone, its body discarded unread (never waited for, never counted
@@ -256,7 +257,7 @@ export const readStream = async (
   stream: ReadableStream<Uint8Array> | null,
   limit: number,
   counter?: Meter,
-  arrived?: (ended?: boolean) => void
+  arrived?: (held?: boolean) => void
 ): Promise<Uint8Array | "TooLarge"> => {
   if (stream === null) {
     counter?.end()
@@ -266,8 +267,10 @@ export const readStream = async (
   const chunks: Array<Uint8Array> = []
   let size = 0
   for (;;) {
+    // the wait for the next bytes is the server's; what is done with them (progress) is ours
+    arrived?.()
     const { done, value } = await reader.read()
-    arrived?.(done)
+    arrived?.(true)
     if (done) break
     size += value.byteLength
     if (size > limit) {
