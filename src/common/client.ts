@@ -308,24 +308,25 @@ const finalConfig = (
       })
     )
   try {
+    // each field read once, and what is sent is what was checked (a getter may answer otherwise
+    // the next time, or live on a prototype that a copy leaves behind)
+    const { url, method: given, body, headers: written, signal } = config
     const problem =
-      typeof config.url === "string"
-        ? absoluteUrlProblem(config.url)
-        : `must be a string, got ${describe(config.url)}`
+      typeof url === "string" ? absoluteUrlProblem(url) : `must be a string, got ${describe(url)}`
     if (problem !== undefined) return refused(".url", problem)
-    if (typeof config.method !== "string") {
-      return refused(".method", `must be a string, got ${describe(config.method)}`)
+    if (typeof given !== "string") {
+      return refused(".method", `must be a string, got ${describe(given)}`)
     }
-    const method = config.method.toUpperCase() as HttpMethod
-    if ((method === "GET" || method === "HEAD") && config.body !== undefined) {
+    const method = given.toUpperCase() as HttpMethod
+    if ((method === "GET" || method === "HEAD") && body !== undefined) {
       return refused(".body", `must be absent from a ${method} request`)
     }
-    if (!isRecord(config.headers)) {
-      return refused(".headers", `must be an object, got ${describe(config.headers)}`)
+    if (!isRecord(written)) {
+      return refused(".headers", `must be an object, got ${describe(written)}`)
     }
     const headers: HeaderRecord = {}
-    for (const name of Object.keys(config.headers)) {
-      const value = config.headers[name]
+    for (const name of Object.keys(written)) {
+      const value = written[name]
       if (value === undefined || value === null) continue
       try {
         checkHeader(name, value)
@@ -340,11 +341,20 @@ const finalConfig = (
       if (typeof checked === "string") return refused(".timeout", checked)
       timeout = checked
     }
-    if (config.signal !== undefined && !isAbortSignal(config.signal)) {
-      return refused(".signal", `must be an AbortSignal, got ${describe(config.signal)}`)
+    if (signal !== undefined && !isAbortSignal(signal)) {
+      return refused(".signal", `must be an AbortSignal, got ${describe(signal)}`)
     }
-    const ready = { ...config, method, headers }
-    return Effect.succeed(timeout === undefined ? ready : { ...ready, timeout })
+    // the config's own fields go on (an interceptor's note for a response interceptor)
+    const ready: { -readonly [K in keyof RequestConfig]: RequestConfig[K] } = {
+      ...config,
+      url,
+      method,
+      headers
+    }
+    if (body !== undefined) ready.body = body
+    if (timeout !== undefined) ready.timeout = timeout
+    if (signal !== undefined) ready.signal = signal
+    return Effect.succeed(ready)
   } catch (cause) {
     return refused("", `could not be read: ${messageOf(cause)}`)
   }

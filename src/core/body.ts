@@ -28,7 +28,7 @@ const toJson = (body: unknown): WireBody | InvalidArgument => {
     return invalidBody(`cannot be sent: a ${typeof body} has no JSON form`)
   }
   // a Node stream (a file's, a request's): its JSON is its internals (a file's path), not its bytes
-  if (typeof (body as { pipe?: unknown }).pipe === "function") {
+  if (typeof (body as { pipe?: unknown } | null)?.pipe === "function") {
     return invalidBody(`cannot be sent: ${describe(body)} is a stream; send its bytes`)
   }
   let text: string | undefined
@@ -39,19 +39,18 @@ const toJson = (body: unknown): WireBody | InvalidArgument => {
   }
   if (text === undefined) return invalidBody("cannot be encoded as JSON")
   // what holds its contents elsewhere than in its keys went as `{}`: a Map, a Set, a stream, a
-  // Promise, a Response, an Error, a class's getters (what says `{}` itself goes: by `toJSON`, or
-  // by keys of its own, all `undefined`)
-  const proto: unknown = Object.getPrototypeOf(body)
+  // Promise, a Response or Request, an Error, a WeakMap or WeakSet (an empty DTO, a Schema.Class
+  // whose fields are all absent, or another realm's `{}` says `{}` itself, and goes)
   if (
     text === "{}" &&
-    ((proto !== Object.prototype &&
-      proto !== null &&
-      typeof (body as { toJSON?: unknown }).toJSON !== "function" &&
-      Object.keys(body as object).length === 0) ||
-      Symbol.iterator in (body as object) ||
+    (Symbol.iterator in (body as object) ||
       Symbol.asyncIterator in (body as object) ||
       typeof (body as { getReader?: unknown }).getReader === "function" ||
-      typeof (body as { then?: unknown }).then === "function")
+      typeof (body as { then?: unknown }).then === "function" ||
+      typeof (body as { arrayBuffer?: unknown }).arrayBuffer === "function" ||
+      body instanceof Error ||
+      body instanceof WeakMap ||
+      body instanceof WeakSet)
   ) {
     return invalidBody(`cannot be sent: ${describe(body)} has no JSON form`)
   }
