@@ -462,29 +462,7 @@ describe.each(faces)("onDownloadProgress, $name", (face) => {
     expect(called).toBeGreaterThan(0)
   })
 
-  it("an async callback of another realm (a vm context, an iframe) that rejects is ignored too", async () => {
-    handler = (_, response) => {
-      response.writeHead(200, { "content-type": "text/plain" })
-      response.end("fine")
-    }
-    const unhandled: Array<unknown> = []
-    const listen = (reason: unknown) => unhandled.push(reason)
-    process.on("unhandledRejection", listen)
-    try {
-      const rejects = runInNewContext("(async () => { throw new Error('another realm') })")
-      const response = await face.call("POST", "/realm", "body", {
-        onDownloadProgress: rejects,
-        onUploadProgress: rejects
-      })
-      expect(response).toMatchObject({ success: true, data: "fine" })
-      await new Promise((resolve) => setTimeout(resolve, 10))
-      expect(unhandled).toEqual([])
-    } finally {
-      process.off("unhandledRejection", listen)
-    }
-  })
-
-  it("an async callback that rejects is ignored too: no unhandled rejection", async () => {
+  it("an async callback that rejects is ignored too, one of another realm (a vm context, an iframe) included: no unhandled rejection", async () => {
     handler = (_, response) => {
       response.writeHead(200, { "content-type": "text/plain" })
       response.end("fine")
@@ -494,17 +472,18 @@ describe.each(faces)("onDownloadProgress, $name", (face) => {
     process.on("unhandledRejection", listen)
     try {
       let called = 0
-      const response = await face.call("POST", "/rejects", "body", {
-        onDownloadProgress: async () => {
-          called++
-          throw new Error("the progress bar broke")
-        },
-        onUploadProgress: async () => {
-          called++
-          throw new Error("the progress bar broke")
-        }
-      })
-      expect(response).toMatchObject({ success: true, data: "fine" })
+      const rejects = async () => {
+        called++
+        throw new Error("the progress bar broke")
+      }
+      const elsewhere = runInNewContext("(async () => { throw new Error('another realm') })")
+      for (const callback of [rejects, elsewhere]) {
+        const response = await face.call("POST", "/rejects", "body", {
+          onDownloadProgress: callback,
+          onUploadProgress: callback
+        })
+        expect(response).toMatchObject({ success: true, data: "fine" })
+      }
       expect(called).toBeGreaterThan(1)
       // a rejection nobody handles is reported once the microtasks have run
       await new Promise((resolve) => setTimeout(resolve, 10))
