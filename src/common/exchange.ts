@@ -85,14 +85,19 @@ export const exchange = (
               arrived: (held?: boolean) => {
                 if (settled) return
                 cancelIdle?.()
-                if (held) {
-                  cancelIdle = undefined
-                  return
+                cancelIdle = undefined
+                if (held) return
+                const watch = () => {
+                  const due = line.now(clock) + idleMillis
+                  cancelIdle = startTimer(line, clock, idleMillis, () => {
+                    // come well past its time, the client held the event loop itself (a slow
+                    // progress callback, a decoder): bytes may wait unread, so one more wait
+                    if (line.now(clock) - due > BUSY_MILLIS) return watch()
+                    settle({ _tag: "TimedOut", idleMillis })
+                    abort?.(new Error("Request timed out"))
+                  })
                 }
-                cancelIdle = startTimer(line, clock, idleMillis, () => {
-                  settle({ _tag: "TimedOut", idleMillis })
-                  abort?.(new Error("Request timed out"))
-                })
+                watch()
               }
             }
           : request
@@ -106,6 +111,12 @@ export const exchange = (
       })
     })
   )
+
+/**
+ * How late an idle timer may come before its lateness is taken for the client's own work holding
+ * the event loop, not for the server's silence.
+ */
+const BUSY_MILLIS = 25
 
 /** Cancels `stream`, unless something reads it (then what reads it closes it). */
 export const cancelQuietly = (stream: ReadableStream<unknown>): void => {

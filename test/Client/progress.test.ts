@@ -667,6 +667,32 @@ describe.each(faces)("idleTimeout on a body read whole, $name", (face) => {
     expect(calls).toBeGreaterThan(0)
   })
 
+  it("a progress callback that holds the event loop longer than the limit, on a body that never stalls, is no silence", async () => {
+    handler = (_, response) => {
+      response.writeHead(200, { "content-type": "text/plain" })
+      let sent = 0
+      const timer = setInterval(() => {
+        response.write("x".repeat(1024))
+        if (++sent === 6) {
+          clearInterval(timer)
+          response.end()
+        }
+      }, 20)
+    }
+    let calls = 0
+    const response = await face.call("GET", "/steady", undefined, {
+      idleTimeout: 100,
+      onDownloadProgress: () => {
+        // the first call takes 250 ms of the event loop: the server's next pieces wait unread
+        if (calls++ > 0) return
+        const until = Date.now() + 250
+        while (Date.now() < until) {}
+      }
+    })
+    expect(response).toMatchObject({ success: true })
+    expect(response.data).toHaveLength(6 * 1024)
+  })
+
   it("an interim answer (103 Early Hints) is no answer: the timeout waits for the headers", async () => {
     handler = (_, response) => {
       response.writeEarlyHints({ link: "</style.css>; rel=preload; as=style" })
