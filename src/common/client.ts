@@ -351,6 +351,10 @@ const finalConfig = (
       method,
       headers
     }
+    // the copy read them again: what was checked replaces it
+    delete ready.body
+    delete ready.timeout
+    delete ready.signal
     if (body !== undefined) ready.body = body
     if (timeout !== undefined) ready.timeout = timeout
     if (signal !== undefined) ready.signal = signal

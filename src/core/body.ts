@@ -39,18 +39,16 @@ const toJson = (body: unknown): WireBody | InvalidArgument => {
   }
   if (text === undefined) return invalidBody("cannot be encoded as JSON")
   // what holds its contents elsewhere than in its keys went as `{}`: a Map, a Set, a stream, a
-  // Promise, a Response or Request, an Error, a WeakMap or WeakSet (an empty DTO, a Schema.Class
-  // whose fields are all absent, or another realm's `{}` says `{}` itself, and goes)
+  // Promise, and any built-in object (a Response, an Error, a RegExp, a WeakMap, a
+  // SharedArrayBuffer…, of any realm). An empty DTO, a Schema.Class whose fields are all absent, or
+  // another realm's `{}` says `{}` itself, and goes.
   if (
     text === "{}" &&
-    (Symbol.iterator in (body as object) ||
+    (Object.prototype.toString.call(body) !== "[object Object]" ||
+      Symbol.iterator in (body as object) ||
       Symbol.asyncIterator in (body as object) ||
       typeof (body as { getReader?: unknown }).getReader === "function" ||
-      typeof (body as { then?: unknown }).then === "function" ||
-      typeof (body as { arrayBuffer?: unknown }).arrayBuffer === "function" ||
-      body instanceof Error ||
-      body instanceof WeakMap ||
-      body instanceof WeakSet)
+      typeof (body as { then?: unknown }).then === "function")
   ) {
     return invalidBody(`cannot be sent: ${describe(body)} has no JSON form`)
   }
@@ -106,8 +104,12 @@ const encodeNow = (body: unknown): Encoded => {
     }
   }
   if (isFormData(body)) return readFirst(multipart(body))
-  if (body instanceof ArrayBuffer) {
-    return { body: new Uint8Array(body), contentType: "application/octet-stream" }
+  // another realm's (a worker's, a vm context's) too
+  if (
+    body instanceof ArrayBuffer ||
+    Object.prototype.toString.call(body) === "[object ArrayBuffer]"
+  ) {
+    return { body: new Uint8Array(body as ArrayBuffer), contentType: "application/octet-stream" }
   }
   if (ArrayBuffer.isView(body)) {
     return {

@@ -75,6 +75,10 @@ export const checkStream = (
       `must be one of GET, POST, PUT, PATCH, DELETE, got ${describe(method)}`
     )
   }
+  // fetch refuses one, undici would send it: the same answer on every transport
+  if (method === "GET" && options.body !== undefined) {
+    return invalid("options.body", "must be absent from a GET request")
+  }
   let idle = 0
   const idleTimeout = options.idleTimeout ?? clientIdleTimeout
   if (idleTimeout !== undefined) {

@@ -197,7 +197,19 @@ const badBodies: ReadonlyArray<readonly [string, unknown, RegExp]> = [
   // JSON without their contents, as {}: a Response's body, an Error's message, a class's getters
   ["a Response", new Response("x"), /^body cannot be sent: a Response has no JSON form$/],
   ["an Error", new Error("kept"), /^body cannot be sent: an Error has no JSON form$/],
-  ["a WeakMap", new WeakMap(), /^body cannot be sent: a WeakMap has no JSON form$/]
+  ["a WeakMap", new WeakMap(), /^body cannot be sent: a WeakMap has no JSON form$/],
+  // built-ins of any realm whose JSON is {}: another realm's Error, a RegExp, a SharedArrayBuffer
+  [
+    "another realm's Error",
+    runInNewContext("new Error('kept')"),
+    /^body cannot be sent: an Error has no JSON form$/
+  ],
+  ["a RegExp", /kept/, /^body cannot be sent: a RegExp has no JSON form$/],
+  [
+    "a SharedArrayBuffer",
+    new SharedArrayBuffer(4),
+    /^body cannot be sent: a SharedArrayBuffer has no JSON form$/
+  ]
 ]
 
 describe("bodies that are JSON whatever their class", () => {
@@ -226,6 +238,8 @@ describe("bodies that are JSON whatever their class", () => {
     ["an empty class instance", new (class Patch {})(), "{}"],
     ["another realm's empty object", runInNewContext("({})"), "{}"],
     ["null, as JSON", null, "null"],
+    // another realm's bytes are bytes (a worker's, a vm context's)
+    ["another realm's ArrayBuffer", runInNewContext("new Uint8Array([104, 105]).buffer"), "hi"],
     [
       "a DTO whose fields are all undefined",
       new (class SearchFilter {
@@ -395,6 +409,31 @@ describe("INVALID_REQUEST in the facade: nothing sent, the argument named", () =
     expect(server.requests.slice(before).map((request) => request.path)).toEqual([
       "/inherited",
       "/inherited"
+    ])
+  })
+
+  it("a config whose field reads undefined once, then something else, is sent as checked", async () => {
+    const before = server.requests.length
+    for (const [field, later] of [
+      ["signal", {}],
+      ["body", "smuggled"],
+      ["timeout", -1]
+    ] as const) {
+      const svc = createSvc(server.origin)
+      svc.addRequestInterceptor((config) => {
+        let reads = 0
+        return Object.defineProperty({ ...config }, field, {
+          enumerable: true,
+          get: () => (reads++ === 0 ? undefined : later)
+        })
+      })
+      expect(await svc.get("/twice")).toMatchObject({ success: true, status: 200 })
+    }
+    const sent = server.requests.slice(before)
+    expect(sent.map((request) => [request.path, request.body])).toEqual([
+      ["/twice", ""],
+      ["/twice", ""],
+      ["/twice", ""]
     ])
   })
 

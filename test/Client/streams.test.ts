@@ -1165,6 +1165,9 @@ describe("sse on the facade: EventStream", () => {
       [{ lastEventId: "a\r\nx-injected: 1" }, "options.lastEventId"],
       [{ lastEventId: "a\u0007b" }, "options.lastEventId"],
       [{ idleTimeout: -5 }, "options.idleTimeout"],
+      // fetch refuses it, undici sent it: the same answer everywhere
+      [{ body: { q: 1 } }, "options.body must be absent from a GET request"],
+      [{ method: "GET", body: null }, "options.body must be absent from a GET request"],
       [{ totalTimeout: "abc" }, "options.totalTimeout"],
       // entries that are not its keys, and what is no object: not read as no headers at all
       [
