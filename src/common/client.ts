@@ -344,21 +344,17 @@ const finalConfig = (
     if (signal !== undefined && !isAbortSignal(signal)) {
       return refused(".signal", `must be an AbortSignal, got ${describe(signal)}`)
     }
-    // the config's own fields go on (an interceptor's note for a response interceptor)
-    const ready: { -readonly [K in keyof RequestConfig]: RequestConfig[K] } = {
+    // the config's own fields go on (an interceptor's note for a response interceptor); what was
+    // checked replaces what the copy read again
+    return Effect.succeed({
       ...config,
       url,
       method,
-      headers
-    }
-    // the copy read them again: what was checked replaces it
-    delete ready.body
-    delete ready.timeout
-    delete ready.signal
-    if (body !== undefined) ready.body = body
-    if (timeout !== undefined) ready.timeout = timeout
-    if (signal !== undefined) ready.signal = signal
-    return Effect.succeed(ready)
+      headers,
+      body,
+      timeout,
+      signal
+    } as RequestConfig)
   } catch (cause) {
     return refused("", `could not be read: ${messageOf(cause)}`)
   }

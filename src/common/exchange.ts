@@ -63,6 +63,10 @@ export const exchange = (
           outcome._tag === "Response" ? Effect.succeed(outcome.response) : Effect.fail(outcome)
         )
       }
+      const timeOut = (failure: TransportFailure) => {
+        settle(failure)
+        abort?.(new Error("Request timed out"))
+      }
       const deadline = request.deadline
       if (deadline !== undefined) {
         const left = deadline - line.now(clock)
@@ -70,12 +74,17 @@ export const exchange = (
           unsent?.()
           return resume(Effect.fail(timedOut))
         }
-        cancelTimer = startTimer(line, clock, left, () => {
-          settle(timedOut)
-          abort?.(new Error("Request timed out"))
-        })
+        cancelTimer = startTimer(line, clock, left, () => timeOut(timedOut))
       }
       const idleMillis = request.idleMillis
+      const watch = (): void => {
+        const due = line.now(clock) + idleMillis
+        cancelIdle = startTimer(line, clock, idleMillis, () =>
+          // come well past its time, the client held the event loop itself (a slow progress
+          // callback, a decoder): bytes may wait unread, so one more wait
+          line.now(clock) - due > BUSY_MILLIS ? watch() : timeOut({ _tag: "TimedOut", idleMillis })
+        )
+      }
       // from the headers on, each arrival gives the body `idleMillis` more, until its last or while
       // the client holds it back (once answered, a streamed body's reader watches it)
       const sent =
@@ -86,18 +95,7 @@ export const exchange = (
                 if (settled) return
                 cancelIdle?.()
                 cancelIdle = undefined
-                if (held) return
-                const watch = () => {
-                  const due = line.now(clock) + idleMillis
-                  cancelIdle = startTimer(line, clock, idleMillis, () => {
-                    // come well past its time, the client held the event loop itself (a slow
-                    // progress callback, a decoder): bytes may wait unread, so one more wait
-                    if (line.now(clock) - due > BUSY_MILLIS) return watch()
-                    settle({ _tag: "TimedOut", idleMillis })
-                    abort?.(new Error("Request timed out"))
-                  })
-                }
-                watch()
+                if (!held) watch()
               }
             }
           : request

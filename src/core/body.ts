@@ -14,6 +14,9 @@ export interface WireBody {
 
 const none: WireBody = { body: undefined, contentType: undefined }
 
+/** A value's built-in kind, whatever its realm: `[object ArrayBuffer]`, `[object Object]`. */
+const tagOf = (value: unknown): string => Object.prototype.toString.call(value)
+
 const isBlob = (body: unknown): body is Blob => typeof Blob !== "undefined" && body instanceof Blob
 
 const isFormData = (body: unknown): body is FormData =>
@@ -44,7 +47,7 @@ const toJson = (body: unknown): WireBody | InvalidArgument => {
   // another realm's `{}` says `{}` itself, and goes.
   if (
     text === "{}" &&
-    (Object.prototype.toString.call(body) !== "[object Object]" ||
+    (tagOf(body) !== "[object Object]" ||
       Symbol.iterator in (body as object) ||
       Symbol.asyncIterator in (body as object) ||
       typeof (body as { getReader?: unknown }).getReader === "function" ||
@@ -105,10 +108,7 @@ const encodeNow = (body: unknown): Encoded => {
   }
   if (isFormData(body)) return readFirst(multipart(body))
   // another realm's (a worker's, a vm context's) too
-  if (
-    body instanceof ArrayBuffer ||
-    Object.prototype.toString.call(body) === "[object ArrayBuffer]"
-  ) {
+  if (tagOf(body) === "[object ArrayBuffer]") {
     return { body: new Uint8Array(body as ArrayBuffer), contentType: "application/octet-stream" }
   }
   if (ArrayBuffer.isView(body)) {

@@ -37,14 +37,14 @@ export const describe = (value: unknown): string => {
 
 /**
  * What a thrown value says: an `Error`'s message (its name when it has none), anything else as
- * text — or, for a value with no text (`Object.create(null)`, a `toString` that throws, a revoked
- * Proxy), its type.
+ * text — or, for an object with no text (`Object.create(null)`, a `toString` that throws, a
+ * revoked Proxy), "an object".
  */
 export const messageOf = (cause: unknown): string => {
   try {
     return cause instanceof Error ? cause.message || cause.name : String(cause)
   } catch {
     // not `describe`, which reads the prototype: a revoked Proxy throws at that too
-    return typeof cause === "object" ? "an object" : `a ${typeof cause}`
+    return "an object"
   }
 }
