@@ -77,12 +77,14 @@ export const exchange = (
         cancelTimer = startTimer(line, clock, left, () => timeOut(timedOut))
       }
       const idleMillis = request.idleMillis
-      const watch = (): void => {
+      const watch = (again?: boolean): void => {
         const due = line.now(clock) + idleMillis
         cancelIdle = startTimer(line, clock, idleMillis, () =>
           // come well past its time, the client held the event loop itself (a slow progress
-          // callback, a decoder): bytes may wait unread, so one more wait
-          line.now(clock) - due > BUSY_MILLIS ? watch() : timeOut({ _tag: "TimedOut", idleMillis })
+          // callback, a decoder): bytes may wait unread, so one more wait, once per arrival
+          again && line.now(clock) - due > BUSY_MILLIS
+            ? watch()
+            : timeOut({ _tag: "TimedOut", idleMillis })
         )
       }
       // from the headers on, each arrival gives the body `idleMillis` more, until its last or while
@@ -95,7 +97,7 @@ export const exchange = (
                 if (settled) return
                 cancelIdle?.()
                 cancelIdle = undefined
-                if (!held) watch()
+                if (!held) watch(true)
               }
             }
           : request

@@ -30,8 +30,12 @@ const toJson = (body: unknown): WireBody | InvalidArgument => {
   if (typeof body === "function" || typeof body === "symbol") {
     return invalidBody(`cannot be sent: a ${typeof body} has no JSON form`)
   }
-  // a Node stream (a file's, a request's): its JSON is its internals (a file's path), not its bytes
-  if (typeof (body as { pipe?: unknown } | null)?.pipe === "function") {
+  // a Node stream (a file's, a request's): its JSON is its internals (a file's path), not its
+  // bytes. (Effect 4's classes have a `pipe` too, but are no event emitters.)
+  if (
+    typeof (body as { pipe?: unknown } | null)?.pipe === "function" &&
+    typeof (body as { on?: unknown }).on === "function"
+  ) {
     return invalidBody(`cannot be sent: ${describe(body)} is a stream; send its bytes`)
   }
   let text: string | undefined

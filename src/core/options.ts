@@ -188,6 +188,9 @@ const isParamValue = (value: unknown): boolean => {
 const isCount = (value: unknown): value is number =>
   typeof value === "number" && Number.isSafeInteger(value) && value >= 0
 
+/** A request's time limits, in the order of {@link ClientDefaults}. */
+const LIMITS = ["timeout", "totalTimeout", "idleTimeout"] as const
+
 /** The request's own settings, once its endpoint and options are checked. */
 export interface CheckedRequest {
   /** The time allowed for each try and for each piece of the application's code; `0`: none. */
@@ -220,24 +223,16 @@ export const checkRequest = (
   const problem = endpointProblem(endpoint)
   if (problem !== undefined) return invalid("endpoint", problem)
   if (!isRecord(options)) return invalid("options", `must be an object, got ${describe(options)}`)
-  let millis = defaults.timeoutMillis
-  if (options.timeout !== undefined) {
-    const checked = timeoutMillis(line, options.timeout)
-    if (typeof checked === "string") return invalid("options.timeout", checked)
-    millis = checked
+  // each of the three limits: the request's own, checked, or the client's
+  const limits = [defaults.timeoutMillis, defaults.totalTimeoutMillis, defaults.idleMillis]
+  for (const [i, name] of LIMITS.entries()) {
+    if (options[name] !== undefined) {
+      const checked = timeoutMillis(line, options[name])
+      if (typeof checked === "string") return invalid(`options.${name}`, checked)
+      limits[i] = checked
+    }
   }
-  let totalMillis = defaults.totalTimeoutMillis
-  if (options.totalTimeout !== undefined) {
-    const checked = timeoutMillis(line, options.totalTimeout)
-    if (typeof checked === "string") return invalid("options.totalTimeout", checked)
-    totalMillis = checked
-  }
-  let idleMillis = defaults.idleMillis
-  if (options.idleTimeout !== undefined) {
-    const checked = timeoutMillis(line, options.idleTimeout)
-    if (typeof checked === "string") return invalid("options.idleTimeout", checked)
-    idleMillis = checked
-  }
+  const [millis, totalMillis, idleMillis] = limits as [number, number, number]
   const attempts = options.retryAttempts
   if (attempts !== undefined && !isCount(attempts)) {
     return invalid("options.retryAttempts", `must be an integer ≥ 0, got ${describe(attempts)}`)

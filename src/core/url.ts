@@ -23,7 +23,7 @@ export const parseBaseUrl = (baseUrl: unknown): URL => {
   const problem = absoluteUrlProblem(trimmed)
   if (problem !== undefined) {
     // `localhost:3000` reads as a URL of scheme "localhost:"
-    const hint = trimmed.includes("//") ? "" : ' (it lacks "http://")'
+    const hint = trimmed.includes("//") ? "" : ' (no "http://")'
     throw new TypeError(`baseUrl ${problem}${hint}`)
   }
   // endpoints are joined to it as written: `http://h/v1?key=k` + `/users` would be a query

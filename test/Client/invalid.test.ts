@@ -8,8 +8,10 @@ import { Readable } from "node:stream"
 import { fileURLToPath } from "node:url"
 import { runInNewContext } from "node:vm"
 import { describe, expect, it } from "@effect/vitest"
+import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import { afterAll, beforeAll } from "vitest"
 import { createSvc, type RequestOptions } from "../../src/v3/Client/index.js"
 import { json, startServer, type TestServer } from "./server.js"
@@ -212,6 +214,9 @@ const badBodies: ReadonlyArray<readonly [string, unknown, RegExp]> = [
   ]
 ]
 
+class Named extends Schema.Class<Named>("Named")({ name: Schema.String }) {}
+class Point extends Data.Class<{ readonly x: number }> {}
+
 describe("bodies that are JSON whatever their class", () => {
   class Dto {
     constructor(readonly name: string) {}
@@ -234,6 +239,9 @@ describe("bodies that are JSON whatever their class", () => {
     ],
     ["an empty object without a prototype", Object.create(null), "{}"],
     ["an empty plain object", {}, "{}"],
+    // Effect's own classes (Effect 4's have a `pipe`, as a Node stream has)
+    ["a Schema.Class instance", new Named({ name: "ada" }), '{"name":"ada"}'],
+    ["a Data.Class instance", new Point({ x: 1 }), '{"x":1}'],
     // what says {} itself: an empty DTO (a PATCH that changes nothing), another realm's {}
     ["an empty class instance", new (class Patch {})(), "{}"],
     ["another realm's empty object", runInNewContext("({})"), "{}"],

@@ -693,6 +693,34 @@ describe.each(faces)("idleTimeout on a body read whole, $name", (face) => {
     expect(response.data).toHaveLength(6 * 1024)
   })
 
+  it("a silent body times out even while the client keeps the event loop busy: one more wait per arrival, no more", async () => {
+    stalling(200)
+    // 80 ms of the client's own work at a time: a 100 ms limit comes 60 ms late, every time
+    let busy = true
+    const work = () => {
+      if (!busy) return
+      const until = Date.now() + 80
+      while (Date.now() < until) {}
+      setImmediate(work)
+    }
+    const started = Date.now()
+    setImmediate(work)
+    try {
+      const response = await face.call(
+        "GET",
+        "/stall",
+        undefined,
+        { idleTimeout: 100 },
+        { timeout: 0 }
+      )
+      expect(response.error).toMatch(IDLE_MESSAGE)
+      // two waits and their lateness, not an endless run of them
+      expect(Date.now() - started).toBeLessThan(2_000)
+    } finally {
+      busy = false
+    }
+  })
+
   it("an interim answer (103 Early Hints) is no answer: the timeout waits for the headers", async () => {
     handler = (_, response) => {
       response.writeEarlyHints({ link: "</style.css>; rel=preload; as=style" })

@@ -106,9 +106,9 @@ describe("URL joining", () => {
   it.each([
     [
       "localhost:3000",
-      'baseUrl must be an http: or https: URL, got a "localhost:" URL (it lacks "http://")'
+      'baseUrl must be an http: or https: URL, got a "localhost:" URL (no "http://")'
     ],
-    ["127.0.0.1:3000/api", 'baseUrl must be an absolute http: or https: URL (it lacks "http://")']
+    ["127.0.0.1:3000/api", 'baseUrl must be an absolute http: or https: URL (no "http://")']
   ])("a base URL %j without its scheme says what it lacks", (base, message) => {
     expect(() => createSvc(base)).toThrow(new TypeError(message))
   })
