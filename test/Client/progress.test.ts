@@ -576,15 +576,13 @@ describe.each(faces)("idleTimeout on a body read whole, $name", (face) => {
     return state
   }
 
+  /** A GET of the stalling body under a 100 ms idle limit and no other. */
+  const getStalled = () =>
+    face.call("GET", "/stall", undefined, { idleTimeout: 100 }, { timeout: 0 })
+
   it("a body that stalls past idleTimeout fails with TIMEOUT naming it; the connection closes", async () => {
     const server = stalling(200)
-    const response = await face.call(
-      "GET",
-      "/stall",
-      undefined,
-      { idleTimeout: 100 },
-      { timeout: 0 }
-    )
+    const response = await getStalled()
     expect(response).toMatchObject({ success: false, status: 0, code: "TIMEOUT" })
     expect(response.error).toMatch(IDLE_MESSAGE)
     await waitFor(() => server.closed, "the connection to close")
@@ -706,13 +704,7 @@ describe.each(faces)("idleTimeout on a body read whole, $name", (face) => {
     const started = Date.now()
     setImmediate(work)
     try {
-      const response = await face.call(
-        "GET",
-        "/stall",
-        undefined,
-        { idleTimeout: 100 },
-        { timeout: 0 }
-      )
+      const response = await getStalled()
       expect(response.error).toMatch(IDLE_MESSAGE)
       // two waits and their lateness, not an endless run of them
       expect(Date.now() - started).toBeLessThan(2_000)
