@@ -11,7 +11,7 @@ import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import type * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Layer from "effect/Layer"
 import { guardsOf } from "../common/guards.js"
-import { type GuardOptionsOf, nameOption, type PermissionOptionsOf } from "../core/authOptions.js"
+import { type GuardOptionsOf, type PermissionOptionsOf, tokenOption } from "../core/authOptions.js"
 import * as rules from "../core/authRules.js"
 import { DEFAULT_SESSION_HEADER } from "../core/http.js"
 import { auth } from "../internal/auth.js"
@@ -163,10 +163,11 @@ export const isAdministrator: (session: SessionData) => boolean = rules.isAdmini
 export const layerRedactSessionHeader = (options?: {
   readonly header?: string | undefined
 }): Layer.Layer<never> => {
-  const header = nameOption(
+  const header = tokenOption(
     "layerRedactSessionHeader: options.header",
     options?.header,
-    DEFAULT_SESSION_HEADER
+    DEFAULT_SESSION_HEADER,
+    "header"
   )
   return Layer.effect(
     Headers.CurrentRedactedNames,

@@ -115,12 +115,16 @@ export const guardSettings = (
   }
   return {
     source: {
-      header: nameOption(
+      header: tokenOption(
         `${guard}: options.header`,
         options?.header,
-        DEFAULT_SESSION_HEADER
+        DEFAULT_SESSION_HEADER,
+        "header"
       ).toLowerCase(),
-      cookie: switchableName(`${guard}: options.cookie`, options?.cookie),
+      cookie:
+        options?.cookie === false
+          ? false
+          : tokenOption(`${guard}: options.cookie`, options?.cookie, "session_id", "cookie"),
       query: switchableName(`${guard}: options.query`, options?.query)
     },
     timeoutMillis,
@@ -192,6 +196,32 @@ export const nameOption = (name: string, value: unknown, fallback: string): stri
     throw new TypeError(`${name} must be a string, got ${describe(value)}`)
   if (value.length === 0) throw new RangeError(`${name} must not be empty`)
   return value
+}
+
+/**
+ * An HTTP token (RFC 9110), which a header or cookie name is (RFC 6265: no controls, spaces or
+ * separators such as `;` `,` `=`).
+ */
+export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+
+/**
+ * A header or cookie name that a request can carry: an HTTP token, or a `TypeError` naming the
+ * argument (a name with a space, a `;` or a control character would never be found). `__proto__`
+ * is a token that no record holds as a header's name.
+ */
+export const tokenOption = (
+  name: string,
+  value: unknown,
+  fallback: string,
+  what: "header" | "cookie"
+): string => {
+  const checked = nameOption(name, value, fallback)
+  if (!TOKEN.test(checked) || (what === "header" && checked.toLowerCase() === "__proto__")) {
+    throw new TypeError(
+      `${name} must be ${what === "header" ? "a header name (an HTTP token other than __proto__)" : "a cookie name (an RFC 6265 token)"}, got ${JSON.stringify(checked)}`
+    )
+  }
+  return checked
 }
 
 /** A positive integer, or a `RangeError` naming the argument. */

@@ -6,13 +6,14 @@
 import {
   type DurationMillis,
   durationOption,
-  nameOption,
-  positiveIntegerOption
+  positiveIntegerOption,
+  tokenOption
 } from "./authOptions.js"
 import type { SessionDataInput } from "./authRules.js"
 import { describe } from "./describe.js"
 import { DEFAULT_SESSION_HEADER } from "./http.js"
 import { isEnvelope } from "./response.js"
+import { isValidSessionId } from "./sessionId.js"
 
 /**
  * Why a validator could not answer:
@@ -71,7 +72,12 @@ export const httpSettings = (
   return {
     url: url.replace(/[?#].*$/s, ""),
     query: new URL(url).search,
-    header: nameOption(`${name}: options.header`, options.header, DEFAULT_SESSION_HEADER),
+    header: tokenOption(
+      `${name}: options.header`,
+      options.header,
+      DEFAULT_SESSION_HEADER,
+      "header"
+    ),
     headers: options.headers ?? {},
     timeoutMillis: durationOption(
       durationMillis,
@@ -205,7 +211,16 @@ export const memoryEntries = <S>(
       `SessionValidator.memory: sessions must be a Map or an object, got ${describe(sessions)}`
     )
   }
-  return sessions instanceof Map ? sessions.entries() : Object.entries(sessions)
+  const entries = sessions instanceof Map ? [...sessions.entries()] : Object.entries(sessions)
+  // an id no guard would ever present (it refuses such ids before asking): said, never quoted
+  for (const [id] of entries) {
+    if (!isValidSessionId(id)) {
+      throw new TypeError(
+        `SessionValidator.memory: every id must be a session id (1 to 512 visible ASCII characters), got ${typeof id === "string" ? `a string of ${id.length} characters that is not one` : describe(id)}`
+      )
+    }
+  }
+  return entries
 }
 
 /** The message of a `memory` entry that does not decode, with the line's account of why. */

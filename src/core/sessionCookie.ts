@@ -3,7 +3,7 @@
  * Effect lines: its options, checked when the cookie is made, and its attributes. The line sets
  * them on its response with its own cookie API.
  */
-import { type DurationMillis, positiveDurationOption } from "./authOptions.js"
+import { type DurationMillis, positiveDurationOption, TOKEN } from "./authOptions.js"
 import { describe } from "./describe.js"
 import { isValidSessionId } from "./sessionId.js"
 
@@ -64,9 +64,6 @@ const THIRTY_DAYS_SECONDS = 30 * 24 * 60 * 60
 
 /** The longest `Max-Age` a browser keeps (RFC 6265bis caps it so): 400 days. */
 const MAX_AGE_LIMIT_SECONDS = 400 * 24 * 60 * 60
-
-/** A cookie name: an RFC 6265 token (no controls, spaces, separators such as `;` `,` `=`). */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 
 /** A domain: letters, digits, `-` and `.` (a leading `.` is allowed and ignored by browsers). */
 const DOMAIN =

@@ -12,7 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { guardsOf } from "../../common/guards.js"
 import type { GuardOptionsOf, PermissionOptionsOf } from "../../core/authOptions.js"
-import { nameOption } from "../../core/authOptions.js"
+import { tokenOption } from "../../core/authOptions.js"
 import * as rules from "../../core/authRules.js"
 import { DEFAULT_SESSION_HEADER } from "../../core/http.js"
 import { auth } from "../internal/auth.js"
@@ -161,10 +161,11 @@ export const isAdministrator: (session: SessionData) => boolean = rules.isAdmini
 export const layerRedactSessionHeader = (options?: {
   readonly header?: string | undefined
 }): Layer.Layer<never> => {
-  const header = nameOption(
+  const header = tokenOption(
     "layerRedactSessionHeader: options.header",
     options?.header,
-    DEFAULT_SESSION_HEADER
+    DEFAULT_SESSION_HEADER,
+    "header"
   )
   return Layer.scopedDiscard(
     Effect.locallyScopedWith(Headers.currentRedactedNames, (names) => [

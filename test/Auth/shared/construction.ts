@@ -19,7 +19,9 @@ export interface AuthUnderTest {
     fromPromise(...args: Array<unknown>): unknown
     memory(...args: Array<unknown>): unknown
     cached(...args: Array<unknown>): unknown
+    http(...args: Array<unknown>): unknown
   }
+  layerRedactSessionHeader(...args: Array<unknown>): unknown
   readonly SessionStore: { layerRedis(...args: Array<unknown>): unknown }
   readonly LoginThrottle: { layerRedis(...args: Array<unknown>): unknown }
 }
@@ -29,7 +31,8 @@ export const construction = (line: string, auth: AuthUnderTest): void => {
     name: string
     make: () => unknown
     error: typeof TypeError | typeof RangeError
-    message: RegExp
+    // a text the message holds as it is, or a pattern it matches
+    message: RegExp | string
   }> = [
     {
       name: "requireUserType([])",
@@ -85,6 +88,33 @@ export const construction = (line: string, auth: AuthUnderTest): void => {
       error: TypeError,
       message: /optionalAuth: options\.header/
     },
+    // a name a request cannot carry would never be found: every request would be refused
+    ...["X Session", "x-id\n", "é", "a:b", "__proto__", "__PROTO__"].flatMap((header) => [
+      {
+        name: `requireAuth({ header: ${JSON.stringify(header)} })`,
+        make: () => auth.requireAuth({ header }),
+        error: TypeError,
+        message: `requireAuth: options.header must be a header name (an HTTP token other than __proto__), got ${JSON.stringify(header)}`
+      },
+      {
+        name: `layerRedactSessionHeader({ header: ${JSON.stringify(header)} })`,
+        make: () => auth.layerRedactSessionHeader({ header }),
+        error: TypeError,
+        message: /layerRedactSessionHeader: options\.header must be a header name/
+      },
+      {
+        name: `SessionValidator.http({ header: ${JSON.stringify(header)} })`,
+        make: () => auth.SessionValidator.http({ url: "http://127.0.0.1:1/s", header }),
+        error: TypeError,
+        message: /SessionValidator\.http: options\.header must be a header name/
+      }
+    ]),
+    ...["a;b", "a=b", "a b", "a,b", "é"].map((cookie) => ({
+      name: `optionalAuth({ cookie: ${JSON.stringify(cookie)} })`,
+      make: () => auth.optionalAuth({ cookie }),
+      error: TypeError,
+      message: /optionalAuth: options\.cookie must be a cookie name \(an RFC 6265 token\), got "/
+    })),
     {
       name: "empty cookie name",
       make: () => auth.requireAuth({ cookie: "" }),
@@ -180,6 +210,19 @@ export const construction = (line: string, auth: AuthUnderTest): void => {
       error: TypeError,
       message: /memory: the session of an entry is not SessionData/
     },
+    // an id that no guard would present (it refuses such ids before asking), never quoted
+    ...[
+      ["an empty id", { "": { user_id: "u" } }],
+      ["an id with a space", { "a b": { user_id: "u" } }],
+      ["an id of 513 characters", { ["s".repeat(513)]: { user_id: "u" } }],
+      ["a Map with a number for an id", new Map([[1, { user_id: "u" }]])]
+    ].map(([what, sessions]) => ({
+      name: `memory with ${what}`,
+      make: () => auth.SessionValidator.memory(sessions),
+      error: TypeError,
+      message:
+        /^SessionValidator\.memory: every id must be a session id \(1 to 512 visible ASCII characters\), got (a string of \d+ characters that is not one|1)$/
+    })),
     {
       name: "cached without ttl",
       make: () => auth.SessionValidator.cached({} as never),
