@@ -151,6 +151,14 @@ const denies = (body: Record<string, unknown>): boolean =>
   failedStatus(body.status)
 
 /**
+ * An auth service's envelope: the client's, or one that carries fields of its own beside (a request
+ * id, a timestamp), told by `success: true` and a `data` where the body has no `user_id` itself.
+ */
+const isServiceEnvelope = (body: Record<string, unknown>): boolean =>
+  (body.success === true && Object.hasOwn(body, "data") && !Object.hasOwn(body, "user_id")) ||
+  isEnvelope(body)
+
+/**
  * A 2xx answer, as sent: only a 2xx whose body is `SessionData`, or an envelope whose `data` is and
  * that neither says `success: false` nor carries an `error`, is a session (still to be decoded).
  */
@@ -166,9 +174,10 @@ export const readAnswer = (status: number, text: unknown): ServiceAnswer => {
   }
   if (!isRecord(body)) return unusable("InvalidResponse", NOT_SESSION_DATA)
   if (denies(body)) return denied
-  const session = isEnvelope(body) ? body.data : body
+  const enveloped = isServiceEnvelope(body)
+  const session = enveloped ? body.data : body
   // an envelope's data that denies the session itself
-  if (isEnvelope(body) && isRecord(session) && denies(session)) return denied
+  if (enveloped && isRecord(session) && denies(session)) return denied
   return { _tag: "Session", session }
 }
 

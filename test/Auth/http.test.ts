@@ -92,6 +92,14 @@ describe("SessionValidator.http", () => {
     })
   )
 
+  it.effect("an envelope with fields of its own beside (a request id) is still an envelope", () =>
+    Effect.gen(function* () {
+      const http = SessionValidator.http({ url })
+      expect(yield* validateWith(http, "s-envelope-extra")).toEqual(Option.some(session))
+      expect(yield* validateWith(http, "s-envelope-extra-denied")).toEqual(Option.none())
+    })
+  )
+
   it.effect("an envelope with error: null is a valid session", () =>
     Effect.gen(function* () {
       const result = yield* validateWith(SessionValidator.http({ url }), "s-error-null")

@@ -22,6 +22,15 @@ export const answers: Record<string, { status: number; type?: string; body?: str
   // another 2xx with a session: valid too (SPEC 6.4: "a 2xx whose body is SessionData")
   "s-201": { status: 201, body: JSON.stringify(session) },
   "s-203-envelope": { status: 203, body: JSON.stringify({ success: true, data: session }) },
+  // an envelope with fields of its own beside (a request id, a timestamp): still an envelope
+  "s-envelope-extra": {
+    status: 200,
+    body: JSON.stringify({ success: true, data: session, requestId: "r1", timestamp: 1 })
+  },
+  "s-envelope-extra-denied": {
+    status: 200,
+    body: JSON.stringify({ success: false, data: session, requestId: "r1" })
+  },
   "s-201-denied": { status: 201, body: JSON.stringify({ success: false, data: session }) },
   // a verdict under another common name: valid (anything but true), active (RFC 7662's false)
   "s-valid-false": { status: 200, body: JSON.stringify({ ...session, valid: false }) },
@@ -183,6 +192,8 @@ export const UNAVAILABLE = [
 export const THROUGH_GUARD = [
   ["s-user", 200, { id: "u1" }],
   ["s-envelope", 200, { id: "u1" }],
+  ["s-envelope-extra", 200, { id: "u1" }],
+  ["s-envelope-extra-denied", 401, { error: "Invalid session" }],
   ["s-expired", 401, { error: "Invalid session" }],
   ["s-revoked", 401, { error: "Invalid session" }],
   ["s-error-only", 401, { error: "Invalid session" }],
