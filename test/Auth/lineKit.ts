@@ -25,6 +25,7 @@ import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import * as TestClock from "effect/TestClock"
 import {
@@ -132,6 +133,9 @@ export const pendingSleeps: Effect.Effect<number | undefined> = Effect.map(
 )
 
 /** One turn for the other fibers. */
+/** Wipes a redacted value, as an application's hygiene does (`Redacted.unsafeWipe`). */
+export const wipe = (value: Redacted.Redacted<string>): boolean => Redacted.unsafeWipe(value)
+
 export const yieldNow: Effect.Effect<void> = Effect.yieldNow()
 
 /** `HttpServerResponse.unsafeJson` (Effect 3), `jsonUnsafe` (Effect 4). */

@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import {
+  CurrentUser,
   optionalAuth,
   requireAuth,
   type SessionData,
@@ -22,7 +23,8 @@ import {
   logfmtLines,
   NodeHttpClient,
   requestOf,
-  text
+  text,
+  wipe
 } from "./lineKit.js"
 
 const SECRET = "secret-session-4242"
@@ -73,6 +75,66 @@ describe("redaction", () => {
       expect(Redacted.value(received[0] as Redacted.Redacted<string>)).toBe(SECRET)
     })
   )
+
+  // each request its own Redacted id and user: a handler's hygiene reaches no other request
+  const held: ReadonlyArray<[string, () => Layer.Layer<SessionValidator>]> = [
+    ["memory", () => SessionValidator.memory({ [SECRET]: { user_id: "u1" } })],
+    [
+      "cached(fromPromise)",
+      () =>
+        SessionValidator.fromPromise(async () => ({ user_id: "u1" })).pipe(
+          SessionValidator.cached({ ttl: "1 minute" })
+        )
+    ],
+    [
+      "fromPromise answering one object",
+      () => {
+        const session = { user_id: "u1" }
+        return SessionValidator.fromPromise(async () => session)
+      }
+    ]
+  ]
+  for (const [name, make] of held) {
+    it.effect(
+      `a handler that wipes its id or sets its user's fields leaves the next request's whole (${name})`,
+      () =>
+        Effect.gen(function* () {
+          const handler = Effect.gen(function* () {
+            const user = yield* CurrentUser
+            const id = Redacted.value(user.session_id)
+            const userId = user.user_id
+            wipe(user.session_id)
+            ;(user as { user_id: string }).user_id = "someone else"
+            return HttpServerResponse.text(`${userId} ${id === SECRET}`)
+          })
+          const request = () =>
+            handler.pipe(
+              requireAuth(),
+              Effect.provideService(
+                HttpServerRequest.HttpServerRequest,
+                requestOf(
+                  new Request("http://localhost/x", { headers: { "x-session-id": SECRET } })
+                )
+              ),
+              Effect.flatMap((response) =>
+                Effect.promise(async () => [
+                  response.status,
+                  await HttpServerResponse.toWeb(response).text()
+                ])
+              )
+            )
+          // one validator for the three requests: what it holds serves the later two
+          const answers = yield* Effect.all([request(), request(), request()]).pipe(
+            Effect.provide(make())
+          )
+          expect(answers).toEqual([
+            [200, "u1 true"],
+            [200, "u1 true"],
+            [200, "u1 true"]
+          ])
+        })
+    )
+  }
 
   const failing: ReadonlyArray<[string, Layer.Layer<SessionValidator>]> = [
     [

@@ -21,6 +21,7 @@ import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as KeyValueStore from "effect/persistence/KeyValueStore"
+import * as Redacted from "effect/Redacted"
 import * as References from "effect/References"
 import type * as Scope from "effect/Scope"
 import { TestClock } from "effect/testing"
@@ -134,6 +135,9 @@ export const timerArmed: Effect.Effect<void> = Effect.promise(async () => {
 export const pendingSleeps: Effect.Effect<number | undefined> = Effect.succeed(undefined)
 
 /** One turn for the other fibers. */
+/** Wipes a redacted value, as an application's hygiene does (`Redacted.wipeUnsafe`). */
+export const wipe = (value: Redacted.Redacted<string>): boolean => Redacted.wipeUnsafe(value)
+
 export const yieldNow: Effect.Effect<void> = Effect.yieldNow
 
 /** `HttpServerResponse.unsafeJson` (Effect 3), `jsonUnsafe` (Effect 4). */
