@@ -11,6 +11,7 @@ import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import type { DurationMillis } from "../core/authOptions.js"
 import type { SessionDataInput } from "../core/authRules.js"
+import { describe } from "../core/describe.js"
 import {
   redisSettings as checkRedisOptions,
   checkUserId,
@@ -540,6 +541,11 @@ export const fileStoreOf = <
   options: LifetimeOptions
 ): Effect.Effect<Store<Session>, never, unknown> => {
   const line = storeLineOf(dialect)
+  if (typeof directory !== "string" || directory.length === 0) {
+    throw new TypeError(
+      `SessionStore.layerFileSystem: directory must be a non-empty path, got ${describe(directory)}`
+    )
+  }
   const defaults = lifetimesFrom(line.durationMillis, options)
   return Effect.gen(function* () {
     const kv = yield* dialect.keyValueStore

@@ -231,9 +231,14 @@ export const permissionCheck = (
     throw new TypeError(`${guard}: permission must be a string, got ${describe(permission)}`)
   }
   if (permission.length === 0) throw new RangeError(`${guard}: permission must not be empty`)
-  const isAdmin = (options?.isAdmin ?? isAdministrator) as (session: SessionFields) => boolean
+  // `null` is no check at all, not the default one: refused like any other non-function
+  const isAdmin = (options?.isAdmin === undefined ? isAdministrator : options.isAdmin) as (
+    session: SessionFields
+  ) => boolean
   if (typeof isAdmin !== "function") {
-    throw new TypeError(`${guard}: options.isAdmin must be a function, got ${describe(isAdmin)}`)
+    throw new TypeError(
+      `${guard}: options.isAdmin must be a function (\`() => false\` lets no one past as an admin), got ${describe(isAdmin)}`
+    )
   }
   const forbidden = refuse(403, ErrorText.permission(permission))
   return (resolution, known) => {

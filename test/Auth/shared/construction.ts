@@ -22,7 +22,10 @@ export interface AuthUnderTest {
     http(...args: Array<unknown>): unknown
   }
   layerRedactSessionHeader(...args: Array<unknown>): unknown
-  readonly SessionStore: { layerRedis(...args: Array<unknown>): unknown }
+  readonly SessionStore: {
+    layerRedis(...args: Array<unknown>): unknown
+    layerFileSystem(...args: Array<unknown>): unknown
+  }
   readonly LoginThrottle: { layerRedis(...args: Array<unknown>): unknown }
 }
 
@@ -75,6 +78,14 @@ export const construction = (line: string, auth: AuthUnderTest): void => {
       make: () => auth.requirePermission("x", { isAdmin: true as never }),
       error: TypeError,
       message: /options\.isAdmin/
+    },
+    // null is no check at all: the default admin check would let admins past unasked
+    {
+      name: "requirePermission isAdmin null",
+      make: () => auth.requirePermission("x", { isAdmin: null as never }),
+      error: TypeError,
+      message:
+        "requirePermission: options.isAdmin must be a function (`() => false` lets no one past as an admin), got null"
     },
     {
       name: "empty header name",
@@ -222,6 +233,12 @@ export const construction = (line: string, auth: AuthUnderTest): void => {
       error: TypeError,
       message:
         /^SessionValidator\.memory: every id must be a session id \(1 to 512 visible ASCII characters\), got (a string of \d+ characters that is not one|1)$/
+    })),
+    ...[undefined, "", 5].map((directory) => ({
+      name: `SessionStore.layerFileSystem(${JSON.stringify(directory)})`,
+      make: () => auth.SessionStore.layerFileSystem(directory),
+      error: TypeError,
+      message: /^SessionStore\.layerFileSystem: directory must be a non-empty path, got /
     })),
     {
       name: "cached without ttl",
