@@ -34,6 +34,7 @@ import type {
   SseOptionsOf,
   StreamOptionsOf
 } from "../core/config.js"
+import { messageOf } from "../core/describe.js"
 import type { HttpMethod } from "../core/http.js"
 import type { Progress, ProgressCallback } from "../core/progress.js"
 import type {
@@ -357,7 +358,7 @@ export class SvcClient extends /*#__PURE__*/ Context.Service<SvcClient, SvcClien
         } catch (cause) {
           // effect/Config and effect/Schema load only for this error (see #onDemand)
           return Effect.flatMap(Effect.promise(loadConfigError), (make) =>
-            Effect.fail(make(cause instanceof Error ? cause.message : String(cause)))
+            Effect.fail(make(messageOf(cause)))
           )
         }
       })

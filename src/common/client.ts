@@ -30,15 +30,10 @@ import {
   DEFAULT_TIMEOUT_MILLIS,
   type InvalidArgument,
   isAbortSignal,
+  readingOptions,
   timeoutMillis
 } from "../core/options.js"
-import {
-  downloadMeter,
-  guardedProgress,
-  ignoreRejection,
-  meteredStream,
-  type ProgressCallback
-} from "../core/progress.js"
+import { guardedProgress, ignoreRejection, type ProgressCallback } from "../core/progress.js"
 import { record } from "../core/record.js"
 import type {
   RedirectMode,
@@ -567,16 +562,10 @@ const tryOnce = (
     (response): Effect.Effect<ApiSuccess<unknown>, SvcError> => {
       const status = response.status
       const headers = response.headers
-      // a 2xx body a stream reads as it arrives: no envelope, nothing parsed; its progress
-      // follows what the caller reads
+      // a 2xx body a stream reads as it arrives: no envelope, nothing parsed (its progress is
+      // metered by the stream programs, as the caller reads it)
       if (response.stream !== undefined) {
-        const counter = downloadMeter(settings.streamProgress, request.method, status, headers)
-        const data =
-          counter === undefined ? response.stream : meteredStream(response.stream, counter)
-        // a meter over the body is closed too (the exchange closes the body itself)
-        if (counter !== undefined && settings.streamed !== undefined)
-          closeAlso(settings.streamed, () => cancelQuietly(data))
-        return Effect.succeed({ success: true, status, data, headers })
+        return Effect.succeed({ success: true, status, data: response.stream, headers })
       }
       const body = parseBody(
         response.body,
@@ -850,8 +839,6 @@ interface SendSettings {
   readonly onDownloadProgress: ProgressCallback | undefined
   /** `onUploadProgress`, silenced once the call ends. */
   readonly onUploadProgress: ProgressCallback | undefined
-  /** `onDownloadProgress` for a streamed body, which outlives the call: told what the caller reads. */
-  readonly streamProgress: ProgressCallback | undefined
   /**
    * How to close a streamed 2xx body once it has come (`stream`, `sse`), the caller's, shared by
    * the call's tries: closed if the call does not hand the body over.
@@ -1018,7 +1005,7 @@ export const decode = <A>(
         : Effect.fail(failed({ message: validation.problem, cause: validation.cause }))
     return Effect.flatMap(Effect.mapError(standard, failed), ({ validateStandard }) =>
       Effect.suspend(() => {
-        const validation = validateStandard(schema, line.decodable(response.data))
+        const validation = validateStandard(schema, line.decodable(response.data), messageOf)
         return validation instanceof Promise
           ? Effect.flatMap(
               Effect.promise(() => validation),
@@ -1106,7 +1093,7 @@ export const request = <A>(
   state.line.withFiber((fiber) => {
     const streaming = streamed !== undefined
     const line = state.line
-    const checked = checkRequest(line, endpoint, options, state)
+    const checked = readingOptions(() => checkRequest(line, endpoint, options, state))
     if ("_tag" in checked) {
       const error = invalidRequest(checked)
       state.report(error)
@@ -1134,7 +1121,6 @@ export const request = <A>(
     settings.answered = state.refresh === undefined ? undefined : { url: "" }
     settings.onDownloadProgress = download.callback
     settings.onUploadProgress = upload.callback
-    settings.streamProgress = streaming ? onDownload : undefined
     settings.streamed = streamed
     // what the message of a timeout names: the request as the caller made it
     const target = (): Target => ({ method, url: joinUrl(state.baseUrl, endpoint) })

@@ -5,6 +5,7 @@
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import type { ApiSuccess } from "../core/ApiResponse.js"
+import { messageOf } from "../core/describe.js"
 import type { StreamedBody } from "../core/transport.js"
 import type { StreamDialect } from "./dialect.js"
 import { isSvcError, NetworkError, type SvcError } from "./SvcError.js"
@@ -13,7 +14,7 @@ import { isSvcError, NetworkError, type SvcError } from "./SvcError.js"
 const streamFailure = (error: unknown): SvcError =>
   isSvcError(error)
     ? error
-    : new NetworkError({ reason: `the stream failed (${String(error)})`, cause: error })
+    : new NetworkError({ reason: `the stream failed (${messageOf(error)})`, cause: error })
 
 /**
  * A `Stream` of what `open` answers, read by `read` when the `Stream` runs.

@@ -10,6 +10,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { defaultTransport } from "#transport"
 import type { ApiFailure, ApiResponse, ApiSuccess } from "../core/ApiResponse.js"
+import { errorOf } from "../core/describe.js"
 import type { StreamedBody } from "../core/transport.js"
 import { type CallEnder, type ClientConfig, closeEnder, foldError, makeState } from "./client.js"
 import type { ClientDialect, RunningFiber } from "./dialect.js"
@@ -17,11 +18,8 @@ import { fromSend } from "./exchange.js"
 import type { SvcError } from "./SvcError.js"
 import { type Face, fromState, type Surface, transportFor } from "./service.js"
 
-const describeDefect = (line: ClientDialect, cause: Cause.Cause<never>): Error => {
-  const defect = Cause.squash(cause)
-  if (defect instanceof Error) return defect
-  return new Error(line.isInterruptedOnly(cause) ? "Request interrupted" : String(defect))
-}
+const describeDefect = (line: ClientDialect, cause: Cause.Cause<never>): Error =>
+  line.isInterruptedOnly(cause) ? new Error("Request interrupted") : errorOf(Cause.squash(cause))
 
 /**
  * A call's `CallEnder`, made by a class. Written as an object literal with a getter over the call's
@@ -62,7 +60,7 @@ const run = <A>(
       })
     })
     const unexpected = (cause: unknown): ApiFailure => {
-      const error = cause instanceof Error ? cause : new Error(String(cause))
+      const error = errorOf(cause)
       report(error)
       return {
         success: false,
@@ -99,10 +97,7 @@ const runVoid = (
   line: ClientDialect,
   report: (error: Error) => void,
   program: Effect.Effect<void>
-): Promise<void> =>
-  line
-    .runPromise(program)
-    .catch((cause: unknown) => report(cause instanceof Error ? cause : new Error(String(cause))))
+): Promise<void> => line.runPromise(program).catch((cause: unknown) => report(errorOf(cause)))
 
 const facades = new WeakSet<object>()
 

@@ -47,12 +47,18 @@ const inOrder = <F, A>(
     timed: boolean
   ): Effect.Effect<A, InterceptorError | TimeoutError> => {
     if (index === functions.length) return Effect.succeed(current)
-    const next = (answer: unknown, timed: boolean) =>
-      valid === undefined
-        ? from(index + 1, current, timed)
-        : valid(answer)
-          ? from(index + 1, answer, timed)
-          : Effect.fail(new InterceptorError({ phase, detail }))
+    const next = (answer: unknown, timed: boolean) => {
+      if (valid === undefined) return from(index + 1, current, timed)
+      let fits = false
+      try {
+        fits = valid(answer)
+      } catch {
+        // an answer that cannot be read (a getter or Proxy that throws) is not one
+      }
+      return fits
+        ? from(index + 1, answer as A, timed)
+        : Effect.fail(new InterceptorError({ phase, detail }))
+    }
     let answer: unknown
     let promised: boolean
     try {

@@ -11,7 +11,8 @@ import type { ApiFailure, ApiResponse, ApiSuccess } from "../core/ApiResponse.js
 import { whenAborted } from "../core/abort.js"
 import { describe, isRecord } from "../core/describe.js"
 import type { HttpMethod } from "../core/http.js"
-import { timeoutMillis } from "../core/options.js"
+import { readingOptions, timeoutMillis } from "../core/options.js"
+import { downloadMeter } from "../core/progress.js"
 import type { RequestInterceptor, ResponseInterceptor } from "../core/request.js"
 import type { EventStream, SseEvent } from "../core/sse.js"
 import { fetchTransport } from "../core/transport.fetch.js"
@@ -291,6 +292,8 @@ const streamPrograms = /*#__PURE__*/ loadOnce(
           describe,
           isRecord,
           totalMillisOf,
+          readingOptions,
+          downloadMeter,
           IDLE_BODY
         }))
     ),
@@ -313,13 +316,21 @@ const withStreams = <A>(
     ? open(programs)
     : Effect.clockWith((clock) => {
         const since = state.line.now(clock)
-        const loading = beforeRequest(
-          state,
-          Effect.mapError(streamPrograms, unloadedError),
-          typeof options?.method === "string" ? options.method : "GET",
-          endpoint,
-          options
-        )
+        const load = Effect.mapError(streamPrograms, unloadedError)
+        let loading: Effect.Effect<StreamPrograms, SvcError>
+        try {
+          loading = beforeRequest(
+            state,
+            load,
+            typeof options?.method === "string" ? options.method : "GET",
+            endpoint,
+            options
+          )
+        } catch {
+          // options that cannot be read (a getter or Proxy that throws): the programs' own check
+          // says so once they are loaded
+          loading = load
+        }
         return Effect.flatMap(
           Effect.tapError(loading, (error) => Effect.sync(() => state.report(error))),
           (loaded) => open(loaded, since)

@@ -4,6 +4,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
+import { errorOf } from "../core/describe.js"
 import { checkSessionId } from "../core/session.js"
 import {
   clearSessionId,
@@ -85,8 +86,10 @@ const orReport =
       onSuccess: (value) => Effect.succeed(value)
     })
 
-const asError = (cause: unknown, context: string): Error =>
-  cause instanceof Error ? cause : new Error(`${context}: ${String(cause)}`)
+const asError = (cause: unknown, context: string): Error => {
+  const error = errorOf(cause)
+  return error === cause ? error : new Error(`${context}: ${error.message}`)
+}
 
 /**
  * `detectStorage` (Storage/Detect.ts), loaded on demand: a browser bundle keeps the storages a page

@@ -13,7 +13,8 @@ import type * as ExitT from "effect/Exit"
 import type { ApiResponse, ApiSuccess } from "../core/ApiResponse.js"
 import type { whenAborted } from "../core/abort.js"
 import type { describe, isRecord } from "../core/describe.js"
-import type { timeoutMillis } from "../core/options.js"
+import type { readingOptions, timeoutMillis } from "../core/options.js"
+import type { downloadMeter, Meter } from "../core/progress.js"
 import { type EventStream, makeSseParser, type SseEvent } from "../core/sse.js"
 import {
   type CheckedStream,
@@ -78,6 +79,8 @@ export interface StreamKit {
   readonly isRecord: typeof isRecord
   readonly describe: typeof describe
   readonly totalMillisOf: typeof totalMillisOf
+  readonly readingOptions: typeof readingOptions
+  readonly downloadMeter: typeof downloadMeter
   /** What an idle body's timeout waits for, in its message. */
   readonly IDLE_BODY: string
 }
@@ -339,7 +342,9 @@ export const makeStreams = (kit: StreamKit) => {
     state: ClientState,
     options: StreamCallOptions
   ): Eff.Effect<CheckedStream, SvcError> => {
-    const settings = checkStream(state.line, options, state.config.idleTimeout, kit)
+    const settings = kit.readingOptions(() =>
+      checkStream(state.line, options, state.config.idleTimeout, kit)
+    )
     if (!("_tag" in settings)) return Effect.succeed(settings)
     const error = invalidRequest(settings)
     state.report(error)
@@ -380,7 +385,11 @@ export const makeStreams = (kit: StreamKit) => {
       ? options
       : { ...options, totalTimeout: Math.max(1, guard.deadline - guard.now()) }
 
-  /** A request whose 2xx body is handed over as it arrives, as the web stream the transport gives. */
+  /**
+   * A request whose 2xx body is handed over as it arrives, as the web stream the transport gives;
+   * with `onDownloadProgress` (the request's, else the client's), its progress follows what the
+   * caller reads.
+   */
   const bodyRequest = (
     state: ClientState,
     transport: Transport,
@@ -390,16 +399,66 @@ export const makeStreams = (kit: StreamKit) => {
     ender: CallEnder | undefined,
     streamed: StreamedBody
   ) =>
-    request<ReadableStream<Uint8Array>>(
-      state,
-      transport,
-      method,
-      endpoint,
-      options.body,
-      options,
-      streamed,
-      ender
+    Effect.map(
+      request<ReadableStream<Uint8Array>>(
+        state,
+        transport,
+        method,
+        endpoint,
+        options.body,
+        options,
+        streamed,
+        ender
+      ),
+      (response) => {
+        const counter = kit.downloadMeter(
+          options.onDownloadProgress ?? state.config.onDownloadProgress,
+          method,
+          response.status,
+          response.headers ?? {}
+        )
+        if (counter === undefined || !(response.data instanceof ReadableStream)) return response
+        const data = meteredStream(response.data, counter)
+        // a meter over the body is closed too (the exchange closes the body itself)
+        closeAlso(streamed, () => {
+          if (!data.locked) data.cancel().catch(() => undefined)
+        })
+        return { ...response, data }
+      }
     )
+
+  /**
+   * `body`, its chunks counted by `counter` as the reader takes them: progress follows what the
+   * caller reads, and the end of the body gives the last call. Nothing is copied.
+   */
+  const meteredStream = (
+    body: ReadableStream<Uint8Array>,
+    counter: Meter
+  ): ReadableStream<Uint8Array> => {
+    const reader = body.getReader()
+    // a read still pending when the caller cancels tells nothing more
+    let cancelled = false
+    return new ReadableStream<Uint8Array>(
+      {
+        pull: (controller) =>
+          reader.read().then((next) => {
+            if (cancelled) return
+            if (next.done) {
+              counter.end()
+              controller.close()
+            } else {
+              controller.enqueue(next.value)
+              counter.add(next.value.byteLength)
+            }
+          }),
+        cancel: (reason) => {
+          cancelled = true
+          return reader.cancel(reason)
+        }
+      },
+      { highWaterMark: 0 }
+    )
+  }
 
   /**
    * `stream`: the request, answered once the final response's headers are in; on a 2xx `data` is

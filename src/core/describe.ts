@@ -48,3 +48,17 @@ export const messageOf = (cause: unknown): string => {
     return "an object"
   }
 }
+
+/**
+ * A thrown value as an `Error`: itself when it is one whose message can be read, else an `Error`
+ * saying what it says ({@link messageOf}). Never throws, whatever the value (a Proxy that throws
+ * itself at every trap included).
+ */
+export const errorOf = (cause: unknown): Error => {
+  try {
+    if (cause instanceof Error && typeof cause.message === "string") return cause
+  } catch {
+    // read below, as text
+  }
+  return new Error(messageOf(cause))
+}

@@ -4,7 +4,7 @@
  * is an invalid argument, and nothing is sent). What only an Effect line knows — its `Duration`
  * inputs, its `Schedule`s — comes in as {@link LineValues}.
  */
-import { describe, isRecord } from "./describe.js"
+import { describe, isRecord, messageOf } from "./describe.js"
 import { checkHeader } from "./headers.js"
 import { RESPONSE_TYPES } from "./response.js"
 import { checkSessionId } from "./session.js"
@@ -208,6 +208,18 @@ export interface ClientDefaults {
   readonly timeoutMillis: number
   readonly totalTimeoutMillis: number
   readonly idleMillis: number
+}
+
+/**
+ * Runs `check` over options the caller gave: one that throws while reading them (a getter, a
+ * Proxy, a revoked Proxy) is an invalid `options`, never a crash.
+ */
+export const readingOptions = <A>(check: () => A | InvalidArgument): A | InvalidArgument => {
+  try {
+    return check()
+  } catch (cause) {
+    return invalid("options", `could not be read: ${messageOf(cause)}`)
+  }
 }
 
 /** Checks a request's endpoint and options; nothing is sent when they are wrong. */

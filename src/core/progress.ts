@@ -150,39 +150,6 @@ export const uploadSent = (
   call(callback, progressOf(total, total))
 }
 
-/**
- * `body`, its chunks counted by `counter` as the reader takes them: progress follows what the
- * caller reads, and the end of the body gives the last call. Nothing is copied.
- */
-export const meteredStream = (
-  body: ReadableStream<Uint8Array>,
-  counter: Meter
-): ReadableStream<Uint8Array> => {
-  const reader = body.getReader()
-  // a read still pending when the caller cancels tells nothing more
-  let cancelled = false
-  return new ReadableStream<Uint8Array>(
-    {
-      pull: (controller) =>
-        reader.read().then((next) => {
-          if (cancelled) return
-          if (next.done) {
-            counter.end()
-            controller.close()
-          } else {
-            controller.enqueue(next.value)
-            counter.add(next.value.byteLength)
-          }
-        }),
-      cancel: (reason) => {
-        cancelled = true
-        return reader.cancel(reason)
-      }
-    },
-    { highWaterMark: 0 }
-  )
-}
-
 /** The size of the slices an upload is handed over in, each one reported once it is taken. */
 export const UPLOAD_CHUNK_BYTES = 64 * 1024
 

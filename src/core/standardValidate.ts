@@ -17,12 +17,13 @@ const describeIssue = (issue: {
   return path.length === 0 ? issue.message : `${path.join(".")}: ${issue.message}`
 }
 
-const threw = (cause: unknown): Validation => ({
-  problem: cause instanceof Error ? cause.message : String(cause),
-  cause
-})
+/** How a thrown value reads (`messageOf` of core/describe.ts, which the caller passes). */
+type MessageOf = (cause: unknown) => string
 
-const settle = (result: StandardSchemaV1.Result<unknown>): Validation => {
+const settle = (
+  result: StandardSchemaV1.Result<unknown>,
+  threw: (cause: unknown) => Validation
+): Validation => {
   if (typeof result !== "object" || result === null) {
     return { problem: "the schema's validate answered no result", cause: result }
   }
@@ -41,8 +42,10 @@ const settle = (result: StandardSchemaV1.Result<unknown>): Validation => {
  */
 export const validateStandard = (
   schema: StandardSchemaV1,
-  data: unknown
+  data: unknown,
+  messageOf: MessageOf
 ): Validation | Promise<Validation> => {
+  const threw = (cause: unknown): Validation => ({ problem: messageOf(cause), cause })
   let result: ReturnType<StandardSchemaV1["~standard"]["validate"]>
   let promised: boolean
   try {
@@ -53,6 +56,6 @@ export const validateStandard = (
     return threw(cause)
   }
   return promised
-    ? Promise.resolve(result).then(settle, threw)
-    : settle(result as StandardSchemaV1.Result<unknown>)
+    ? Promise.resolve(result).then((answer) => settle(answer, threw), threw)
+    : settle(result as StandardSchemaV1.Result<unknown>, threw)
 }

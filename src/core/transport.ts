@@ -6,6 +6,7 @@
  * one exchange of its binding, which enforces the try's deadline on the fiber's `Clock` and aborts
  * the exchange when the fiber is interrupted.
  */
+import { messageOf } from "./describe.js"
 import type { Meter, ProgressCallback } from "./progress.js"
 
 /** One request, ready to go. */
@@ -206,15 +207,21 @@ export const failed = (reason: string, cause?: unknown): TransportFailure => ({
 })
 
 /** A short description of a transport error: its code (`ECONNREFUSED`) or message. */
-export const describeCause = (cause: unknown): string => {
-  if (cause instanceof Error) {
-    const code = (cause as Error & { code?: unknown }).code
-    const inner = (cause as Error & { cause?: unknown }).cause
-    if (typeof code === "string") return code
-    if (inner !== undefined && inner !== cause) return describeCause(inner)
-    return cause.message || cause.name
+export const describeCause = (cause: unknown, depth = 0): string => {
+  try {
+    if (cause instanceof Error) {
+      const code = (cause as Error & { code?: unknown }).code
+      const inner = (cause as Error & { cause?: unknown }).cause
+      if (typeof code === "string") return code
+      // a chain of causes is followed a few links deep: it may loop
+      if (inner !== undefined && inner !== cause && depth < 8)
+        return describeCause(inner, depth + 1)
+      return cause.message || cause.name
+    }
+  } catch {
+    // a getter or Proxy that throws: read as any other value
   }
-  return String(cause)
+  return messageOf(cause)
 }
 
 /**

@@ -19,7 +19,7 @@ const toolchain = `${root}toolchains/effect4/node_modules/`
  */
 const shared = [
   "test/core.test.ts",
-  "test/Client/{abort,body,context,dispatcher,effect,facade,fetchFirst,fetchWithoutStreams,headers,httpbin,hung,interceptors,interrupt,invalid,msw,msw2,progress,refresh,response,schema,session,streams,streams-memory,url}.test.ts",
+  "test/Client/{abort,body,context,dispatcher,effect,facade,fetchFirst,fetchWithoutStreams,headers,httpbin,hung,interceptors,interrupt,invalid,msw,msw2,progress,refresh,response,schema,session,streams,streams-memory,unreadable,url}.test.ts",
   "test/Query/{Operators,QueryBuilder,RoundTrip}.test.ts",
   "test/Storage/*.test.ts",
   "test/examples/{steps,streaming}.test.ts",

@@ -34,6 +34,7 @@ import type {
   SseOptionsOf,
   StreamOptionsOf
 } from "../../core/config.js"
+import { messageOf } from "../../core/describe.js"
 import type { HttpMethod } from "../../core/http.js"
 import type { Progress, ProgressCallback } from "../../core/progress.js"
 import type {
@@ -366,8 +367,7 @@ export class SvcClient extends /*#__PURE__*/ Context.Tag("svc-sdk/SvcClient")<
         Effect.flatten(
           Effect.try({
             try: () => fromDefaultTransport(baseUrl, settings),
-            catch: (cause) =>
-              ConfigError.InvalidData([], cause instanceof Error ? cause.message : String(cause))
+            catch: (cause) => ConfigError.InvalidData([], messageOf(cause))
           })
         )
       )
