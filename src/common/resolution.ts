@@ -51,33 +51,22 @@ export const resolver = <Session extends object>(
   const validated = new WeakSet<User<Session>>()
 
   /**
-   * The resolution of each answer the validator gave, with the id it was given for: a held answer
-   * (memory, a cache hit) makes it once. An answer the validator gives for another id too (one
-   * session object under two ids of a memory table) gets a user of its own, with its own id.
+   * The session each answer the validator gave makes, its own fields only: a held answer (memory,
+   * a cache hit) makes it once.
    */
-  const resolutions = new WeakMap<object, Resolution & { readonly _tag: "Authenticated" }>()
+  const ownSessions = new WeakMap<object, Session>()
 
   /**
-   * The redacted id of each id read lately, the oldest dropped first past {@link REDACTED_IDS}: a
-   * request with a session in use makes no new `Redacted`, each of which is an entry in Effect's
-   * registry of redacted values for the collector to sweep.
+   * A request's user: its own object and its own `Redacted` id, whatever the validator holds. A
+   * handler that wipes its id (`Redacted` hygiene) or sets a field of its user touches no other
+   * request's.
    */
-  const redactedIds = new Map<string, Redacted.Redacted<string>>()
-  const redact = (raw: string): Redacted.Redacted<string> => {
-    let id = redactedIds.get(raw)
-    // one an application wiped (`Redacted` hygiene) is made again, for this request and the next
-    if (id === undefined || valueOf(id) === undefined) {
-      id = Redacted.make(raw)
-      if (redactedIds.size >= REDACTED_IDS) redactedIds.delete(redactedIds.keys().next().value!)
-      redactedIds.set(raw, id)
-    }
-    return id
-  }
-
   const authenticated = (answer: Session, id: Redacted.Redacted<string>): Resolution => {
-    const known = resolutions.get(answer)
-    if (known !== undefined && valueOf(known.user.session_id) === Redacted.value(id)) return known
-    const session = rules.ownSession(answer)
+    let session = ownSessions.get(answer)
+    if (session === undefined) {
+      session = rules.ownSession(answer)
+      ownSessions.set(answer, session)
+    }
     const user: User<Session> = {
       user_id: (session as { readonly user_id: string }).user_id,
       session,
@@ -85,9 +74,7 @@ export const resolver = <Session extends object>(
       is_guest: false
     }
     validated.add(user)
-    const resolution = { _tag: "Authenticated", user } as const
-    resolutions.set(answer, resolution)
-    return resolution
+    return { _tag: "Authenticated", user }
   }
 
   /**
@@ -189,7 +176,7 @@ export const resolver = <Session extends object>(
       const validator = provided.value
       const onAnswer = (resolution: Resolution) => next(resolution, false)
       // redacted from here on: the id never reaches a log, an error or a span
-      const id = redact(reading.id)
+      const id = Redacted.make(reading.id)
       // an answer the validator holds already (memory, a cache hit) costs no fiber and no timer
       const held = knownAnswer(validator, id)
       if (held !== undefined) return answer(held, id, onAnswer)
@@ -198,18 +185,6 @@ export const resolver = <Session extends object>(
       )
     })
 }
-
-/** A redacted id's value, or `undefined` once an application has wiped it. */
-const valueOf = (id: Redacted.Redacted<string>): string | undefined => {
-  try {
-    return Redacted.value(id)
-  } catch {
-    return undefined
-  }
-}
-
-/** How many redacted ids a guard keeps for the ids it reads again (each at most 512 characters). */
-const REDACTED_IDS = 1024
 
 /**
  * A guard whose handler has no `SessionValidator` (the types demand one: a cast got past them) is a

@@ -76,7 +76,7 @@ describe("redaction", () => {
     })
   )
 
-  // a handler that wipes its redacted id (Redacted hygiene) breaks no later request's
+  // each request its own Redacted id and user: a handler's hygiene reaches no other request
   const held: ReadonlyArray<[string, () => Layer.Layer<SessionValidator>]> = [
     ["memory", () => SessionValidator.memory({ [SECRET]: { user_id: "u1" } })],
     [
@@ -95,39 +95,44 @@ describe("redaction", () => {
     ]
   ]
   for (const [name, make] of held) {
-    it.effect(`a handler that wipes its id leaves the next request's whole (${name})`, () =>
-      Effect.gen(function* () {
-        const handler = Effect.gen(function* () {
-          const user = yield* CurrentUser
-          const id = Redacted.value(user.session_id)
-          const userId = user.user_id
-          wipe(user.session_id)
-          return HttpServerResponse.text(`${userId} ${id === SECRET}`)
-        })
-        const request = () =>
-          handler.pipe(
-            requireAuth(),
-            Effect.provideService(
-              HttpServerRequest.HttpServerRequest,
-              requestOf(new Request("http://localhost/x", { headers: { "x-session-id": SECRET } }))
-            ),
-            Effect.flatMap((response) =>
-              Effect.promise(async () => [
-                response.status,
-                await HttpServerResponse.toWeb(response).text()
-              ])
+    it.effect(
+      `a handler that wipes its id or sets its user's fields leaves the next request's whole (${name})`,
+      () =>
+        Effect.gen(function* () {
+          const handler = Effect.gen(function* () {
+            const user = yield* CurrentUser
+            const id = Redacted.value(user.session_id)
+            const userId = user.user_id
+            wipe(user.session_id)
+            ;(user as { user_id: string }).user_id = "someone else"
+            return HttpServerResponse.text(`${userId} ${id === SECRET}`)
+          })
+          const request = () =>
+            handler.pipe(
+              requireAuth(),
+              Effect.provideService(
+                HttpServerRequest.HttpServerRequest,
+                requestOf(
+                  new Request("http://localhost/x", { headers: { "x-session-id": SECRET } })
+                )
+              ),
+              Effect.flatMap((response) =>
+                Effect.promise(async () => [
+                  response.status,
+                  await HttpServerResponse.toWeb(response).text()
+                ])
+              )
             )
+          // one validator for the three requests: what it holds serves the later two
+          const answers = yield* Effect.all([request(), request(), request()]).pipe(
+            Effect.provide(make())
           )
-        // one validator for the three requests: what it holds serves the later two
-        const answers = yield* Effect.all([request(), request(), request()]).pipe(
-          Effect.provide(make())
-        )
-        expect(answers).toEqual([
-          [200, "u1 true"],
-          [200, "u1 true"],
-          [200, "u1 true"]
-        ])
-      })
+          expect(answers).toEqual([
+            [200, "u1 true"],
+            [200, "u1 true"],
+            [200, "u1 true"]
+          ])
+        })
     )
   }
 
