@@ -205,6 +205,12 @@ export const nameOption = (name: string, value: unknown, fallback: string): stri
 export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 
 /**
+ * A cookie name as browsers send and servers read it: visible ASCII but `=`, `;` and `,` (broader
+ * than RFC 6265's token: `app:sid` and `session[id]` are in use).
+ */
+const COOKIE_NAME = /^[!-+\--:<>-~]+$/
+
+/**
  * A header or cookie name that a request can carry: an HTTP token, or a `TypeError` naming the
  * argument (a name with a space, a `;` or a control character would never be found). `__proto__`
  * is a token that no record holds as a header's name.
@@ -216,9 +222,13 @@ export const tokenOption = (
   what: "header" | "cookie"
 ): string => {
   const checked = nameOption(name, value, fallback)
-  if (!TOKEN.test(checked) || (what === "header" && checked.toLowerCase() === "__proto__")) {
+  if (
+    what === "header"
+      ? !TOKEN.test(checked) || checked.toLowerCase() === "__proto__"
+      : !COOKIE_NAME.test(checked)
+  ) {
     throw new TypeError(
-      `${name} must be ${what === "header" ? "a header name (an HTTP token other than __proto__)" : "a cookie name (an RFC 6265 token)"}, got ${JSON.stringify(checked)}`
+      `${name} must be ${what === "header" ? "a header name (an HTTP token other than __proto__)" : "a cookie name (visible ASCII but = ; ,)"}, got ${JSON.stringify(checked)}`
     )
   }
   return checked

@@ -124,7 +124,8 @@ export const construction = (line: string, auth: AuthUnderTest): void => {
       name: `optionalAuth({ cookie: ${JSON.stringify(cookie)} })`,
       make: () => auth.optionalAuth({ cookie }),
       error: TypeError,
-      message: /optionalAuth: options\.cookie must be a cookie name \(an RFC 6265 token\), got "/
+      message:
+        /optionalAuth: options\.cookie must be a cookie name \(visible ASCII but = ; ,\), got "/
     })),
     {
       name: "empty cookie name",
@@ -285,6 +286,17 @@ export const construction = (line: string, auth: AuthUnderTest): void => {
           timeout: "1 second"
         })
       ).toBe("function")
+      // cookie names in use that are not RFC 6265 tokens, and header names of every kind
+      for (const cookie of [
+        "app:sid",
+        "session[id]",
+        "sid@example",
+        "__Host-session",
+        "connect.sid"
+      ])
+        expect(typeof auth.optionalAuth({ cookie })).toBe("function")
+      for (const header of ["X-Session-Id", "Authorization", "x_session_2"])
+        expect(typeof auth.requireAuth({ header })).toBe("function")
       expect(typeof auth.requirePermission("x", { isAdmin: () => false })).toBe("function")
       expect(typeof auth.requireUserType(["a"])).toBe("function")
       expect(typeof auth.requireUserType("admin")).toBe("function")
