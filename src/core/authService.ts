@@ -152,11 +152,22 @@ const denies = (body: Record<string, unknown>): boolean =>
 
 /**
  * An auth service's envelope: the client's, or one that carries fields of its own beside (a request
- * id, a timestamp), told by `success: true` and a `data` where the body has no `user_id` itself.
+ * id, a timestamp: text or numbers), told by `success: true` and a `data` where the body has no
+ * `user_id` itself.
  */
 const isServiceEnvelope = (body: Record<string, unknown>): boolean =>
-  (body.success === true && Object.hasOwn(body, "data") && !Object.hasOwn(body, "user_id")) ||
+  (body.success === true &&
+    Object.hasOwn(body, "data") &&
+    !Object.hasOwn(body, "user_id") &&
+    // beside, only what identifies the answer: a verdict of another name (`authenticated: false`,
+    // `errors: […]`) leaves it unread, and the validation unavailable (fail closed)
+    Object.keys(body).every(
+      (key) =>
+        ENVELOPE_FIELDS.has(key) || typeof body[key] === "string" || typeof body[key] === "number"
+    )) ||
   isEnvelope(body)
+
+const ENVELOPE_FIELDS = new Set(["success", "data", "error", "message", "meta", "status"])
 
 /**
  * A 2xx answer, as sent: only a 2xx whose body is `SessionData`, or an envelope whose `data` is and

@@ -27,6 +27,15 @@ export const answers: Record<string, { status: number; type?: string; body?: str
     status: 200,
     body: JSON.stringify({ success: true, data: session, requestId: "r1", timestamp: 1 })
   },
+  // a verdict under a name of its own beside an envelope: not read as one (fail closed)
+  "s-envelope-extra-verdict": {
+    status: 200,
+    body: JSON.stringify({ success: true, data: session, authenticated: false })
+  },
+  "s-envelope-extra-errors": {
+    status: 200,
+    body: JSON.stringify({ success: true, data: session, errors: ["expired"] })
+  },
   "s-envelope-extra-denied": {
     status: 200,
     body: JSON.stringify({ success: false, data: session, requestId: "r1" })
@@ -185,7 +194,9 @@ export const UNAVAILABLE = [
   ["s-204", "InvalidResponse"],
   ["s-bad", "InvalidResponse"],
   ["s-text", "InvalidResponse"],
-  ["s-array", "InvalidResponse"]
+  ["s-array", "InvalidResponse"],
+  ["s-envelope-extra-verdict", "InvalidResponse"],
+  ["s-envelope-extra-errors", "InvalidResponse"]
 ] as const
 
 /** What a `requireAuth` route answers over `SessionValidator.http`, by id. */
