@@ -562,10 +562,12 @@ const tryOnce = (
     (response): Effect.Effect<ApiSuccess<unknown>, SvcError> => {
       const status = response.status
       const headers = response.headers
-      // a 2xx body a stream reads as it arrives: no envelope, nothing parsed (its progress is
-      // metered by the stream programs, as the caller reads it)
+      // a 2xx body a stream reads as it arrives: no envelope, nothing parsed; its progress is
+      // metered as the caller reads it (by the stream programs)
       if (response.stream !== undefined) {
-        return Effect.succeed({ success: true, status, data: response.stream, headers })
+        const data =
+          settings.streamed?.metered?.(response.stream, status, headers) ?? response.stream
+        return Effect.succeed({ success: true, status, data, headers })
       }
       const body = parseBody(
         response.body,

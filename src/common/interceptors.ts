@@ -49,15 +49,12 @@ const inOrder = <F, A>(
     if (index === functions.length) return Effect.succeed(current)
     const next = (answer: unknown, timed: boolean) => {
       if (valid === undefined) return from(index + 1, current, timed)
-      let fits = false
       try {
-        fits = valid(answer)
+        if (valid(answer)) return from(index + 1, answer, timed)
       } catch {
         // an answer that cannot be read (a getter or Proxy that throws) is not one
       }
-      return fits
-        ? from(index + 1, answer as A, timed)
-        : Effect.fail(new InterceptorError({ phase, detail }))
+      return Effect.fail(new InterceptorError({ phase, detail }))
     }
     let answer: unknown
     let promised: boolean

@@ -316,21 +316,21 @@ const withStreams = <A>(
     ? open(programs)
     : Effect.clockWith((clock) => {
         const since = state.line.now(clock)
-        const load = Effect.mapError(streamPrograms, unloadedError)
-        let loading: Effect.Effect<StreamPrograms, SvcError>
+        // options that cannot be read (a getter or Proxy that throws) bound nothing here: the
+        // programs' own check says so once they are loaded
+        let loading: Effect.Effect<StreamPrograms, SvcError> = Effect.mapError(
+          streamPrograms,
+          unloadedError
+        )
         try {
           loading = beforeRequest(
             state,
-            load,
+            loading,
             typeof options?.method === "string" ? options.method : "GET",
             endpoint,
             options
           )
-        } catch {
-          // options that cannot be read (a getter or Proxy that throws): the programs' own check
-          // says so once they are loaded
-          loading = load
-        }
+        } catch {}
         return Effect.flatMap(
           Effect.tapError(loading, (error) => Effect.sync(() => state.report(error))),
           (loaded) => open(loaded, since)

@@ -388,7 +388,7 @@ export const makeStreams = (kit: StreamKit) => {
   /**
    * A request whose 2xx body is handed over as it arrives, as the web stream the transport gives;
    * with `onDownloadProgress` (the request's, else the client's), its progress follows what the
-   * caller reads.
+   * caller reads of it.
    */
   const bodyRequest = (
     state: ClientState,
@@ -398,34 +398,30 @@ export const makeStreams = (kit: StreamKit) => {
     options: StreamCallOptions,
     ender: CallEnder | undefined,
     streamed: StreamedBody
-  ) =>
-    Effect.map(
-      request<ReadableStream<Uint8Array>>(
-        state,
-        transport,
-        method,
-        endpoint,
-        options.body,
-        options,
-        streamed,
-        ender
-      ),
-      (response) => {
-        const counter = kit.downloadMeter(
-          options.onDownloadProgress ?? state.config.onDownloadProgress,
-          method,
-          response.status,
-          response.headers ?? {}
-        )
-        if (counter === undefined || !(response.data instanceof ReadableStream)) return response
-        const data = meteredStream(response.data, counter)
+  ) => {
+    const callback = options.onDownloadProgress ?? state.config.onDownloadProgress
+    if (callback !== undefined)
+      streamed.metered = (body, status, headers) => {
+        const counter = kit.downloadMeter(callback, method, status, headers)
+        if (counter === undefined) return body
+        const data = meteredStream(body, counter)
         // a meter over the body is closed too (the exchange closes the body itself)
         closeAlso(streamed, () => {
           if (!data.locked) data.cancel().catch(() => undefined)
         })
-        return { ...response, data }
+        return data
       }
+    return request<ReadableStream<Uint8Array>>(
+      state,
+      transport,
+      method,
+      endpoint,
+      options.body,
+      options,
+      streamed,
+      ender
     )
+  }
 
   /**
    * `body`, its chunks counted by `counter` as the reader takes them: progress follows what the

@@ -167,6 +167,15 @@ export interface StreamedBody {
    * times out knows the server had answered (a non-2xx's body is read before the exchange ends).
    */
   status?: number
+  /**
+   * The 2xx body as the response hooks get it: the stream programs put their download meter here
+   * (loaded with them), so that progress counts the body the transport hands over, as it is read.
+   */
+  metered?: (
+    body: ReadableStream<Uint8Array>,
+    status: number,
+    headers: Readonly<Record<string, string>>
+  ) => ReadableStream<Uint8Array>
 }
 
 /** Adds `close` to what closes `streamed`'s body, before what was there (a throw is ignored). */

@@ -874,6 +874,29 @@ describe.each(faces)("progress of stream and sse, $name", (face) => {
     expect(calls.at(-1)).toEqual({ loaded: text.length })
   })
 
+  it("stream: a hook that takes the body's reader is the hooks' failure, with progress as without", async () => {
+    handler = (_, response) => {
+      response.writeHead(200, { "content-type": "application/octet-stream" })
+      response.end("x".repeat(1000))
+    }
+    // the meter sits under the hooks: the hook takes the metered body's reader
+    const peeking = {
+      onResponse: (response: unknown) => {
+        const data = (response as { data?: unknown }).data
+        if (data instanceof ReadableStream) data.getReader()
+      }
+    }
+    for (const config of [{ ...peeking }, { ...peeking, onDownloadProgress: () => undefined }]) {
+      const result = await face.stream(
+        "/peeked",
+        { onDownloadProgress: () => undefined },
+        () => undefined,
+        config
+      )
+      expect(result.response).toMatchObject({ success: false, code: "INTERCEPTOR_ERROR" })
+    }
+  })
+
   it("sse: the events' bytes are counted as they are read; none after the stream is closed", async () => {
     const first = "id: 1\ndata: one\n\n"
     const second = "id: 2\ndata: two\n\n"
