@@ -74,10 +74,12 @@ const digestOf = (value: string): Effect.Effect<string> => {
 }
 
 /**
- * The digests of the redacted ids met lately: a guard reads a session in use with the same
- * `Redacted` from request to request (`resolution.ts`), whose digest is then computed once.
+ * The digests of the ids met lately, by id, the oldest dropped first past {@link ID_DIGESTS}: a
+ * session in use is read request after request (each with a `Redacted` of its own), and its
+ * digest is computed once.
  */
-const idDigests = new WeakMap<Redacted.Redacted<string>, string>()
+const idDigests = new Map<string, string>()
+const ID_DIGESTS = 1024
 
 /** `f` of the SHA-256 of the id: one step where the runtime has `node:crypto`. */
 const withIdDigest = <A, E, R>(
@@ -87,10 +89,12 @@ const withIdDigest = <A, E, R>(
   const digest = sha256Sync
   if (digest === undefined) return Effect.flatMap(digestOf(Redacted.value(id)), f)
   return Effect.suspend(() => {
-    let known = idDigests.get(id)
+    const raw = Redacted.value(id)
+    let known = idDigests.get(raw)
     if (known === undefined) {
-      known = digest(Redacted.value(id))
-      idDigests.set(id, known)
+      known = digest(raw)
+      if (idDigests.size >= ID_DIGESTS) idDigests.delete(idDigests.keys().next().value!)
+      idDigests.set(raw, known)
     }
     return f(known)
   })
