@@ -211,9 +211,9 @@ export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 const COOKIE_NAME = /^[!-+\--:<>-~]+$/
 
 /**
- * A header or cookie name that a request can carry: an HTTP token, or a `TypeError` naming the
- * argument (a name with a space, a `;` or a control character would never be found). `__proto__`
- * is a token that no record holds as a header's name.
+ * A header or cookie name that a request can carry — a header's an HTTP token other than
+ * `__proto__` (which no record holds as a name), a cookie's {@link COOKIE_NAME} — or a `TypeError`
+ * naming the argument (a name with a space, a `;` or a control character would never be found).
  */
 export const tokenOption = (
   name: string,
