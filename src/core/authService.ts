@@ -12,7 +12,7 @@ import {
 import type { SessionDataInput } from "./authRules.js"
 import { describe } from "./describe.js"
 import { DEFAULT_SESSION_HEADER } from "./http.js"
-import { isEnvelope } from "./response.js"
+import { ENVELOPE_KEYS, isEnvelope } from "./response.js"
 import { isValidSessionId } from "./sessionId.js"
 
 /**
@@ -163,11 +163,9 @@ const isServiceEnvelope = (body: Record<string, unknown>): boolean =>
     // `errors: […]`) leaves it unread, and the validation unavailable (fail closed)
     Object.keys(body).every(
       (key) =>
-        ENVELOPE_FIELDS.has(key) || typeof body[key] === "string" || typeof body[key] === "number"
+        ENVELOPE_KEYS.has(key) || typeof body[key] === "string" || typeof body[key] === "number"
     )) ||
   isEnvelope(body)
-
-const ENVELOPE_FIELDS = new Set(["success", "data", "error", "message", "meta", "status"])
 
 /**
  * A 2xx answer, as sent: only a 2xx whose body is `SessionData`, or an envelope whose `data` is and

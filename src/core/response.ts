@@ -5,7 +5,15 @@ import type { ApiSuccess, ResponseMeta } from "./ApiResponse.js"
 import { messageOf } from "./describe.js"
 import { record } from "./record.js"
 
-const ENVELOPE_KEYS = new Set(["success", "data", "error", "message", "meta", "status"])
+/** The fields of the pinned envelope. */
+export const ENVELOPE_KEYS: ReadonlySet<string> = new Set([
+  "success",
+  "data",
+  "error",
+  "message",
+  "meta",
+  "status"
+])
 
 /**
  * How the body of a response is read: `"auto"` by its media type (JSON, text in its charset, or
