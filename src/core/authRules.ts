@@ -126,19 +126,42 @@ const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor",
 /** Whether a key may be one of a decoded session's own: never one that reaches a prototype. */
 export const isSessionKey = (key: string): boolean => !PROTOTYPE_KEYS.has(key)
 
+/** How deep `ownSession` copies: a value nested deeper (only an application's own can be) is kept as it is. */
+const SESSION_DEPTH = 16
+
 /**
- * The session as a plain object of its own fields. The validators' decoding already gives one; a
- * validator of the application's own that hands over an object with another prototype (one that
- * copied a `__proto__` key, say) is copied, so that no inherited field is ever read as the user's.
+ * A frozen copy of a session value: plain objects (their own fields, never one that reaches a
+ * prototype) and arrays, all the way down; any other value (a `Date`, a class instance, held by an
+ * application's own validator) is kept as it is.
  */
-export const ownSession = <Session extends object>(session: Session): Session => {
-  if (Object.getPrototypeOf(session) === Object.prototype) return session
-  const own: Record<string, unknown> = {}
-  for (const key of Object.keys(session)) {
-    if (isSessionKey(key)) own[key] = (session as Record<string, unknown>)[key]
+const frozenCopy = (value: unknown, depth: number): unknown => {
+  if (typeof value !== "object" || value === null || depth > SESSION_DEPTH) return value
+  if (Array.isArray(value)) {
+    const copy = new Array<unknown>(value.length)
+    for (let i = 0; i < value.length; i++) copy[i] = frozenCopy(value[i], depth + 1)
+    return Object.freeze(copy)
   }
-  return own as Session
+  const prototype = Object.getPrototypeOf(value)
+  return prototype === Object.prototype || prototype === null ? frozenFields(value, depth) : value
 }
+
+const frozenFields = (value: object, depth: number): object => {
+  const copy: Record<string, unknown> = {}
+  for (const key of Object.keys(value)) {
+    if (isSessionKey(key))
+      copy[key] = frozenCopy((value as Record<string, unknown>)[key], depth + 1)
+  }
+  return Object.freeze(copy)
+}
+
+/**
+ * The session a guard hands its handler: a frozen plain object of the answer's own fields, its
+ * arrays and plain objects frozen copies too. A handler that writes to its session (pushes a
+ * permission, say) gets a `TypeError` instead of changing what the validator holds for every
+ * later request; an inherited field is never read as the user's.
+ */
+export const ownSession = <Session extends object>(session: Session): Session =>
+  frozenFields(session, 0) as Session
 
 /** Why a guard refuses a request: the pinned status and error text. */
 export interface Rejection {

@@ -132,10 +132,10 @@ export const pendingSleeps: Effect.Effect<number | undefined> = Effect.map(
   (sleeps) => sleeps.length
 )
 
-/** One turn for the other fibers. */
 /** Wipes a redacted value, as an application's hygiene does (`Redacted.unsafeWipe`). */
 export const wipe = (value: Redacted.Redacted<string>): boolean => Redacted.unsafeWipe(value)
 
+/** One turn for the other fibers. */
 export const yieldNow: Effect.Effect<void> = Effect.yieldNow()
 
 /** `HttpServerResponse.unsafeJson` (Effect 3), `jsonUnsafe` (Effect 4). */

@@ -13,6 +13,7 @@ import {
   CurrentUser,
   optionalAuth,
   requireAuth,
+  requirePermission,
   type SessionData,
   SessionValidator,
   SessionValidatorUnavailable
@@ -133,6 +134,83 @@ describe("redaction", () => {
             [200, "u1 true"]
           ])
         })
+    )
+  }
+
+  // the session a handler gets is frozen, all the way down: writing to it throws, and what the
+  // validator holds (or the application's own object) stays as it was
+  const sessionOf = () => ({ user_id: "u1", permissions: ["read"], profile: { teams: ["core"] } })
+  const heldSessions: ReadonlyArray<
+    [string, (own: ReturnType<typeof sessionOf>) => Layer.Layer<SessionValidator>]
+  > = [
+    ["memory", (own) => SessionValidator.memory({ [SECRET]: own })],
+    [
+      "cached(fromPromise)",
+      (own) =>
+        SessionValidator.fromPromise(async () => own).pipe(
+          SessionValidator.cached({ ttl: "1 minute" })
+        )
+    ],
+    [
+      "an application's own validator answering one object",
+      (own) => Layer.succeed(SessionValidator, { validate: () => Effect.succeedSome(own) })
+    ]
+  ]
+  for (const [name, make] of heldSessions) {
+    it.effect(`a handler that writes to its session changes no later request's (${name})`, () =>
+      Effect.gen(function* () {
+        const own = sessionOf()
+        const writes = Effect.gen(function* () {
+          const user = yield* CurrentUser
+          const session = user.session as unknown as {
+            permissions: Array<string>
+            profile: { teams: Array<string>; role?: string }
+            user_type?: string
+          }
+          const refused: Array<string> = []
+          for (const [what, write] of [
+            ["push", () => session.permissions.push("admin")],
+            ["field", () => (session.user_type = "admin")],
+            ["nested", () => (session.profile.role = "admin")],
+            ["nested array", () => session.profile.teams.push("ops")]
+          ] as const) {
+            try {
+              write()
+            } catch (error) {
+              if (error instanceof TypeError) refused.push(what)
+            }
+          }
+          return HttpServerResponse.text(refused.join(","))
+        })
+        const admin = Effect.as(CurrentUser, HttpServerResponse.text("admin"))
+        const request = (handler: typeof writes, guard: typeof requireAuth) =>
+          handler.pipe(
+            guard(),
+            Effect.provideService(
+              HttpServerRequest.HttpServerRequest,
+              requestOf(new Request("http://localhost/x", { headers: { "x-session-id": SECRET } }))
+            ),
+            Effect.flatMap((response) =>
+              Effect.promise(async () => [
+                response.status,
+                await HttpServerResponse.toWeb(response).text()
+              ])
+            )
+          )
+        const answers = yield* Effect.all([
+          request(writes, requireAuth),
+          request(admin, () => requirePermission("admin")),
+          request(writes, requireAuth)
+        ]).pipe(Effect.provide(make(own)))
+        expect(answers).toEqual([
+          [200, "push,field,nested,nested array"],
+          [403, '{"error":"Permission required: admin"}'],
+          [200, "push,field,nested,nested array"]
+        ])
+        // the application's object is its own: neither frozen nor changed
+        expect(Object.isFrozen(own) || Object.isFrozen(own.permissions)).toBe(false)
+        expect(own).toEqual(sessionOf())
+      })
     )
   }
 
