@@ -76,20 +76,11 @@ export const guardsOf = <
    * What a guard provides to what it wraps: the user (or the guest) and the resolution, for later
    * guards. One small context, merged once into the handler's.
    */
-  const userContexts = new WeakMap<Resolution<User>, Context.Context<UserServices>>()
-  const userContext = (resolution: Resolution<User>, user: User): Context.Context<UserServices> => {
-    // a resolution the validator's held answer gave before (memory, a cache hit): made once
-    const known = userContexts.get(resolution)
-    if (known !== undefined && resolution._tag === "Authenticated" && resolution.user === user)
-      return known
-    const context = Context.make(established as never, resolution).pipe(
+  const userContext = (resolution: Resolution<User>, user: User): Context.Context<UserServices> =>
+    Context.make(established as never, resolution).pipe(
       Context.add(keys.authContext as never, user),
       Context.add(keys.currentUser as never, user)
     ) as Context.Context<UserServices>
-    if (resolution._tag === "Authenticated" && resolution.user === user)
-      userContexts.set(resolution, context)
-    return context
-  }
 
   const authContext = (resolution: Resolution<User>): Context.Context<ContextServices> =>
     Context.make(established as never, resolution).pipe(

@@ -28,6 +28,28 @@ export interface ResolutionKeys {
   readonly established: unknown
 }
 
+/**
+ * A user these guards made from a validator's answer. A user in the context counts as established
+ * only when it is one of them: an application's own `CurrentUser` (a test layer, a "system" user,
+ * a copy of the guard's user with a field changed) never lets a request past a guard without its
+ * session being validated. The brand is private: no copy or forgery carries it.
+ */
+class GuardUser<Session> {
+  readonly #made = true
+  readonly user_id: string
+  readonly session: Session
+  readonly session_id: Redacted.Redacted<string>
+  readonly is_guest = false
+  constructor(userId: string, session: Session, sessionId: Redacted.Redacted<string>) {
+    this.user_id = userId
+    this.session = session
+    this.session_id = sessionId
+  }
+  static made(user: unknown): boolean {
+    return typeof user === "object" && user !== null && #made in user
+  }
+}
+
 /** A service of the context, by a line's key (each line's `Context.get` takes its own keys). */
 const get = <A>(context: Context.Context<never>, key: unknown): A =>
   Context.get(context, key as never) as A
@@ -44,14 +66,7 @@ export const resolver = <Session extends object>(
   type Answer = Exit.Exit<Option.Option<Session>, SessionValidatorUnavailable>
 
   /**
-   * The users these guards made from a validator's answer. A user in the context counts as
-   * established only when it is one of them: an application's own `CurrentUser` (a test layer, a
-   * "system" user) never lets a request past a guard without its session being validated.
-   */
-  const validated = new WeakSet<User<Session>>()
-
-  /**
-   * The session each answer the validator gave makes, its own fields only: a held answer (memory,
+   * The session each answer the validator gave makes (`rules.ownSession`): a held answer (memory,
    * a cache hit) makes it once.
    */
   const ownSessions = new WeakMap<object, Session>()
@@ -59,22 +74,23 @@ export const resolver = <Session extends object>(
   /**
    * A request's user: its own object and its own `Redacted` id, whatever the validator holds. A
    * handler that wipes its id (`Redacted` hygiene) or sets a field of its user touches no other
-   * request's.
+   * request's. An answer that cannot be read (an application's validator, a getter that throws)
+   * leaves the validator unavailable.
    */
   const authenticated = (answer: Session, id: Redacted.Redacted<string>): Resolution => {
     let session = ownSessions.get(answer)
     if (session === undefined) {
-      session = rules.ownSession(answer)
+      try {
+        session = rules.ownSession(answer)
+      } catch {
+        return rules.unavailable
+      }
       ownSessions.set(answer, session)
     }
-    const user: User<Session> = {
-      user_id: (session as { readonly user_id: string }).user_id,
-      session,
-      session_id: id,
-      is_guest: false
+    return {
+      _tag: "Authenticated",
+      user: new GuardUser((session as { readonly user_id: string }).user_id, session, id)
     }
-    validated.add(user)
-    return { _tag: "Authenticated", user }
   }
 
   /**
@@ -86,10 +102,10 @@ export const resolver = <Session extends object>(
     const resolution = getOption<Resolution>(context, keys.established)
     if (Option.isSome(resolution)) {
       const found = resolution.value
-      return found._tag !== "Authenticated" || validated.has(found.user) ? found : undefined
+      return found._tag !== "Authenticated" || GuardUser.made(found.user) ? found : undefined
     }
     const user = getOption<User<Session>>(context, keys.currentUser)
-    return Option.isSome(user) && validated.has(user.value)
+    return Option.isSome(user) && GuardUser.made(user.value)
       ? { _tag: "Authenticated", user: user.value }
       : undefined
   }

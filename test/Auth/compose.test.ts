@@ -256,6 +256,41 @@ describe("a CurrentUser the application provides itself", () => {
   )
 })
 
+describe("a copy of a guard's own user", () => {
+  // the guard's user carries a brand no copy has: a copy with a field changed (its permissions
+  // raised), provided for a request with the same id, is validated afresh, not trusted
+  it.effect("is not trusted: the guard validates the request's own session", () =>
+    Effect.gen(function* () {
+      const probe = yield* makeProbe
+      const request = requestOf(
+        new Request("http://localhost/posts/1", { headers: { "X-Session-Id": "s-user" } })
+      )
+      const withRequest = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+        effect.pipe(
+          Effect.provideService(HttpServerRequest.HttpServerRequest, request),
+          Effect.provide(probeValidator(probe))
+        )
+      const captured = yield* withRequest(CurrentUser.pipe(requireAuth()))
+      if (!("session_id" in captured)) throw new Error("the guard refused the request")
+      expect(captured.session.permissions).not.toContain("posts:delete")
+      const raised = {
+        ...captured,
+        session: { ...captured.session, permissions: ["posts:delete"] }
+      }
+      const before = probe.calls
+      const response = yield* withRequest(
+        reached.pipe(
+          requirePermission("posts:delete"),
+          Effect.provideService(CurrentUser, raised),
+          Effect.provideService(AuthContext, raised)
+        )
+      )
+      expect(response.status).toBe(403)
+      expect(probe.calls - before).toBe(1)
+    })
+  )
+})
+
 describe("AuthMiddleware on the line's router of layers", () => {
   const serveLayer = (probe: Probe) => {
     const Me = LayerRouter.add("GET", "/me", reached).pipe(
