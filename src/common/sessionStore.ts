@@ -81,15 +81,39 @@ const digestOf = (value: string): Effect.Effect<string> => {
 const idDigests = new Map<string, string>()
 const ID_DIGESTS = 1024
 
+/**
+ * The id a store operation was given, read: a `TypeError` that names the mistake (a defect of the
+ * operation's Effect) when it is not a `Redacted` string, or one the application wiped.
+ */
+const rawId = (id: Redacted.Redacted<string>): string => {
+  if (Redacted.isRedacted(id)) {
+    try {
+      const raw: unknown = Redacted.value(id)
+      if (typeof raw === "string") return raw
+    } catch {
+      // wiped: said below
+    }
+  }
+  throw new TypeError(
+    Redacted.isRedacted(id)
+      ? "SessionStore: the session id is not a string, or was wiped before the store read it"
+      : `SessionStore: a session id must be a Redacted string (Redacted.make(id)), not a ${typeof id}`
+  )
+}
+
 /** `f` of the SHA-256 of the id: one step where the runtime has `node:crypto`. */
 const withIdDigest = <A, E, R>(
   id: Redacted.Redacted<string>,
   f: (digest: string) => Effect.Effect<A, E, R>
 ): Effect.Effect<A, E, R> => {
   const digest = sha256Sync
-  if (digest === undefined) return Effect.flatMap(digestOf(Redacted.value(id)), f)
+  if (digest === undefined)
+    return Effect.flatMap(
+      Effect.suspend(() => digestOf(rawId(id))),
+      f
+    )
   return Effect.suspend(() => {
-    const raw = Redacted.value(id)
+    const raw = rawId(id)
     let known = idDigests.get(raw)
     if (known === undefined) {
       known = digest(raw)

@@ -7,8 +7,10 @@ import { createHash } from "node:crypto"
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
+import * as Cause from "effect/Cause"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import fc from "fast-check"
@@ -80,6 +82,14 @@ const someone = (fields: Record<string, unknown> = {}) => ({
   ...fields
 })
 
+/** Wipes a redacted value: Effect 3's `Redacted.unsafeWipe`, Effect 4's `Redacted.wipeUnsafe`. */
+const wipe = (value: Redacted.Redacted<string>): boolean => {
+  const line = Redacted as unknown as Record<string, ((value: unknown) => boolean) | undefined>
+  const wipeOf = line.unsafeWipe ?? line.wipeUnsafe
+  if (wipeOf === undefined) throw new Error("this Effect line has no way to wipe a Redacted")
+  return wipeOf(value)
+}
+
 export const storeContract = (line: string, backends: Record<string, Backend>): void => {
   const alice = someone()
   describe.each(Object.entries(backends))(
@@ -122,6 +132,34 @@ export const storeContract = (line: string, backends: Record<string, Backend>): 
           expect(() => sessions.create(alice, { idleTimeout: "forever" as never })).toThrow(
             /idleTimeout/
           )
+        }))
+
+      test("an id that is not a Redacted string, or was wiped, is a defect that says so", (sessions) =>
+        Effect.gen(function* () {
+          const wiped = yield* sessions.create(alice)
+          wipe(wiped)
+          const operations = {
+            get: sessions.get,
+            touch: sessions.touch,
+            revoke: sessions.revoke,
+            rotate: sessions.rotate,
+            handleOf: sessions.handleOf,
+            revokeOthers: sessions.revokeOthers
+          }
+          for (const [name, operation] of Object.entries(operations)) {
+            for (const [id, text] of [
+              ["a raw id", /must be a Redacted string \(Redacted\.make\(id\)\), not a string/],
+              [wiped, /not a string, or was wiped/],
+              [Redacted.make(42), /not a string, or was wiped/]
+            ] as const) {
+              const exit = yield* Effect.exit(
+                Effect.suspend(() => (operation as (id: unknown) => Effect.Effect<unknown>)(id))
+              )
+              const defect = Exit.isFailure(exit) ? Cause.squash(exit.cause) : undefined
+              expect(defect, name).toBeInstanceOf(TypeError)
+              expect((defect as TypeError).message, name).toMatch(text)
+            }
+          }
         }))
 
       test("ends a session at its absolute ttl, the default or its own", (sessions) =>
