@@ -29,26 +29,12 @@ export interface ResolutionKeys {
 }
 
 /**
- * A user these guards made from a validator's answer. A user in the context counts as established
- * only when it is one of them: an application's own `CurrentUser` (a test layer, a "system" user,
- * a copy of the guard's user with a field changed) never lets a request past a guard without its
- * session being validated. The brand is private: no copy or forgery carries it.
+ * The users these guards made from a validator's answer. A user in the context counts as
+ * established only when it is one of them: an application's own `CurrentUser` (a test layer, a
+ * "system" user, a copy of the guard's user with a field changed) never lets a request past a
+ * guard without its session being validated.
  */
-class GuardUser<Session> {
-  readonly #made = true
-  readonly user_id: string
-  readonly session: Session
-  readonly session_id: Redacted.Redacted<string>
-  readonly is_guest = false
-  constructor(userId: string, session: Session, sessionId: Redacted.Redacted<string>) {
-    this.user_id = userId
-    this.session = session
-    this.session_id = sessionId
-  }
-  static made(user: unknown): boolean {
-    return typeof user === "object" && user !== null && #made in user
-  }
-}
+const guardUsers = rules.privateBrand()
 
 /** A service of the context, by a line's key (each line's `Context.get` takes its own keys). */
 const get = <A>(context: Context.Context<never>, key: unknown): A =>
@@ -66,31 +52,28 @@ export const resolver = <Session extends object>(
   type Answer = Exit.Exit<Option.Option<Session>, SessionValidatorUnavailable>
 
   /**
-   * The session each answer the validator gave makes (`rules.ownSession`): a held answer (memory,
-   * a cache hit) makes it once.
+   * A request's user: its own frozen object and its own `Redacted` id, whatever the validator
+   * holds. A handler that wipes its id (`Redacted` hygiene) touches no other request's; one that
+   * writes to its user or its session gets a `TypeError`. `undefined` when the answer cannot be
+   * read (an application's own validator, a getter that throws).
    */
-  const ownSessions = new WeakMap<object, Session>()
-
-  /**
-   * A request's user: its own object and its own `Redacted` id, whatever the validator holds. A
-   * handler that wipes its id (`Redacted` hygiene) or sets a field of its user touches no other
-   * request's. An answer that cannot be read (an application's validator, a getter that throws)
-   * leaves the validator unavailable.
-   */
-  const authenticated = (answer: Session, id: Redacted.Redacted<string>): Resolution => {
-    let session = ownSessions.get(answer)
-    if (session === undefined) {
-      try {
-        session = rules.ownSession(answer)
-      } catch {
-        return rules.unavailable
-      }
-      ownSessions.set(answer, session)
+  const authenticated = (
+    answer: Session,
+    id: Redacted.Redacted<string>
+  ): rules.Authenticated<User<Session>> | undefined => {
+    let session: Session
+    try {
+      session = rules.ownSession(answer)
+    } catch {
+      return undefined
     }
-    return {
-      _tag: "Authenticated",
-      user: new GuardUser((session as { readonly user_id: string }).user_id, session, id)
-    }
+    const user: User<Session> = guardUsers.stamp({
+      user_id: (session as { readonly user_id: string }).user_id,
+      session,
+      session_id: id,
+      is_guest: false
+    })
+    return { _tag: "Authenticated", user: Object.freeze(user) }
   }
 
   /**
@@ -102,10 +85,10 @@ export const resolver = <Session extends object>(
     const resolution = getOption<Resolution>(context, keys.established)
     if (Option.isSome(resolution)) {
       const found = resolution.value
-      return found._tag !== "Authenticated" || GuardUser.made(found.user) ? found : undefined
+      return found._tag !== "Authenticated" || guardUsers.has(found.user) ? found : undefined
     }
     const user = getOption<User<Session>>(context, keys.currentUser)
-    return Option.isSome(user) && GuardUser.made(user.value)
+    return Option.isSome(user) && guardUsers.has(user.value)
       ? { _tag: "Authenticated", user: user.value }
       : undefined
   }
@@ -147,13 +130,21 @@ export const resolver = <Session extends object>(
     )
   }
 
+  /** An answer whose session could not be read: unavailable, logged as the others are. */
+  const logUnreadable = Effect.logWarning("Session validator unavailable (InvalidResponse)").pipe(
+    Effect.annotateLogs("module", "svc-sdk/Auth")
+  )
+
   const answer = <A, E, R>(
     exit: Answer,
     id: Redacted.Redacted<string>,
     next: (resolution: Resolution) => Effect.Effect<A, E, R>
   ): Effect.Effect<A, E, R> => {
     if (Exit.isSuccess(exit)) {
-      return next(Option.isSome(exit.value) ? authenticated(exit.value.value, id) : rules.invalid)
+      if (Option.isNone(exit.value)) return next(rules.invalid)
+      const resolution = authenticated(exit.value.value, id)
+      if (resolution !== undefined) return next(resolution)
+      return Effect.andThen(logUnreadable, next(rules.unavailable))
     }
     return Effect.andThen(logUnavailable(exit.cause), next(rules.unavailable))
   }

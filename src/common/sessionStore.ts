@@ -626,7 +626,8 @@ export const redisStore = <Session>(
   const call = <A>(command: () => Promise<A>) => Effect.tryPromise(command)
   /**
    * The sessions decoded lately, by their stored JSON (the oldest goes first): a session in use is
-   * decoded once, not at every request, and the guards then make its user once too.
+   * decoded once, not at every request. A decoded session is frozen (`rules.decodedSession`), so
+   * the one handed out again and again cannot be changed by whoever got it before.
    */
   const decoded = new Map<string, Option.Option<Session>>()
   /** A stored session as found: `None` when it is gone (or does not decode). */

@@ -84,11 +84,12 @@ export interface Authenticated<User> {
   readonly user: User
 }
 
-export const missing = { _tag: "Missing" } as const
-export const malformed = { _tag: "Malformed" } as const
-export const invalid = { _tag: "Invalid" } as const
-export const unavailable = { _tag: "Unavailable" } as const
-export const crossSite = { _tag: "CrossSite" } as const
+// every request shares these: frozen, so that no handler can rewrite another request's verdict
+export const missing = Object.freeze({ _tag: "Missing" } as const)
+export const malformed = Object.freeze({ _tag: "Malformed" } as const)
+export const invalid = Object.freeze({ _tag: "Invalid" } as const)
+export const unavailable = Object.freeze({ _tag: "Unavailable" } as const)
+export const crossSite = Object.freeze({ _tag: "CrossSite" } as const)
 
 /** What a request needs the validator for: nothing (a resolution already), or this id. */
 export type RequestReading =
@@ -126,13 +127,41 @@ const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor",
 /** Whether a key may be one of a decoded session's own: never one that reaches a prototype. */
 export const isSessionKey = (key: string): boolean => !PROTOTYPE_KEYS.has(key)
 
-/** How deep `ownSession` copies: a value nested deeper (only an application's own can be) is kept as it is. */
+/** Returns its argument from `new`: a subclass's private field lands on that object. */
+class Stamp {
+  constructor(target: object) {
+    // biome-ignore lint/correctness/noConstructorReturn: how a private field marks an object of another class
+    return target
+  }
+}
+
+/**
+ * A private brand: `stamp(target)` marks an object, `has(value)` tells a marked one. No copy carries
+ * the mark, and neither the mark nor the class that sets it can be reached from a marked object
+ * (its `constructor` is `Object`'s), so no code outside can forge one.
+ */
+export const privateBrand = () => {
+  class Brand extends Stamp {
+    readonly #brand = true
+    static has(value: unknown): boolean {
+      return typeof value === "object" && value !== null && #brand in value
+    }
+  }
+  return {
+    stamp: <T extends object>(target: T): T => {
+      new Brand(target)
+      return target
+    },
+    has: Brand.has
+  }
+}
+
+/** How deep a session is copied: a value nested deeper (only an application's own can be) is kept as it is. */
 const SESSION_DEPTH = 16
 
 /**
- * A frozen copy of a session value: plain objects (their own fields, never one that reaches a
- * prototype) and arrays, all the way down; any other value (a `Date`, a class instance, held by an
- * application's own validator) is kept as it is.
+ * A frozen copy of a session's value: plain objects and arrays, all the way down; any other value
+ * (a `Date`, a `Set`, a class instance, held by an application's own validator) is kept as it is.
  */
 const frozenCopy = (value: unknown, depth: number): unknown => {
   if (typeof value !== "object" || value === null || depth > SESSION_DEPTH) return value
@@ -142,26 +171,46 @@ const frozenCopy = (value: unknown, depth: number): unknown => {
     return Object.freeze(copy)
   }
   const prototype = Object.getPrototypeOf(value)
-  return prototype === Object.prototype || prototype === null ? frozenFields(value, depth) : value
-}
-
-const frozenFields = (value: object, depth: number): object => {
+  if (prototype !== Object.prototype && prototype !== null) return value
   const copy: Record<string, unknown> = {}
   for (const key of Object.keys(value)) {
-    if (isSessionKey(key))
-      copy[key] = frozenCopy((value as Record<string, unknown>)[key], depth + 1)
+    const field = frozenCopy((value as Record<string, unknown>)[key], depth + 1)
+    // a nested `__proto__` key is data (`JSON.parse` makes one): kept as a field, never a prototype
+    if (key === "__proto__")
+      Object.defineProperty(copy, key, { value: field, enumerable: true, writable: true })
+    else copy[key] = field
   }
   return Object.freeze(copy)
 }
 
+/** A frozen copy of the session's own fields, never one that reaches a prototype. */
+const frozenSession = <Session extends object>(session: Session): Session => {
+  const copy: Record<string, unknown> = {}
+  for (const key of Object.keys(session)) {
+    if (isSessionKey(key)) copy[key] = frozenCopy((session as Record<string, unknown>)[key], 1)
+  }
+  return copy as Session
+}
+
+const decodedSessions = privateBrand()
+
 /**
- * The session a guard hands its handler: a frozen plain object of the answer's own fields, its
- * arrays and plain objects frozen copies too. A handler that writes to its session (pushes a
- * permission, say) gets a `TypeError` instead of changing what the validator holds for every
- * later request; an inherited field is never read as the user's.
+ * A session the validators decoded, as the guards hand it to handlers: frozen all the way down
+ * (plain objects and arrays; see `frozenCopy`), and marked as the library's own. A handler that
+ * writes to its session (pushes a permission, say) gets a `TypeError` instead of changing what a
+ * validator or a store holds for every later request. Each line's `decodeSession` gives one.
+ */
+export const decodedSession = <Session extends object>(session: Session): Session =>
+  Object.freeze(decodedSessions.stamp(frozenSession(session)))
+
+/**
+ * The session a guard hands its handler: a session the library decoded as it is, else (an
+ * application's own validator) a frozen copy of it, made afresh each time, so that a change the
+ * application makes to what it holds is seen by the next request; an inherited field is never
+ * read as the user's.
  */
 export const ownSession = <Session extends object>(session: Session): Session =>
-  frozenFields(session, 0) as Session
+  decodedSessions.has(session) ? session : Object.freeze(frozenSession(session))
 
 /** Why a guard refuses a request: the pinned status and error text. */
 export interface Rejection {
@@ -169,7 +218,8 @@ export interface Rejection {
   readonly text: string
 }
 
-const refuse = (status: Rejection["status"], text: string): Rejection => ({ status, text })
+const refuse = (status: Rejection["status"], text: string): Rejection =>
+  Object.freeze({ status, text })
 const rejections = {
   Missing: refuse(401, ErrorText.sessionIdRequired),
   Malformed: refuse(401, ErrorText.invalidSession),

@@ -4,6 +4,7 @@
  * request (SPEC 6.1), counted by a probe validator. Shared: run on both Effect lines (lineKit.ts).
  */
 import { describe, expect, it } from "@effect/vitest"
+import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
@@ -287,6 +288,49 @@ describe("a copy of a guard's own user", () => {
       )
       expect(response.status).toBe(403)
       expect(probe.calls - before).toBe(1)
+      // nor can the user itself be changed, or the maker of users reached through it
+      expect(Object.isFrozen(captured)).toBe(true)
+      expect(() => Object.assign(captured, { session: raised.session })).toThrow(TypeError)
+      expect(captured.constructor).toBe(Object)
+      expect(Object.getPrototypeOf(captured)).toBe(Object.prototype)
+    })
+  )
+
+  it.effect("a verdict every request shares cannot be rewritten by a handler", () =>
+    Effect.gen(function* () {
+      const probe = yield* makeProbe
+      // an optionalAuth handler sees the shared "Invalid" resolution of an unknown id
+      const request = requestOf(
+        new Request("http://localhost/posts/1", { headers: { "X-Session-Id": "s-unknown" } })
+      )
+      const rewrites = Effect.map(Effect.context<never>(), (context: Context.Context<never>) => {
+        let rewritten = 0
+        // every service the request's context holds (Effect 3's `unsafeMap`, Effect 4's `mapUnsafe`)
+        const services = context as unknown as Record<string, Map<string, unknown> | undefined>
+        for (const service of (services.unsafeMap ?? services.mapUnsafe ?? new Map()).values()) {
+          if (typeof service === "object" && service !== null && "_tag" in service) {
+            try {
+              Object.assign(service, { _tag: "Authenticated" })
+              rewritten++
+            } catch {
+              // frozen
+            }
+          }
+        }
+        return rewritten
+      })
+      const rewritten = yield* rewrites.pipe(
+        optionalAuth(),
+        Effect.provideService(HttpServerRequest.HttpServerRequest, request),
+        Effect.provide(probeValidator(probe))
+      )
+      expect(rewritten).toBe(0)
+      const response = yield* reached.pipe(
+        requirePermission("posts:read"),
+        Effect.provideService(HttpServerRequest.HttpServerRequest, request),
+        Effect.provide(probeValidator(probe))
+      )
+      expect(response.status).toBe(401)
     })
   )
 })

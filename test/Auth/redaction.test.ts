@@ -97,7 +97,7 @@ describe("redaction", () => {
   ]
   for (const [name, make] of held) {
     it.effect(
-      `a handler that wipes its id or sets its user's fields leaves the next request's whole (${name})`,
+      `a handler that wipes its id or writes to its user leaves the next request's whole (${name})`,
       () =>
         Effect.gen(function* () {
           const handler = Effect.gen(function* () {
@@ -105,8 +105,14 @@ describe("redaction", () => {
             const id = Redacted.value(user.session_id)
             const userId = user.user_id
             wipe(user.session_id)
-            ;(user as { user_id: string }).user_id = "someone else"
-            return HttpServerResponse.text(`${userId} ${id === SECRET}`)
+            // the user is frozen: a write throws, and changes nothing
+            let refused = false
+            try {
+              ;(user as { user_id: string }).user_id = "someone else"
+            } catch (error) {
+              refused = error instanceof TypeError
+            }
+            return HttpServerResponse.text(`${userId} ${id === SECRET} ${refused}`)
           })
           const request = () =>
             handler.pipe(
@@ -129,9 +135,9 @@ describe("redaction", () => {
             Effect.provide(make())
           )
           expect(answers).toEqual([
-            [200, "u1 true"],
-            [200, "u1 true"],
-            [200, "u1 true"]
+            [200, "u1 true true"],
+            [200, "u1 true true"],
+            [200, "u1 true true"]
           ])
         })
     )
@@ -210,9 +216,50 @@ describe("redaction", () => {
         // the application's object is its own: neither frozen nor changed
         expect(Object.isFrozen(own) || Object.isFrozen(own.permissions)).toBe(false)
         expect(own).toEqual(sessionOf())
+        if (name.startsWith("an application's own")) {
+          // what it changes in place is seen by the next request
+          own.permissions.push("admin")
+          const [status] = yield* request(admin, () => requirePermission("admin")).pipe(
+            Effect.provide(make(own))
+          )
+          expect(status).toBe(200)
+        }
       })
     )
   }
+
+  it.effect("a session's nested fields reach the handler as data, whatever their names", () =>
+    Effect.gen(function* () {
+      const profile = JSON.parse('{"__proto__":{"admin":true},"constructor":"c","prototype":"v2"}')
+      const session = { user_id: "u1", profile }
+      const seen = yield* Effect.map(CurrentUser, (user) => {
+        const copy = (user.session as unknown as { profile: Record<string, unknown> }).profile
+        return {
+          keys: Object.keys(copy),
+          constructor: copy.constructor,
+          prototype: Object.getPrototypeOf(copy) === Object.prototype,
+          inherited: (copy as { admin?: unknown }).admin,
+          frozen:
+            Object.isFrozen(copy) &&
+            Object.isFrozen(Object.getOwnPropertyDescriptor(copy, "__proto__")?.value)
+        }
+      }).pipe(
+        requireAuth(),
+        Effect.provideService(
+          HttpServerRequest.HttpServerRequest,
+          requestOf(new Request("http://localhost/x", { headers: { "x-session-id": SECRET } }))
+        ),
+        Effect.provide(SessionValidator.memory({ [SECRET]: session }))
+      )
+      expect(seen).toEqual({
+        keys: ["__proto__", "constructor", "prototype"],
+        constructor: "c",
+        prototype: true,
+        inherited: undefined,
+        frozen: true
+      })
+    })
+  )
 
   const failing: ReadonlyArray<[string, Layer.Layer<SessionValidator>]> = [
     [
