@@ -132,9 +132,10 @@ export const sessionCookie = (
       `${fn}: options.sameSite "none" needs secure: true (browsers drop a SameSite=None cookie that is not Secure)`
     )
   }
-  // browsers refuse a cookie whose name's prefix promises what its attributes do not (RFC 6265bis):
-  // the login would not stick, and nothing would say why
-  const prefix = /^__(secure|host)-/i.exec(name)?.[0]
+  // browsers refuse a cookie whose name's prefix promises what its attributes do not (RFC 6265bis,
+  // and its `__Http-` / `__Host-Http-` prefixes, which also ask HttpOnly, always set here): the
+  // login would not stick, and nothing would say why
+  const prefix = /^__(secure|host|http)-/i.exec(name)?.[0]
   if (prefix !== undefined && !secure) {
     throw new TypeError(
       `${fn}: options.name "${name}" needs secure: true (browsers refuse a ${prefix} cookie that is not Secure)`

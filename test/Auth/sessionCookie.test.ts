@@ -77,6 +77,9 @@ describe("setSessionCookie", () => {
       await setCookies(setSessionCookie(empty(), ID, { name: "__Secure-sid", path: "/app" }))
     ).toEqual([`__Secure-sid=${ID}; Path=/app; HttpOnly; Secure; SameSite=Lax`])
     expect(
+      await setCookies(setSessionCookie(empty(), ID, { name: "__Http-sid", path: "/app" }))
+    ).toEqual([`__Http-sid=${ID}; Path=/app; HttpOnly; Secure; SameSite=Lax`])
+    expect(
       await setCookies(setSessionCookie(empty(), ID, { sameSite: "none", persistent: "1 day" }))
     ).toEqual([`session_id=${ID}; Max-Age=86400; Path=/; HttpOnly; Secure; SameSite=None`])
   })
@@ -111,6 +114,9 @@ describe("setSessionCookie", () => {
       [{ name: "__host-sid", secure: false }, /options\.name "__host-sid" needs secure: true/],
       [{ name: "__Host-sid", domain: "example.com" }, /needs path "\/" and no domain/],
       [{ name: "__Host-sid", path: "/app" }, /needs path "\/" and no domain/],
+      [{ name: "__Http-sid", secure: false }, /options\.name "__Http-sid" needs secure: true/],
+      [{ name: "__Host-Http-sid", secure: false }, /"__Host-Http-sid" needs secure: true/],
+      [{ name: "__Host-Http-sid", path: "/app" }, /needs path "\/" and no domain/],
       [{ persistent: "forever" }, /options\.persistent/],
       [{ persistent: -1 }, /options\.persistent/],
       ["lax", /options must be an object/]
