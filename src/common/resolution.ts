@@ -36,6 +36,15 @@ export interface ResolutionKeys {
  */
 const guardUsers = rules.privateBrand()
 
+/** The verdicts a guard establishes besides a user: the library's own, frozen objects only. */
+const VERDICTS: ReadonlySet<unknown> = new Set([
+  rules.missing,
+  rules.malformed,
+  rules.invalid,
+  rules.unavailable,
+  rules.crossSite
+])
+
 /** A service of the context, by a line's key (each line's `Context.get` takes its own keys). */
 const get = <A>(context: Context.Context<never>, key: unknown): A =>
   Context.get(context, key as never) as A
@@ -79,17 +88,22 @@ export const resolver = <Session extends object>(
   /**
    * What an earlier guard or middleware established on this request, read from the context: the
    * resolution a guard (router or `HttpApi` middleware) provides to what it wraps, or a
-   * `CurrentUser` — when these guards made its user.
+   * `CurrentUser` — when these guards made its user. Each is read once, into a resolution of its
+   * own: an object in the context that changes between reads (a getter) is never trusted.
    */
   const established = (context: Context.Context<never>): Resolution | undefined => {
     const resolution = getOption<Resolution>(context, keys.established)
     if (Option.isSome(resolution)) {
       const found = resolution.value
-      return found._tag !== "Authenticated" || guardUsers.has(found.user) ? found : undefined
+      if (VERDICTS.has(found)) return found
+      const user = (found as { readonly user?: unknown }).user
+      return guardUsers.has(user)
+        ? { _tag: "Authenticated", user: user as User<Session> }
+        : undefined
     }
-    const user = getOption<User<Session>>(context, keys.currentUser)
+    const user = getOption<unknown>(context, keys.currentUser)
     return Option.isSome(user) && guardUsers.has(user.value)
-      ? { _tag: "Authenticated", user: user.value }
+      ? { _tag: "Authenticated", user: user.value as User<Session> }
       : undefined
   }
 

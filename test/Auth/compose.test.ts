@@ -4,7 +4,7 @@
  * request (SPEC 6.1), counted by a probe validator. Shared: run on both Effect lines (lineKit.ts).
  */
 import { describe, expect, it } from "@effect/vitest"
-import type * as Context from "effect/Context"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
@@ -293,6 +293,41 @@ describe("a copy of a guard's own user", () => {
       expect(() => Object.assign(captured, { session: raised.session })).toThrow(TypeError)
       expect(captured.constructor).toBe(Object)
       expect(Object.getPrototypeOf(captured)).toBe(Object.prototype)
+    })
+  )
+
+  it.effect("a resolution in the context that changes between reads is not trusted", () =>
+    Effect.gen(function* () {
+      const probe = yield* makeProbe
+      const request = requestOf(
+        new Request("http://localhost/posts/1", { headers: { "X-Session-Id": "s-user" } })
+      )
+      // where the guards look for an earlier guard's resolution: "Missing" when checked, then a
+      // user who may delete posts
+      let reads = 0
+      const forged = {
+        get _tag() {
+          return reads++ === 0 ? "Missing" : "Authenticated"
+        },
+        user: {
+          user_id: "mallory",
+          session: { user_id: "mallory", permissions: ["posts:delete"] },
+          session_id: Redacted.make("s-user"),
+          is_guest: false
+        }
+      }
+      // each line's way to make a context from its map (Effect 3's and Effect 4's names)
+      const line = Context as unknown as Record<string, (map: Map<string, unknown>) => never>
+      const contextOf = line.unsafeMake ?? line.makeUnsafe
+      if (contextOf === undefined) throw new Error("this Effect line makes no context from a map")
+      const response = yield* reached.pipe(
+        requirePermission("posts:delete"),
+        Effect.provide(contextOf(new Map([["svc-sdk/Auth/EstablishedResolution", forged]]))),
+        Effect.provideService(HttpServerRequest.HttpServerRequest, request),
+        Effect.provide(probeValidator(probe))
+      )
+      expect(response.status).toBe(403)
+      expect(probe.calls).toBe(1)
     })
   )
 
