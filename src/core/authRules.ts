@@ -156,25 +156,33 @@ export const privateBrand = () => {
   }
 }
 
-/** How deep a session is copied: a value nested deeper (only an application's own can be) is kept as it is. */
-const SESSION_DEPTH = 16
+/** How deep a session may nest: one nested deeper is refused, never handed over in part unfrozen. */
+export const SESSION_DEPTH = 64
 
 /**
- * A frozen copy of a session's value: plain objects and arrays, all the way down; any other value
- * (a `Date`, a `Set`, a class instance, held by an application's own validator) is kept as it is.
+ * A frozen copy of a session's value: plain objects and arrays, all the way down, each copied once
+ * (`copies`: a part met twice, or a cycle an application's own objects make, stays one); any other
+ * value (a `Date`, a `Set`, a class instance, held by an application's own validator) is kept as
+ * it is. A `RangeError` past {@link SESSION_DEPTH}.
  */
-const frozenCopy = (value: unknown, depth: number): unknown => {
-  if (typeof value !== "object" || value === null || depth > SESSION_DEPTH) return value
+const frozenCopy = (value: unknown, depth: number, copies: Map<object, object>): unknown => {
+  if (typeof value !== "object" || value === null) return value
+  const known = copies.get(value)
+  if (known !== undefined) return known
+  if (depth > SESSION_DEPTH)
+    throw new RangeError(`a session nests deeper than ${SESSION_DEPTH} levels`)
   if (Array.isArray(value)) {
     const copy = new Array<unknown>(value.length)
-    for (let i = 0; i < value.length; i++) copy[i] = frozenCopy(value[i], depth + 1)
+    copies.set(value, copy)
+    for (let i = 0; i < value.length; i++) copy[i] = frozenCopy(value[i], depth + 1, copies)
     return Object.freeze(copy)
   }
   const prototype = Object.getPrototypeOf(value)
   if (prototype !== Object.prototype && prototype !== null) return value
   const copy: Record<string, unknown> = {}
+  copies.set(value, copy)
   for (const key of Object.keys(value)) {
-    const field = frozenCopy((value as Record<string, unknown>)[key], depth + 1)
+    const field = frozenCopy((value as Record<string, unknown>)[key], depth + 1, copies)
     // a nested `__proto__` key is data (`JSON.parse` makes one): kept as a field, never a prototype
     if (key === "__proto__")
       Object.defineProperty(copy, key, { value: field, enumerable: true, writable: true })
@@ -183,11 +191,13 @@ const frozenCopy = (value: unknown, depth: number): unknown => {
   return Object.freeze(copy)
 }
 
-/** A frozen copy of the session's own fields, never one that reaches a prototype. */
+/** A copy of the session's own fields (never one that reaches a prototype), its values frozen. */
 const frozenSession = <Session extends object>(session: Session): Session => {
   const copy: Record<string, unknown> = {}
+  const copies = new Map<object, object>()
   for (const key of Object.keys(session)) {
-    if (isSessionKey(key)) copy[key] = frozenCopy((session as Record<string, unknown>)[key], 1)
+    if (isSessionKey(key))
+      copy[key] = frozenCopy((session as Record<string, unknown>)[key], 1, copies)
   }
   return copy as Session
 }
@@ -195,19 +205,32 @@ const frozenSession = <Session extends object>(session: Session): Session => {
 const decodedSessions = privateBrand()
 
 /**
- * A session the validators decoded, as the guards hand it to handlers: frozen all the way down
- * (plain objects and arrays; see `frozenCopy`), and marked as the library's own. A handler that
- * writes to its session (pushes a permission, say) gets a `TypeError` instead of changing what a
- * validator or a store holds for every later request. Each line's `decodeSession` gives one.
+ * A session a line decoded, as the validators and stores hold it and the guards hand it to
+ * handlers: frozen all the way down (plain objects and arrays; see `frozenCopy`), and marked as the
+ * library's own. A handler that writes to its session (pushes a permission, say) gets a `TypeError`
+ * instead of changing what a validator or a store holds for every later request. Each line's
+ * `decodeSession` answers with it; one nested past {@link SESSION_DEPTH} is not a session.
  */
-export const decodedSession = <Session extends object>(session: Session): Session =>
-  Object.freeze(decodedSessions.stamp(frozenSession(session)))
+export const sessionDecoded = <Session extends object>(
+  session: Session
+):
+  | { readonly _tag: "Session"; readonly session: Session }
+  | { readonly _tag: "NotSession"; readonly paths: string; readonly message: string } => {
+  try {
+    return {
+      _tag: "Session",
+      session: Object.freeze(decodedSessions.stamp(frozenSession(session)))
+    }
+  } catch (cause) {
+    return { _tag: "NotSession", paths: "the root", message: (cause as Error).message }
+  }
+}
 
 /**
- * The session a guard hands its handler: a session the library decoded as it is, else (an
+ * The session a guard hands its handler: a session a line decoded as it is, else (an
  * application's own validator) a frozen copy of it, made afresh each time, so that a change the
  * application makes to what it holds is seen by the next request; an inherited field is never
- * read as the user's.
+ * read as the user's. Throws what the copy throws (a getter's error, a `RangeError`).
  */
 export const ownSession = <Session extends object>(session: Session): Session =>
   decodedSessions.has(session) ? session : Object.freeze(frozenSession(session))

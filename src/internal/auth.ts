@@ -18,7 +18,7 @@ import * as SchemaIssue from "effect/SchemaIssue"
 import * as Semaphore from "effect/Semaphore"
 import { SessionData } from "../Auth/SessionData.js"
 import type { AuthDialect } from "../common/dialect.js"
-import { decodedSession } from "../core/authRules.js"
+import { sessionDecoded } from "../core/authRules.js"
 import { client } from "./dialect.js"
 
 const decode = /*#__PURE__*/ Schema.decodeUnknownResult(SessionData)
@@ -66,7 +66,7 @@ export const auth: AuthDialect<SessionData> = {
   decodeSession: (value) => {
     const decoded = decode(value)
     return decoded._tag === "Success"
-      ? { _tag: "Session", session: decodedSession(decoded.success) }
+      ? sessionDecoded(decoded.success)
       : {
           _tag: "NotSession",
           paths: pathsOf(decoded.failure.issue),

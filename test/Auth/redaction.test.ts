@@ -261,6 +261,74 @@ describe("redaction", () => {
     })
   )
 
+  it.effect("a session is frozen however deep it nests, and one past 64 levels is refused", () =>
+    Effect.gen(function* () {
+      const nest = (levels: number) => {
+        const root: Record<string, unknown> = {}
+        let at = root
+        for (let i = 1; i < levels; i++) {
+          const next: Record<string, unknown> = {}
+          at.next = next
+          at = next
+        }
+        at.leaf = ["original"]
+        return root
+      }
+      const deepSession = (levels: number) => {
+        const session = { user_id: "u1", deep: nest(levels) }
+        return session
+      }
+      const deepest = Effect.map(CurrentUser, (user) => {
+        let at = (user.session as unknown as { deep: Record<string, unknown> }).deep
+        while (at.next !== undefined) at = at.next as Record<string, unknown>
+        return Object.isFrozen(at) && Object.isFrozen(at.leaf)
+      })
+      const frozen = yield* deepest.pipe(
+        requireAuth(),
+        Effect.provideService(
+          HttpServerRequest.HttpServerRequest,
+          requestOf(new Request("http://localhost/x", { headers: { "x-session-id": SECRET } }))
+        ),
+        Effect.provide(SessionValidator.memory({ [SECRET]: deepSession(60) }))
+      )
+      expect(frozen).toBe(true)
+      expect(() => SessionValidator.memory({ [SECRET]: deepSession(70) })).toThrow(
+        /nests deeper than 64 levels/
+      )
+    })
+  )
+
+  it.effect("an application's own session whose parts repeat or loop is copied as it is", () =>
+    Effect.gen(function* () {
+      const profile: Record<string, unknown> = { name: "p" }
+      profile.self = profile
+      // parts met again and again: copied once each, not once per path to them
+      let shared: Record<string, unknown> = { end: true }
+      for (let i = 0; i < 40; i++) shared = { left: shared, right: shared }
+      const session = { user_id: "u1", profile, shared }
+      const seen = yield* Effect.map(CurrentUser, (user) => {
+        const copy = (user.session as unknown as { profile: Record<string, unknown> }).profile
+        const tree = (user.session as unknown as { shared: Record<string, unknown> }).shared
+        return {
+          loops: copy.self === copy,
+          frozen: Object.isFrozen(copy),
+          copied: copy !== profile,
+          shared: tree.left === tree.right
+        }
+      }).pipe(
+        requireAuth(),
+        Effect.provideService(
+          HttpServerRequest.HttpServerRequest,
+          requestOf(new Request("http://localhost/x", { headers: { "x-session-id": SECRET } }))
+        ),
+        Effect.provide(
+          Layer.succeed(SessionValidator, { validate: () => Effect.succeedSome(session) })
+        )
+      )
+      expect(seen).toEqual({ loops: true, frozen: true, copied: true, shared: true })
+    })
+  )
+
   const failing: ReadonlyArray<[string, Layer.Layer<SessionValidator>]> = [
     [
       "a failure carrying the id as its cause",

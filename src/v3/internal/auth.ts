@@ -17,7 +17,7 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type { AuthDialect } from "../../common/dialect.js"
-import { decodedSession } from "../../core/authRules.js"
+import { sessionDecoded } from "../../core/authRules.js"
 import { SessionData } from "../Auth/SessionData.js"
 import { client } from "./dialect.js"
 
@@ -49,7 +49,7 @@ export const auth: AuthDialect<SessionData> = {
   decodeSession: (value) => {
     const decoded = decode(value)
     return decoded._tag === "Right"
-      ? { _tag: "Session", session: decodedSession(decoded.right) }
+      ? sessionDecoded(decoded.right)
       : {
           _tag: "NotSession",
           paths: pathsOf(decoded.left),

@@ -111,6 +111,17 @@ export const storeContract = (line: string, backends: Record<string, Backend>): 
           expect(yield* sessions.touch(id)).toEqual(Option.some(alice))
         }))
 
+      test("answers frozen sessions, which no caller can change for the next", (sessions) =>
+        Effect.gen(function* () {
+          const id = yield* sessions.create({ ...alice, permissions: ["read"] })
+          for (const read of [sessions.get(id), sessions.touch(id), sessions.get(id)]) {
+            const session = Option.getOrThrow(yield* read) as { permissions: Array<string> }
+            expect(Object.isFrozen(session) && Object.isFrozen(session.permissions)).toBe(true)
+            expect(() => session.permissions.push("admin")).toThrow(TypeError)
+            expect(session.permissions).toEqual(["read"])
+          }
+        }))
+
       test("issues distinct 256-bit base64url ids", (sessions) =>
         Effect.gen(function* () {
           const ids = yield* Effect.forEach(Array.from({ length: 20 }), () =>
