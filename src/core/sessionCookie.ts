@@ -135,13 +135,13 @@ export const sessionCookie = (
   // browsers refuse a cookie whose name's prefix promises what its attributes do not (RFC 6265bis,
   // and its `__Http-` / `__Host-Http-` prefixes, which also ask HttpOnly, always set here): the
   // login would not stick, and nothing would say why
-  const prefix = /^__(secure|host|http)-/i.exec(name)?.[0]
+  const prefix = /^__(secure|host-http|host|http)-/i.exec(name)?.[0]
   if (prefix !== undefined && !secure) {
     throw new TypeError(
       `${fn}: options.name "${name}" needs secure: true (browsers refuse a ${prefix} cookie that is not Secure)`
     )
   }
-  if (prefix?.toLowerCase() === "__host-" && (domain !== undefined || path !== "/")) {
+  if (prefix?.toLowerCase().startsWith("__host-") && (domain !== undefined || path !== "/")) {
     throw new TypeError(
       `${fn}: options.name "${name}" needs path "/" and no domain (browsers refuse a ${prefix} cookie with either)`
     )

@@ -116,7 +116,7 @@ describe("setSessionCookie", () => {
       [{ name: "__Host-sid", path: "/app" }, /needs path "\/" and no domain/],
       [{ name: "__Http-sid", secure: false }, /options\.name "__Http-sid" needs secure: true/],
       [{ name: "__Host-Http-sid", secure: false }, /"__Host-Http-sid" needs secure: true/],
-      [{ name: "__Host-Http-sid", path: "/app" }, /needs path "\/" and no domain/],
+      [{ name: "__Host-Http-sid", path: "/app" }, /refuse a __Host-Http- cookie with either/],
       [{ persistent: "forever" }, /options\.persistent/],
       [{ persistent: -1 }, /options\.persistent/],
       ["lax", /options must be an object/]
