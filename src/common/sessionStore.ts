@@ -626,7 +626,7 @@ export const redisStore = <Session>(
   const call = <A>(command: () => Promise<A>) => Effect.tryPromise(command)
   /**
    * The sessions decoded lately, by their stored JSON (the oldest goes first): a session in use is
-   * decoded once, not at every request. A decoded session is frozen (`rules.decodedSession`), so
+   * decoded once, not at every request. A decoded session is frozen (`rules.sessionDecoded`), so
    * the one handed out again and again cannot be changed by whoever got it before.
    */
   const decoded = new Map<string, Option.Option<Session>>()

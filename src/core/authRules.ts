@@ -222,7 +222,8 @@ export const sessionDecoded = <Session extends object>(
       session: Object.freeze(decodedSessions.stamp(frozenSession(session)))
     }
   } catch (cause) {
-    return { _tag: "NotSession", paths: "the root", message: (cause as Error).message }
+    const message = cause instanceof Error ? cause.message : "a field could not be read"
+    return { _tag: "NotSession", paths: "the root", message }
   }
 }
 
