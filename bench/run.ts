@@ -171,7 +171,7 @@ const merged = (previous: string): string => {
   })
   kept.push(
     "",
-    `${rerun}${date}, ${options.runs} runs of ${options.seconds} s, on ${process.platform} with load average ${loadavg()
+    `${rerun}${date}, ${options.runs} runs of ${options.seconds} s, on ${process.platform} (${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}) with load average ${loadavg()
       .map((load) => load.toFixed(1))
       .join(", ")}: ${[...titles].join("; ")}.`
   )
