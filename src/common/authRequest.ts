@@ -8,6 +8,8 @@ import type { ServerRequestHead } from "../core/crossSite.js"
 export type RequestOf = ServerRequestHead & {
   readonly cookies: Readonly<Record<string, string | undefined>>
   readonly url: string
+  /** The server's own request, the same under every view of it (a mounted router's). */
+  readonly source: unknown
 }
 
 /** A session decoded, or where it failed to decode (the paths only: values may quote the id). */

@@ -29,12 +29,17 @@ export interface ResolutionKeys {
 }
 
 /**
- * The users these guards made from a validator's answer. A user in the context counts as
- * established only when it is one of them: an application's own `CurrentUser` (a test layer, a
- * "system" user, a copy of the guard's user with a field changed) never lets a request past a
- * guard without its session being validated.
+ * The users these guards made from a validator's answer, each marked with the request it was made
+ * for (the server's own request under every view of it: `HttpServerRequest.source`). A user in the
+ * context counts as established only when it is one of them, made for this request: an
+ * application's own `CurrentUser` (a test layer, a "system" user, a copy of the guard's user with a
+ * field changed) or a user kept from an earlier request never lets a request past a guard without
+ * its session being validated.
  */
-const guardUsers = rules.privateBrand()
+const guardUsers = rules.privateBrand<unknown>()
+
+/** Not a guard's user: no request's source is this. */
+const NOT_MADE = Symbol()
 
 /** The verdicts a guard establishes besides a user: the library's own, frozen objects only. */
 const VERDICTS: ReadonlySet<unknown> = new Set([
@@ -68,7 +73,8 @@ export const resolver = <Session extends object>(
    */
   const authenticated = (
     answer: Session,
-    id: Redacted.Redacted<string>
+    id: Redacted.Redacted<string>,
+    source: unknown
   ): rules.Authenticated<User<Session>> | undefined => {
     let session: Session
     try {
@@ -76,12 +82,15 @@ export const resolver = <Session extends object>(
     } catch {
       return undefined
     }
-    const user: User<Session> = guardUsers.stamp({
-      user_id: (session as { readonly user_id: string }).user_id,
-      session,
-      session_id: id,
-      is_guest: false
-    })
+    const user: User<Session> = guardUsers.stamp(
+      {
+        user_id: (session as { readonly user_id: string }).user_id,
+        session,
+        session_id: id,
+        is_guest: false
+      },
+      source
+    )
     return { _tag: "Authenticated", user: Object.freeze(user) }
   }
 
@@ -91,18 +100,21 @@ export const resolver = <Session extends object>(
    * `CurrentUser` — when these guards made its user. Each is read once, into a resolution of its
    * own: an object in the context that changes between reads (a getter) is never trusted.
    */
-  const established = (context: Context.Context<never>): Resolution | undefined => {
+  const established = (
+    context: Context.Context<never>,
+    source: unknown
+  ): Resolution | undefined => {
     const resolution = getOption<Resolution>(context, keys.established)
     if (Option.isSome(resolution)) {
       const found = resolution.value
       if (VERDICTS.has(found)) return found
       const user = (found as { readonly user?: unknown }).user
-      return guardUsers.has(user)
+      return guardUsers.valueOf(user, NOT_MADE) === source
         ? { _tag: "Authenticated", user: user as User<Session> }
         : undefined
     }
     const user = getOption<unknown>(context, keys.currentUser)
-    return Option.isSome(user) && guardUsers.has(user.value)
+    return Option.isSome(user) && guardUsers.valueOf(user.value, NOT_MADE) === source
       ? { _tag: "Authenticated", user: user.value as User<Session> }
       : undefined
   }
@@ -152,11 +164,12 @@ export const resolver = <Session extends object>(
   const answer = <A, E, R>(
     exit: Answer,
     id: Redacted.Redacted<string>,
+    source: unknown,
     next: (resolution: Resolution) => Effect.Effect<A, E, R>
   ): Effect.Effect<A, E, R> => {
     if (Exit.isSuccess(exit)) {
       if (Option.isNone(exit.value)) return next(rules.invalid)
-      const resolution = authenticated(exit.value.value, id)
+      const resolution = authenticated(exit.value.value, id, source)
       if (resolution !== undefined) return next(resolution)
       return Effect.andThen(logUnreadable, next(rules.unavailable))
     }
@@ -173,8 +186,9 @@ export const resolver = <Session extends object>(
     next: (resolution: Resolution, known: boolean) => Effect.Effect<A, E, R>
   ): Effect.Effect<A, E, R> =>
     line.contextWithEffect((context) => {
-      const reading = rules.readRequest(get<RequestOf>(context, line.serverRequest), settings)
-      const known = established(context)
+      const request = get<RequestOf>(context, line.serverRequest)
+      const reading = rules.readRequest(request, settings)
+      const known = established(context, request.source)
       // what an earlier guard established holds as far as this guard's own reading agrees: its
       // sources (`query: false`, its header) and its cross-site check apply whatever ran before
       // it, and a request is still validated once
@@ -200,9 +214,9 @@ export const resolver = <Session extends object>(
       const id = Redacted.make(reading.id)
       // an answer the validator holds already (memory, a cache hit) costs no fiber and no timer
       const held = knownAnswer(validator, id)
-      if (held !== undefined) return answer(held, id, onAnswer)
+      if (held !== undefined) return answer(held, id, request.source, onAnswer)
       return Effect.flatMap(validate(validator, id, settings.timeoutMillis), (exit) =>
-        answer(exit, id, onAnswer)
+        answer(exit, id, request.source, onAnswer)
       )
     })
 }

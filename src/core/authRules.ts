@@ -136,23 +136,34 @@ class Stamp {
 }
 
 /**
- * A private brand: `stamp(target)` marks an object, `has(value)` tells a marked one. No copy carries
- * the mark, and neither the mark nor the class that sets it can be reached from a marked object
- * (its `constructor` is `Object`'s), so no code outside can forge one.
+ * A private brand: `stamp(target, value)` marks an object with a value, `has(value)` tells a
+ * marked one and `valueOf` reads its value. No copy carries the mark, and neither the mark nor the
+ * class that sets it can be reached from a marked object (its `constructor` is `Object`'s), so no
+ * code outside can forge one.
  */
-export const privateBrand = () => {
+export const privateBrand = <Value = true>() => {
   class Brand extends Stamp {
-    readonly #brand = true
-    static has(value: unknown): boolean {
-      return typeof value === "object" && value !== null && #brand in value
+    readonly #value: Value
+    constructor(target: object, value: Value) {
+      super(target)
+      this.#value = value
+    }
+    static has(value: unknown): value is Brand {
+      return typeof value === "object" && value !== null && #value in value
+    }
+    static read(value: Brand): Value {
+      return value.#value
     }
   }
   return {
-    stamp: <T extends object>(target: T): T => {
-      new Brand(target)
+    stamp: <T extends object>(target: T, value: Value): T => {
+      new Brand(target, value)
       return target
     },
-    has: Brand.has
+    has: Brand.has,
+    /** The value a marked object carries; `fallback` for any other. */
+    valueOf: <F>(value: unknown, fallback: F): Value | F =>
+      Brand.has(value) ? Brand.read(value) : fallback
   }
 }
 
@@ -219,7 +230,7 @@ export const sessionDecoded = <Session extends object>(
   try {
     return {
       _tag: "Session",
-      session: Object.freeze(decodedSessions.stamp(frozenSession(session)))
+      session: Object.freeze(decodedSessions.stamp(frozenSession(session), true))
     }
   } catch (cause) {
     const message = cause instanceof Error ? cause.message : "a field could not be read"

@@ -7,6 +7,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import {
   AuthContext,
@@ -16,7 +17,7 @@ import {
   requireAuth,
   requirePermission,
   requireUserType,
-  type SessionValidator
+  SessionValidator
 } from "../../src/v3/Auth/index.js"
 import {
   call,
@@ -293,6 +294,43 @@ describe("a copy of a guard's own user", () => {
       expect(() => Object.assign(captured, { session: raised.session })).toThrow(TypeError)
       expect(captured.constructor).toBe(Object)
       expect(Object.getPrototypeOf(captured)).toBe(Object.prototype)
+    })
+  )
+
+  it.effect("a user kept from an earlier request is not trusted on a later one", () =>
+    Effect.gen(function* () {
+      // one session, revoked between the two requests
+      let live = true
+      let calls = 0
+      const validator = Layer.succeed(SessionValidator, {
+        validate: () =>
+          Effect.sync(() => {
+            calls++
+            return live
+              ? Option.some({ user_id: "u1", permissions: ["posts:delete"] })
+              : Option.none()
+          })
+      })
+      const requestFor = () =>
+        requestOf(
+          new Request("http://localhost/posts/1", { headers: { "X-Session-Id": "s-kept" } })
+        )
+      const kept = yield* CurrentUser.pipe(
+        requireAuth(),
+        Effect.provideService(HttpServerRequest.HttpServerRequest, requestFor()),
+        Effect.provide(validator)
+      )
+      if (!("session_id" in kept)) throw new Error("the guard refused the request")
+      live = false
+      const response = yield* reached.pipe(
+        requirePermission("posts:delete"),
+        Effect.provideService(CurrentUser, kept),
+        Effect.provideService(AuthContext, kept),
+        Effect.provideService(HttpServerRequest.HttpServerRequest, requestFor()),
+        Effect.provide(validator)
+      )
+      expect(response.status).toBe(401)
+      expect(calls).toBe(2)
     })
   )
 
