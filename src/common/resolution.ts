@@ -29,17 +29,38 @@ export interface ResolutionKeys {
 }
 
 /**
- * The users these guards made from a validator's answer, each marked with the request it was made
- * for (the server's own request under every view of it: `HttpServerRequest.source`). A user in the
- * context counts as established only when it is one of them, made for this request: an
- * application's own `CurrentUser` (a test layer, a "system" user, a copy of the guard's user with a
- * field changed) or a user kept from an earlier request never lets a request past a guard without
- * its session being validated.
+ * The users these guards made from a validator's answer, each marked with the number of the
+ * request it was made for (`requestNumber`). A user in the context counts as established only
+ * when it is one of them, made for this request: an application's own `CurrentUser` (a test
+ * layer, a "system" user, a copy of the guard's user with a field changed) or a user kept from an
+ * earlier request and provided on a later one never lets a request past a guard without its
+ * session being validated.
  */
-const guardUsers = rules.privateBrand<unknown>()
+const guardUsers = rules.privateBrand<number>()
 
-/** Not a guard's user: no request's source is this. */
-const NOT_MADE = Symbol()
+/**
+ * Each request's number, kept on the server's own request object (`HttpServerRequest.source`,
+ * the same under every view of the request, a mounted router's included) as a private field: no
+ * weak collection per request, and a kept user holds a number, never the request. `undefined` for
+ * a request without such an object: its guards trust no earlier guard's user.
+ */
+const requestNumbers = rules.privateBrand<number>()
+let requestsNumbered = 0
+const requestNumber = (source: unknown): number | undefined => {
+  if (typeof source !== "object" || source === null) return undefined
+  if (requestNumbers.has(source)) return requestNumbers.read(source, undefined)
+  try {
+    requestNumbers.stamp(source, ++requestsNumbered)
+  } catch {
+    // an object that takes no private field (a runtime that refuses one on a frozen object)
+    return undefined
+  }
+  return requestsNumbered
+}
+
+/** Whether `user` is a guard's, made for the request numbered `request`. */
+const madeFor = (user: unknown, request: number | undefined): boolean =>
+  request !== undefined && guardUsers.read(user, undefined) === request
 
 /** The verdicts a guard establishes besides a user: the library's own, frozen objects only. */
 const VERDICTS: ReadonlySet<unknown> = new Set([
@@ -89,7 +110,8 @@ export const resolver = <Session extends object>(
         session_id: id,
         is_guest: false
       },
-      source
+      // a request without a number: its user counts for no later guard (it validates afresh)
+      requestNumber(source) ?? -1
     )
     return { _tag: "Authenticated", user: Object.freeze(user) }
   }
@@ -109,12 +131,12 @@ export const resolver = <Session extends object>(
       const found = resolution.value
       if (VERDICTS.has(found)) return found
       const user = (found as { readonly user?: unknown }).user
-      return guardUsers.valueOf(user, NOT_MADE) === source
+      return madeFor(user, requestNumber(source))
         ? { _tag: "Authenticated", user: user as User<Session> }
         : undefined
     }
     const user = getOption<unknown>(context, keys.currentUser)
-    return Option.isSome(user) && guardUsers.valueOf(user.value, NOT_MADE) === source
+    return Option.isSome(user) && madeFor(user.value, requestNumber(source))
       ? { _tag: "Authenticated", user: user.value as User<Session> }
       : undefined
   }

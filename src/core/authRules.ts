@@ -137,7 +137,7 @@ class Stamp {
 
 /**
  * A private brand: `stamp(target, value)` marks an object with a value, `has(value)` tells a
- * marked one and `valueOf` reads its value. No copy carries the mark, and neither the mark nor the
+ * marked one and `read` reads its value. No copy carries the mark, and neither the mark nor the
  * class that sets it can be reached from a marked object (its `constructor` is `Object`'s), so no
  * code outside can forge one.
  */
@@ -162,7 +162,7 @@ export const privateBrand = <Value = true>() => {
     },
     has: Brand.has,
     /** The value a marked object carries; `fallback` for any other. */
-    valueOf: <F>(value: unknown, fallback: F): Value | F =>
+    read: <F>(value: unknown, fallback: F): Value | F =>
       Brand.has(value) ? Brand.read(value) : fallback
   }
 }
