@@ -4,7 +4,6 @@
  * request (SPEC 6.1), counted by a probe validator. Shared: run on both Effect lines (lineKit.ts).
  */
 import { describe, expect, it } from "@effect/vitest"
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -34,6 +33,7 @@ import {
   ServerLayer,
   serveRoutes,
   serveRoutesBehindRequireAuth,
+  serviceKey,
   text
 } from "./lineKit.js"
 
@@ -258,6 +258,9 @@ describe("a CurrentUser the application provides itself", () => {
   )
 })
 
+/** Where a guard leaves its resolution for the guards it wraps (the library's own key). */
+const Established = serviceKey("svc-sdk/Auth/EstablishedResolution")
+
 describe("a copy of a guard's own user", () => {
   // the guard's user carries a brand no copy has: a copy with a field changed (its permissions
   // raised), provided for a request with the same id, is validated afresh, not trusted
@@ -354,13 +357,9 @@ describe("a copy of a guard's own user", () => {
           is_guest: false
         }
       }
-      // each line's way to make a context from its map (Effect 3's and Effect 4's names)
-      const line = Context as unknown as Record<string, (map: Map<string, unknown>) => never>
-      const contextOf = line.unsafeMake ?? line.makeUnsafe
-      if (contextOf === undefined) throw new Error("this Effect line makes no context from a map")
       const response = yield* reached.pipe(
         requirePermission("posts:delete"),
-        Effect.provide(contextOf(new Map([["svc-sdk/Auth/EstablishedResolution", forged]]))),
+        Effect.provideService(Established, forged),
         Effect.provideService(HttpServerRequest.HttpServerRequest, request),
         Effect.provide(probeValidator(probe))
       )
@@ -376,28 +375,29 @@ describe("a copy of a guard's own user", () => {
       const request = requestOf(
         new Request("http://localhost/posts/1", { headers: { "X-Session-Id": "s-unknown" } })
       )
-      const rewrites = Effect.map(Effect.context<never>(), (context: Context.Context<never>) => {
-        let rewritten = 0
-        // every service the request's context holds (Effect 3's `unsafeMap`, Effect 4's `mapUnsafe`)
-        const services = context as unknown as Record<string, Map<string, unknown> | undefined>
-        for (const service of (services.unsafeMap ?? services.mapUnsafe ?? new Map()).values()) {
-          if (typeof service === "object" && service !== null && "_tag" in service) {
-            try {
-              Object.assign(service, { _tag: "Authenticated" })
-              rewritten++
-            } catch {
-              // frozen
-            }
+      // what the guard established, and the guest it provides: each write to them refused
+      const rewrites = Effect.gen(function* () {
+        const refused: Array<string> = []
+        const established = yield* Effect.serviceOption(Established)
+        const guest = yield* AuthContext
+        for (const [name, service] of [
+          ["established", Option.getOrThrow(established)],
+          ["guest", guest]
+        ] as const) {
+          try {
+            Object.assign(service as object, { _tag: "Authenticated", is_guest: false })
+          } catch (error) {
+            if (error instanceof TypeError) refused.push(name)
           }
         }
-        return rewritten
+        return refused
       })
-      const rewritten = yield* rewrites.pipe(
+      const refused = yield* rewrites.pipe(
         optionalAuth(),
         Effect.provideService(HttpServerRequest.HttpServerRequest, request),
         Effect.provide(probeValidator(probe))
       )
-      expect(rewritten).toBe(0)
+      expect(refused).toEqual(["established", "guest"])
       const response = yield* reached.pipe(
         requirePermission("posts:read"),
         Effect.provideService(HttpServerRequest.HttpServerRequest, request),

@@ -19,6 +19,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as KeyValueStore from "@effect/platform/KeyValueStore"
 import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
@@ -131,6 +132,9 @@ export const pendingSleeps: Effect.Effect<number | undefined> = Effect.map(
   TestClock.sleeps(),
   (sleeps) => sleeps.length
 )
+
+/** A service key of this line by its key string (`Context.GenericTag`), as the library makes its own. */
+export const serviceKey = (key: string) => Context.GenericTag<unknown>(key)
 
 /** Wipes a redacted value, as an application's hygiene does (`Redacted.unsafeWipe`). */
 export const wipe = (value: Redacted.Redacted<string>): boolean => Redacted.unsafeWipe(value)

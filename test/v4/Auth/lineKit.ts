@@ -5,6 +5,7 @@
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Fiber from "effect/Fiber"
@@ -135,6 +136,9 @@ export const timerArmed: Effect.Effect<void> = Effect.promise(async () => {
 export const pendingSleeps: Effect.Effect<number | undefined> = Effect.succeed(undefined)
 
 /** One turn for the other fibers. */
+/** A service key of this line by its key string (`Context.Service`), as the library makes its own. */
+export const serviceKey = (key: string) => Context.Service<unknown>(key)
+
 /** Wipes a redacted value, as an application's hygiene does (`Redacted.wipeUnsafe`). */
 export const wipe = (value: Redacted.Redacted<string>): boolean => Redacted.wipeUnsafe(value)
 
