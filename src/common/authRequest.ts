@@ -12,10 +12,7 @@ export type RequestOf = ServerRequestHead & {
   readonly source: unknown
 }
 
-/** A session decoded, or where it failed to decode (the paths only: values may quote the id). */
-export type Decoded<Session> =
-  | { readonly _tag: "Session"; readonly session: Session }
-  | { readonly _tag: "NotSession"; readonly paths: string; readonly message: string }
+export type { Decoded } from "../core/authRules.js"
 
 /** The answer of the svc-sdk client to a `GET`, or its failure, as the HTTP validator reads them. */
 export interface ClientGet {

@@ -127,6 +127,11 @@ const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor",
 /** Whether a key may be one of a decoded session's own: never one that reaches a prototype. */
 export const isSessionKey = (key: string): boolean => !PROTOTYPE_KEYS.has(key)
 
+/** A session decoded, or where it failed to decode (the paths only: values may quote the id). */
+export type Decoded<Session> =
+  | { readonly _tag: "Session"; readonly session: Session }
+  | { readonly _tag: "NotSession"; readonly paths: string; readonly message: string }
+
 /** Returns its argument from `new`: a subclass's private field lands on that object. */
 class Stamp {
   constructor(target: object) {
@@ -168,7 +173,7 @@ export const privateBrand = <Value = true>() => {
 }
 
 /** How deep a session may nest: one nested deeper is refused, never handed over in part unfrozen. */
-export const SESSION_DEPTH = 64
+const SESSION_DEPTH = 64
 
 /**
  * A frozen copy of a session's value: plain objects and arrays, all the way down, each copied once
@@ -222,11 +227,7 @@ const decodedSessions = privateBrand()
  * instead of changing what a validator or a store holds for every later request. Each line's
  * `decodeSession` answers with it; one nested past {@link SESSION_DEPTH} is not a session.
  */
-export const sessionDecoded = <Session extends object>(
-  session: Session
-):
-  | { readonly _tag: "Session"; readonly session: Session }
-  | { readonly _tag: "NotSession"; readonly paths: string; readonly message: string } => {
+export const sessionDecoded = <Session extends object>(session: Session): Decoded<Session> => {
   try {
     return {
       _tag: "Session",
