@@ -1,6 +1,7 @@
 /**
  * The servers measured by bench/auth.ts, in their own process. Two `@effect/platform-node` servers,
- * each with the same JSON handler unguarded (`/open`) and under `requireAuth` (`/guarded`); the
+ * each with the same JSON handler unguarded (`/open`), under `requireAuth` (`/guarded`) and under
+ * the least middleware that provides a user (`/minimal`, the floor under any guard); the
  * validator is provided once per server, as an application would: the memory validator on one,
  * `cached(http(...))` on the other, whose remote auth service is a plain `node:http` server in this
  * process. With `REDIS_URL` set, a third server validates against `SessionStore.layerRedis`, and
@@ -10,7 +11,13 @@
  */
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { HttpRouter, HttpServer, HttpServerResponse } from "@effect/platform"
+import {
+  HttpMiddleware,
+  HttpRouter,
+  HttpServer,
+  HttpServerRequest,
+  HttpServerResponse
+} from "@effect/platform"
 import { NodeHttpClient, NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer, Redacted } from "effect"
 import { Redis } from "ioredis"
@@ -31,9 +38,31 @@ const startAuthService = Effect.acquireRelease(
   (server) => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
 )
 
+/** The session of each id the bench sends, frozen: what `minimal` looks up. */
+const sessions = new Map([[SESSION_ID, Object.freeze({ ...session })]])
+
 /**
- * The same handler, unguarded and guarded; the guarded one reads the user. With `raw`, `/raw` runs
- * it first, unguarded: the Redis server's baseline, one raw Redis GET per request.
+ * The least an Effect middleware can do to give a handler its user: read the header, look the
+ * session up in a `Map`, provide the user (`Effect.provideService`). No validator, no isolation,
+ * no check of the id: the floor under any guard on this line, which `requireAuth` is measured
+ * beside.
+ */
+const minimal = HttpMiddleware.make((app) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const id = request.headers["x-session-id"]
+    const found = id === undefined ? undefined : sessions.get(id)
+    if (found === undefined) return Effect.succeed(HttpServerResponse.empty({ status: 401 }))
+    return Effect.provideService(app, CurrentUser, {
+      ...found,
+      session: found
+    } as unknown as CurrentUser["Type"])
+  })
+)
+
+/**
+ * The same handler, unguarded, guarded and under `minimal`; the guarded ones read the user. With
+ * `raw`, `/raw` runs it first, unguarded: the Redis server's baseline, one raw Redis GET per
+ * request.
  */
 const appWith = (raw: Effect.Effect<unknown> = Effect.void) =>
   HttpRouter.empty.pipe(
@@ -45,6 +74,12 @@ const appWith = (raw: Effect.Effect<unknown> = Effect.void) =>
       "/guarded",
       Effect.map(CurrentUser, (user) => HttpServerResponse.unsafeJson({ id: user.user_id })).pipe(
         requireAuth()
+      )
+    ),
+    HttpRouter.get(
+      "/minimal",
+      Effect.map(CurrentUser, (user) => HttpServerResponse.unsafeJson({ id: user.user_id })).pipe(
+        minimal
       )
     ),
     HttpRouter.get(

@@ -47,17 +47,36 @@ const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon
 
 const CONNECTIONS = 50
 const GOAL = 0.9
-/** Each server's guarded route, against its baseline route: unguarded, or one raw Redis GET. */
+/**
+ * Each server's guarded route, against its baseline route: unguarded, or one raw Redis GET; and the
+ * floor, the least middleware that provides a user (`/minimal`), measured as a figure, not a goal.
+ */
 const VALIDATORS = [
-  { server: "memory", name: "requireAuth, memory validator", baseline: "/open", peer: "unguarded" },
+  {
+    server: "memory",
+    route: "/guarded",
+    name: "requireAuth, memory validator",
+    baseline: "/open",
+    peer: "unguarded"
+  },
+  {
+    server: "memory",
+    route: "/minimal",
+    name: "floor: a minimal Effect middleware (the X-Session-Id header, a Map lookup, Effect.provideService of the user)",
+    baseline: "/open",
+    peer: "unguarded",
+    floor: true
+  },
   {
     server: "cached",
+    route: "/guarded",
     name: "requireAuth, cached(http(...)) validator",
     baseline: "/open",
     peer: "unguarded"
   },
   {
     server: "redis",
+    route: "/guarded",
     name: "requireAuth, SessionStore.layerRedis validator",
     baseline: "/raw",
     peer: "a handler doing one raw Redis GET"
@@ -116,12 +135,18 @@ const SLICE_SECONDS = 1
  * the order alternating from pair to pair. Short slices in pairs keep the machine's drift (both
  * routes share two cores with autocannon) out of each ratio.
  */
-const measurePairs = async (served: Served, baseline: string, seconds: number, pair: Pair) => {
+const measurePairs = async (
+  served: Served,
+  route: string,
+  baseline: string,
+  seconds: number,
+  pair: Pair
+) => {
   const url = (path: string) => `http://127.0.0.1:${served.port}${path}`
   for (let slice = 0; slice < Math.max(1, Math.round(seconds / SLICE_SECONDS)); slice++) {
     const guardedFirst = pair.ratios.length % 2 === 1
-    const first = await load(url(guardedFirst ? "/guarded" : baseline), SLICE_SECONDS, served.id)
-    const second = await load(url(guardedFirst ? baseline : "/guarded"), SLICE_SECONDS, served.id)
+    const first = await load(url(guardedFirst ? route : baseline), SLICE_SECONDS, served.id)
+    const second = await load(url(guardedFirst ? baseline : route), SLICE_SECONDS, served.id)
     const [open, guarded] = guardedFirst ? [second, first] : [first, second]
     pair.open.push(open)
     pair.guarded.push(guarded)
@@ -229,23 +254,24 @@ export const run = async (options: BenchOptions): Promise<Section> => {
     for (const validator of measured) {
       const served = ports[validator.server]!
       await load(`http://127.0.0.1:${served.port}${validator.baseline}`, 1, served.id) // warm-up
-      await load(`http://127.0.0.1:${served.port}/guarded`, 1, served.id)
-      pairs.set(validator.server, { open: [], guarded: [], ratios: [] })
+      await load(`http://127.0.0.1:${served.port}${validator.route}`, 1, served.id)
+      pairs.set(validator.name, { open: [], guarded: [], ratios: [] })
     }
     for (let i = 0; i < options.runs; i++) {
       for (const validator of measured) {
-        const pair = pairs.get(validator.server)!
-        await measurePairs(ports[validator.server]!, validator.baseline, options.seconds, pair)
+        const pair = pairs.get(validator.name)!
+        const served = ports[validator.server]!
+        await measurePairs(served, validator.route, validator.baseline, options.seconds, pair)
       }
     }
     const figures: Array<Figure> = []
     const goals: Array<Goal> = []
     for (const validator of measured) {
-      const pair = pairs.get(validator.server)!
+      const pair = pairs.get(validator.name)!
       const ratio = median(pair.ratios)
       figures.push(
         {
-          name: `${validator.peer} (${validator.server} server)`,
+          name: `${validator.peer} (${validator.server} server${"floor" in validator ? ", beside the floor" : ""})`,
           value: median(pair.open),
           unit: "req/s"
         },
@@ -253,9 +279,11 @@ export const run = async (options: BenchOptions): Promise<Section> => {
           name: validator.name,
           value: median(pair.guarded),
           unit: "req/s",
-          ratios: [{ peer: validator.peer, ratio }]
+          ratios: [{ peer: validator.peer, ratio }],
+          note: `quartiles ${quartiles(pair.ratios)}`
         }
       )
+      if ("floor" in validator) continue
       goals.push({
         text: `${validator.name} keeps ≥ ${GOAL}× the throughput of ${validator.peer}`,
         met: ratio >= GOAL,
@@ -304,7 +332,7 @@ export const run = async (options: BenchOptions): Promise<Section> => {
     })
     return {
       title: "Auth guards: requireAuth throughput",
-      method: `autocannon, ${CONNECTIONS} connections, ${options.runs} runs of ${options.seconds} s per route; each run loads the unguarded and the guarded route of one server in pairs of ${SLICE_SECONDS} s slices back to back (order alternating), and the ratio is the median of the per-pair ratios. @effect/platform-node servers in one child process, each with its validator provided once (memory; cached(http(...)) over a local auth service, ttl 5 min; SessionStore.layerRedis over a redis-server on loopback, every request a Redis round trip, measured against the same handler doing one raw ioredis GET of the session as JSON, unguarded), the same JSON handler on every route, a valid X-Session-Id on every request. The flapping run: ${FLAPPING_REQUESTS} requests, 32 in flight, valid, unknown and absent ids in turn, a fromPromise validator failing every third lookup.`,
+      method: `autocannon, ${CONNECTIONS} connections, ${options.runs} runs of ${options.seconds} s per route; each run loads the unguarded and the guarded route of one server in pairs of ${SLICE_SECONDS} s slices back to back (order alternating), and the ratio is the median of the per-pair ratios. @effect/platform-node servers in one child process, each with its validator provided once (memory; cached(http(...)) over a local auth service, ttl 5 min; SessionStore.layerRedis over a redis-server on loopback, every request a Redis round trip, measured against the same handler doing one raw ioredis GET of the session as JSON, unguarded), the same JSON handler on every route, a valid X-Session-Id on every request. The floor: the memory server's /minimal route, under the least an Effect middleware can do to provide a user (no validator, no isolation, no check of the id), paired with /open as requireAuth is. The flapping run: ${FLAPPING_REQUESTS} requests, 32 in flight, valid, unknown and absent ids in turn, a fromPromise validator failing every third lookup.`,
       figures,
       goals
     }
