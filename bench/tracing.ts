@@ -63,6 +63,10 @@ export const run = async (options: BenchOptions, line: 3 | 4 = 3): Promise<Secti
     const spans = await layerClient()
     const unpropagated = await layerClient({ tracerPropagation: false })
     const facade = createSvc(origin)
+    const getJson = async (signal?: AbortSignal) => {
+      const response = await request(`${origin}/bench`, signal === undefined ? {} : { signal })
+      return response.body.json()
+    }
     const clients: Record<string, () => Promise<unknown>> = {
       "layerDefault, spans on": () => Effect.runPromise(spans.get("/bench")),
       "layerDefault, spans on, tracerPropagation: false": () =>
@@ -73,10 +77,23 @@ export const run = async (options: BenchOptions, line: 3 | 4 = 3): Promise<Secti
         const response = await facade.get("/bench")
         if (!response.success) throw new Error(response.error)
       },
-      "undici.request": async () => {
-        const response = await request(`${origin}/bench`)
-        await response.body.json()
-      }
+      // the floors: undici.request run as an Effect program, with nothing of svc-sdk's
+      "floor: Effect.runPromise(Effect.promise(undici.request))": () =>
+        Effect.runPromise(Effect.promise(() => getJson())),
+      "floor: the same, aborted on interruption (Effect.promise's signal)": () =>
+        Effect.runPromise(Effect.promise((signal) => getJson(signal))),
+      "floor: the same, aborted on interruption, in a client span (Effect.withSpan)": () =>
+        Effect.runPromise(
+          Effect.withSpan(
+            Effect.promise((signal) => getJson(signal)),
+            "GET",
+            {
+              kind: "client",
+              captureStackTrace: false
+            }
+          )
+        ),
+      "undici.request": () => getJson()
     }
     for (const send of Object.values(clients)) await measure(send, 0.5)
     const pairs = Math.max(5, Math.round(options.runs * options.seconds))
@@ -111,7 +128,8 @@ export const run = async (options: BenchOptions, line: 3 | 4 = 3): Promise<Secti
       title: `Client spans, Effect ${line} (Node ${process.versions.node})`,
       method:
         `Each client against raw undici.request in ${pairs} pairs of 1 s slices back to back, the order alternating, ${CONCURRENCY} requests in flight, the server in a process of its own; the median of the per-pair ratios. ` +
-        "Spans on: Effect's default tracer, no exporter (what an Effect program has by default).",
+        "Spans on: Effect's default tracer, no exporter (what an Effect program has by default). " +
+        "The floors run undici.request itself as an Effect program, with nothing of svc-sdk's: what running a call on Effect costs before any pipeline, what aborting it when its fiber is interrupted adds, and a client span; the Effect API does all three on every call.",
       figures,
       goals
     }
