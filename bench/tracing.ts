@@ -25,6 +25,9 @@ import { startJsonServer } from "./streamKit.js"
 
 const CONCURRENCY = 32
 
+/** The floor's span: a client span, as the Effect API's, without a stack trace. */
+const CLIENT_SPAN = { kind: "client", captureStackTrace: false } as const
+
 /** Completed requests per second with {@link CONCURRENCY} loops for `seconds`. */
 const measure = async (send: () => Promise<unknown>, seconds: number): Promise<number> => {
   let completed = 0
@@ -67,6 +70,7 @@ export const run = async (options: BenchOptions, line: 3 | 4 = 3): Promise<Secti
       const response = await request(`${origin}/bench`, signal === undefined ? {} : { signal })
       return response.body.json()
     }
+    const abortable = Effect.promise((signal) => getJson(signal))
     const clients: Record<string, () => Promise<unknown>> = {
       "layerDefault, spans on": () => Effect.runPromise(spans.get("/bench")),
       "layerDefault, spans on, tracerPropagation: false": () =>
@@ -81,18 +85,9 @@ export const run = async (options: BenchOptions, line: 3 | 4 = 3): Promise<Secti
       "floor: Effect.runPromise(Effect.promise(undici.request))": () =>
         Effect.runPromise(Effect.promise(() => getJson())),
       "floor: the same, aborted on interruption (Effect.promise's signal)": () =>
-        Effect.runPromise(Effect.promise((signal) => getJson(signal))),
+        Effect.runPromise(abortable),
       "floor: the same, aborted on interruption, in a client span (Effect.withSpan)": () =>
-        Effect.runPromise(
-          Effect.withSpan(
-            Effect.promise((signal) => getJson(signal)),
-            "GET",
-            {
-              kind: "client",
-              captureStackTrace: false
-            }
-          )
-        ),
+        Effect.runPromise(Effect.withSpan(abortable, "GET", CLIENT_SPAN)),
       "undici.request": () => getJson()
     }
     for (const send of Object.values(clients)) await measure(send, 0.5)
